@@ -1,0 +1,273 @@
+"""The Core protocol: B games of one ruleset stepped at once.
+
+A ruleset subclasses ``BaseCore`` and writes only ``_init``, ``_step`` and ``_observe`` (and its
+``describe_action``); everything every game shares lives here once:
+
+* validating actions against ``legal_action_mask`` (``IllegalActionError`` names the game, the
+  action and why it is masked; the input state is never modified),
+* the no-op on finished games (their action is ignored),
+* auto-reset of finished games (``reset_done``),
+* ``to_dict`` / ``from_dict`` records of one game, exact round trip,
+* rewards: +1 win / -1 loss / 0 draw, written by the ruleset into ``rewards`` when a game ends.
+
+State fields every game has first (``BaseState``)::
+
+    current_player     int8[B]        index into Core.players of who decides next
+    legal_action_mask  bool[B, A]     what that player may do now (kept in the state, as Pgx does)
+    terminated         bool[B]        game over by the rules
+    truncated          bool[B]        stopped by a step limit
+    rewards            float32[B, P]  final result (+1/-1/0), 0 while running
+    turn               int16[B]       game turn
+    rng_key/counter    uint64/uint32  per-game dice (wargym.rng)
+    next_die           int8[B]        0, or a die value the next roll must take (tests replay the
+                                      book's worked examples with it)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+
+RECORD_FORMAT = 1
+
+
+class IllegalActionError(ValueError):
+    """An action that is masked out for the player to move."""
+
+    def __init__(self, game: int, action: int, reason: str):
+        self.game, self.action, self.reason = game, action, reason
+        super().__init__(f"game {game}: action {action} is illegal: {reason}")
+
+
+@dataclass(frozen=True)
+class BaseState:
+    current_player: np.ndarray
+    legal_action_mask: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    rewards: np.ndarray
+    turn: np.ndarray
+    rng_key: np.ndarray
+    rng_counter: np.ndarray
+    next_die: np.ndarray
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.current_player.shape[0])
+
+    def copy(self) -> "BaseState":
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)})
+
+    def take(self, games) -> "BaseState":
+        """The sub-batch of games ``games`` (an index array or slice)."""
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name)[games].copy()
+                                            for f in dataclasses.fields(self)})
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+def stack_states(states: list[BaseState]) -> BaseState:
+    """Concatenate states of the same ruleset along the batch axis."""
+    first = states[0]
+    return dataclasses.replace(first, **{f.name: np.concatenate([getattr(s, f.name) for s in states])
+                                         for f in dataclasses.fields(first)})
+
+
+def where_games(done: np.ndarray, fresh: BaseState, old: BaseState) -> BaseState:
+    """State with games where ``done`` is True taken from ``fresh``, the rest from ``old``."""
+    out = {}
+    for f in dataclasses.fields(old):
+        a, b = getattr(fresh, f.name), getattr(old, f.name)
+        mask = done.reshape((-1,) + (1,) * (a.ndim - 1))
+        out[f.name] = np.where(mask, a, b).astype(b.dtype)
+    return dataclasses.replace(old, **out)
+
+
+@runtime_checkable
+class Core(Protocol):
+    name: str
+    players: tuple[str, ...]
+    num_actions: int
+
+    def init(self, batch_size: int, seed: int) -> BaseState: ...
+    def legal_mask(self, state: BaseState) -> np.ndarray: ...
+    def step(self, state: BaseState, actions: np.ndarray) -> BaseState: ...
+    def current_player(self, state: BaseState) -> np.ndarray: ...
+    def terminated(self, state: BaseState) -> np.ndarray: ...
+    def truncated(self, state: BaseState) -> np.ndarray: ...
+    def rewards(self, state: BaseState) -> np.ndarray: ...
+    def observe(self, state: BaseState, player: int) -> dict[str, np.ndarray]: ...
+    def to_dict(self, state: BaseState, game: int) -> dict[str, Any]: ...
+    def from_dict(self, records: dict | list[dict]) -> BaseState: ...
+    def describe_action(self, action: int, state: BaseState | None = None, game: int = 0) -> str: ...
+
+
+class BaseCore(ABC):
+    """Shared machinery; a ruleset provides ``_init``, ``_step``, ``_observe``, ``describe_action``,
+    ``observation_shapes`` and the class attributes below."""
+
+    name: ClassVar[str]
+    players: tuple[str, ...]
+    num_actions: int
+    state_class: ClassVar[type]
+
+    # -- what a ruleset writes -------------------------------------------------------------------
+    @abstractmethod
+    def _init(self, keys: np.ndarray) -> BaseState:
+        """New games, one per key (uint64[B])."""
+
+    @abstractmethod
+    def _step(self, state: BaseState, actions: np.ndarray) -> BaseState:
+        """Advance every game whose action is >= 0 by that (checked, legal) action; games with
+        action -1 stay unchanged.  Must not modify ``state``."""
+
+    @abstractmethod
+    def _observe(self, state: BaseState, player: int) -> dict[str, np.ndarray]:
+        """{"spatial": float32[B, C, rows, cols], "global": float32[B, G]} seen by ``player``."""
+
+    @abstractmethod
+    def describe_action(self, action: int, state: BaseState | None = None, game: int = 0) -> str:
+        """Readable description of ``action`` (in the decision context of ``game`` if given)."""
+
+    @property
+    @abstractmethod
+    def observation_shapes(self) -> dict[str, tuple[int, ...]]:
+        """Per-game shapes of the arrays ``observe`` returns, e.g. {"spatial": (C, R, Q), "global": (G,)}."""
+
+    def why_illegal(self, state: BaseState, game: int, action: int) -> str:
+        """Reason an action is masked; rulesets override with their own decision context."""
+        return "masked out in the current decision"
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def init(self, batch_size: int, seed: int = 0) -> BaseState:
+        from wargym.rng import game_keys
+
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        return self._init(game_keys(seed, batch_size))
+
+    def legal_mask(self, state: BaseState) -> np.ndarray:
+        return state.legal_action_mask
+
+    def current_player(self, state: BaseState) -> np.ndarray:
+        return state.current_player
+
+    def terminated(self, state: BaseState) -> np.ndarray:
+        return state.terminated
+
+    def truncated(self, state: BaseState) -> np.ndarray:
+        return state.truncated
+
+    def rewards(self, state: BaseState) -> np.ndarray:
+        return state.rewards
+
+    def observe(self, state: BaseState, player: int) -> dict[str, np.ndarray]:
+        if not 0 <= player < len(self.players):
+            raise ValueError(f"player must be in 0..{len(self.players) - 1}, got {player}")
+        return self._observe(state, player)
+
+    def check_actions(self, state: BaseState, actions, active: np.ndarray | None = None) -> np.ndarray:
+        """The actions as int64[B], -1 where a game is not stepped (finished, or not ``active``);
+        IllegalActionError for the first masked action of a stepped game."""
+        actions = np.asarray(actions)
+        if actions.shape != (state.batch_size,):
+            raise ValueError(f"actions must have shape ({state.batch_size},), got {actions.shape}")
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be integers, got dtype {actions.dtype}")
+        actions = actions.astype(np.int64)
+        live = ~(state.terminated | state.truncated)
+        if active is not None:
+            live &= np.asarray(active, dtype=bool)
+        out_of_range = live & ((actions < 0) | (actions >= self.num_actions))
+        if out_of_range.any():
+            g = int(np.argmax(out_of_range))
+            raise IllegalActionError(g, int(actions[g]), f"outside the action space [0, {self.num_actions})")
+        safe = np.clip(actions, 0, self.num_actions - 1)
+        masked = live & ~state.legal_action_mask[np.arange(state.batch_size), safe]
+        if masked.any():
+            g = int(np.argmax(masked))
+            a = int(actions[g])
+            raise IllegalActionError(g, a, f"{self.describe_action(a, state, g)}: {self.why_illegal(state, g, a)}")
+        return np.where(live, actions, -1)
+
+    def step(self, state: BaseState, actions, active: np.ndarray | None = None) -> BaseState:
+        """One decision in every game (or every game where ``active``); finished games and
+        inactive games are left exactly as they are (their action is ignored)."""
+        return self._step(state, self.check_actions(state, actions, active))
+
+    def reset_done(self, state: BaseState, seed: int, episode: np.ndarray | None = None) -> BaseState:
+        """Replace finished games by new ones (auto-reset).  New game i gets key
+        SeedSequence([seed, episode[i]]) so resets are reproducible."""
+        from wargym.rng import game_keys
+
+        done = state.terminated | state.truncated
+        if not done.any():
+            return state
+        if episode is None:
+            episode = np.arange(state.batch_size)
+        keys = state.rng_key.copy()
+        for g in np.nonzero(done)[0]:
+            keys[g] = game_keys(seed, 1, first_game=int(episode[g]))[0]
+        return where_games(done, self._init(keys), state)
+
+    # -- records ---------------------------------------------------------------------------------
+    def record_header(self) -> dict[str, Any]:
+        return {"format": RECORD_FORMAT, "ruleset": self.name}
+
+    def to_dict(self, state: BaseState, game: int) -> dict[str, Any]:
+        """JSON-able record of game ``game``; ``from_dict`` restores it exactly."""
+        if not 0 <= game < state.batch_size:
+            raise IndexError(f"game {game} not in batch of {state.batch_size}")
+        fields = {}
+        for name, arr in state.arrays().items():
+            fields[name] = {"dtype": str(arr.dtype), "value": arr[game].tolist()}
+        return {**self.record_header(), "fields": fields}
+
+    def from_dict(self, records: dict | list[dict]) -> BaseState:
+        if isinstance(records, dict):
+            records = [records]
+        if not records:
+            raise ValueError("from_dict needs at least one record")
+        header = self.record_header()
+        names = [f.name for f in dataclasses.fields(self.state_class)]
+        arrays: dict[str, list] = {n: [] for n in names}
+        for i, rec in enumerate(records):
+            for key, want in header.items():
+                if rec.get(key) != want:
+                    raise ValueError(f"record {i}: {key} is {rec.get(key)!r}, this core needs {want!r}")
+            fields = rec.get("fields", {})
+            missing = set(names) - set(fields)
+            if missing:
+                raise ValueError(f"record {i}: missing state fields {sorted(missing)}")
+            for n in names:
+                arrays[n].append(np.asarray(fields[n]["value"], dtype=np.dtype(fields[n]["dtype"])))
+        template = self._init(np.zeros(1, dtype=np.uint64))
+        out = {}
+        for n in names:
+            stacked = np.stack(arrays[n])
+            expect = getattr(template, n).shape[1:]
+            if stacked.shape[1:] != expect:
+                raise ValueError(f"field {n}: shape {stacked.shape[1:]} does not match this scenario's {expect}")
+            out[n] = stacked
+        return self.state_class(**out)
+
+
+def render_modes() -> tuple[str, ...]:
+    return ("ansi", "rgb_array")
+
+
+class RenderMixin:
+    """``render(state, game, mode, viewer)`` for cores whose ruleset provides ``_render_ansi`` and
+    ``_render_rgb``; ``viewer`` is a player index (fog of war) or None for the full board."""
+
+    def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None):
+        if mode == "ansi":
+            return self._render_ansi(state, game, viewer)
+        if mode == "rgb_array":
+            return self._render_rgb(state, game, viewer)
+        raise ValueError(f"render mode must be one of {render_modes()}, got {mode!r}")

@@ -1,0 +1,80 @@
+"""The Agent protocol and how agents are named.
+
+An agent picks one action for every game of a batch::
+
+    agent.act(core, state, player) -> int64[B]
+
+The envs only use the actions of games whose current player is ``player``; the others may be
+anything in ``[0, num_actions)``.  An agent may also define ``reset(seed)``; the envs call it when
+they are reset with a seed, so seeded episodes are reproducible.
+
+Agent specs (``make_agent``)::
+
+    "random"          uniform over the legal actions (RandomAgent)
+    "rule"            the ruleset's registered rule-based baseline for that side
+    "rule:<name>"     another registered baseline (wargym.agents.baselines)
+    "sb3:<path>"      a saved stable-baselines3 policy   (not yet implemented)
+    "onnx:<path>"     an exported ONNX policy            (not yet implemented)
+    an Agent object   used as is
+    a callable        (core, state, player) -> int64[B], wrapped as an Agent
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+from wargym.core import BaseState, Core
+
+Policy = Callable[[Core, BaseState, int], np.ndarray]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    def act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
+        """int64[B]: an action for every game (used where ``player`` is to decide)."""
+        ...
+
+
+class FunctionAgent:
+    """An Agent around a plain function ``(core, state, player) -> int64[B]``."""
+
+    def __init__(self, policy: Policy):
+        self.policy = policy
+
+    def act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
+        return np.asarray(self.policy(core, state, player), dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"FunctionAgent({getattr(self.policy, '__name__', self.policy)!r})"
+
+
+def reset_agent(agent: Any, seed: int | None) -> None:
+    """Call the agent's optional ``reset(seed)`` hook."""
+    reset = getattr(agent, "reset", None)
+    if callable(reset):
+        reset(seed)
+
+
+def make_agent(spec: str | Agent | Policy, ruleset: str, side: str, seed: int | None = None) -> Agent:
+    """The agent named by ``spec`` playing ``side`` (a player name) of ``ruleset``."""
+    if isinstance(spec, Agent):
+        return spec
+    if callable(spec):
+        return FunctionAgent(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"agent spec must be a string, an Agent or a callable, got {type(spec).__name__}")
+    kind, _, arg = spec.partition(":")
+    if kind == "random" and not arg:
+        from wargym.agents.random_agent import RandomAgent
+
+        return RandomAgent(seed)
+    if kind == "rule":
+        from wargym.agents import baselines
+
+        return baselines.get(ruleset, side, arg or "rule")
+    if kind in ("sb3", "onnx"):
+        raise NotImplementedError(f"agent spec {spec!r}: loading {kind} policies is not implemented yet")
+    raise ValueError(f"unknown agent spec {spec!r}; use 'random', 'rule', 'rule:<name>', "
+                     "'sb3:<path>', 'onnx:<path>', an Agent or a callable")

@@ -1,0 +1,242 @@
+"""``WargymEnv``: one game of any ruleset as a gymnasium.Env, the other side played by an opponent.
+
+Observation (one game)::
+
+    {"observation": {"spatial": float32[C, rows, cols],    core.observe(state, side)
+                     "global":  float32[G]},
+     "action_mask": int8[A]}                               1 = legal now
+
+Action: ``Discrete(A)``, the core's flat action id (``core.describe_action(a)`` reads it).
+
+A step is one decision of the agent's player (``side``).  After it the opponent makes every
+decision that is not the agent's -- its own turn, several decisions in a row, and the answers
+the rules ask of it inside the agent's turn -- until the agent must decide again or the game ends.
+Reward: ``core.rewards(state)[side]`` (+1 win / -1 loss / 0 draw at the end, 0 before).
+Episode: terminated when the rules end the game; truncated by the core's step limit or after
+``max_decisions`` agent decisions.
+
+An illegal action raises ``wargym.IllegalActionError`` and leaves the game as it was.  With
+``illegal_action="lose"`` it ends the game instead as a loss (reward -1, ``info["illegal_action"]``),
+as PettingZoo's TerminateIllegalWrapper does; gymnasium's ``check_env`` steps unmasked random
+actions, so it needs that mode.
+
+The helpers below are shared with the vector and PettingZoo front doors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from wargym.agents.base import Agent, Policy, make_agent, reset_agent
+from wargym.core import BaseState, Core
+
+IllegalActionMode = Literal["raise", "lose"]
+RENDER_MODES = ["ansi", "rgb_array"]
+_SEED_BOUND = 2**31
+MAX_RESTARTS = 100  # games in a row allowed to end before the agent's first decision
+
+
+# -- shared by the front doors -------------------------------------------------------------------
+def resolve_side(core: Core, side: str | int) -> int:
+    """Index into ``core.players`` of ``side`` (a player name or index)."""
+    if isinstance(side, str):
+        if side not in core.players:
+            raise ValueError(f"side {side!r} is not a player of {core.name}; players: {core.players}")
+        return core.players.index(side)
+    if not 0 <= int(side) < len(core.players):
+        raise ValueError(f"side must be in 0..{len(core.players) - 1} or one of {core.players}, got {side}")
+    return int(side)
+
+
+def observation_shapes(core: Core) -> dict[str, tuple[int, ...]]:
+    """Per-game shapes of ``core.observe``'s arrays (``observation_shapes``, else probed)."""
+    shapes = getattr(core, "observation_shapes", None)
+    if shapes is None:
+        probe = core.observe(core.init(1, 0), 0)
+        shapes = {k: tuple(v.shape[1:]) for k, v in probe.items()}
+    return {k: tuple(v) for k, v in shapes.items()}
+
+
+def observation_space(core: Core) -> spaces.Dict:
+    """The per-game observation space: {"observation": {...float32 boxes}, "action_mask": int8[A]}.
+    Box bounds come from the core's optional ``observation_bounds`` ({key: (low, high)}), else
+    are unbounded."""
+    bounds = getattr(core, "observation_bounds", None) or {}
+    planes = {k: spaces.Box(*bounds.get(k, (-np.inf, np.inf)), shape, np.float32)
+              for k, shape in observation_shapes(core).items()}
+    return spaces.Dict({"observation": spaces.Dict(planes),
+                        "action_mask": spaces.Box(0, 1, (core.num_actions,), np.int8)})
+
+
+def observe(core: Core, state: BaseState, side: int) -> dict[str, Any]:
+    """Batched observation of ``side`` (fresh arrays)."""
+    planes = {k: np.asarray(v, dtype=np.float32) for k, v in core.observe(state, side).items()}
+    return {"observation": planes, "action_mask": np.asarray(core.legal_mask(state), dtype=np.int8)}
+
+
+def game_slice(obs: dict[str, Any], game: int) -> dict[str, Any]:
+    """Observation of one game out of a batched one."""
+    return {"observation": {k: v[game] for k, v in obs["observation"].items()},
+            "action_mask": obs["action_mask"][game]}
+
+
+def make_opponents(core: Core, side: int, opponent: str | Agent | Policy) -> dict[int, Agent]:
+    """An agent for every player other than ``side`` (an Agent object serves all of them)."""
+    return {p: make_agent(opponent, core.name, name) for p, name in enumerate(core.players) if p != side}
+
+
+def play_opponents(core: Core, state: BaseState, side: int, opponents: dict[int, Agent]) -> BaseState:
+    """Let the opponents decide in every running game until each waits for ``side`` or is over.
+    All games are stepped together; the loop is over decision rounds, not games."""
+    while True:
+        current = np.asarray(core.current_player(state))
+        waiting = ~(core.terminated(state) | core.truncated(state)) & (current != side)
+        if not waiting.any():
+            return state
+        for player, agent in opponents.items():
+            active = waiting & (current == player)
+            if active.any():
+                state = core.step(state, agent.act(core, state, player), active=active)
+
+
+def illegal_actions(core: Core, state: BaseState, actions: np.ndarray) -> np.ndarray:
+    """bool[B]: running games whose action is outside the space or masked out."""
+    actions = np.asarray(actions)
+    if actions.shape != (state.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"actions must be integers of shape ({state.batch_size},), got {actions.dtype}{actions.shape}")
+    live = ~(core.terminated(state) | core.truncated(state))
+    inside = (actions >= 0) & (actions < core.num_actions)
+    legal = np.asarray(core.legal_mask(state))[np.arange(len(actions)), np.clip(actions, 0, core.num_actions - 1)]
+    return live & ~(inside & legal)
+
+
+def forfeit(state: BaseState, side: int, games: np.ndarray) -> BaseState:
+    """End ``games`` as a loss for ``side`` (-1) and a win (+1) for every other player."""
+    if not games.any():
+        return state
+    result = np.where(np.arange(state.rewards.shape[1]) == side, -1.0, 1.0).astype(state.rewards.dtype)
+    return dataclasses.replace(state, terminated=state.terminated | games,
+                               rewards=np.where(games[:, None], result, state.rewards))
+
+
+def build_core(core: Core | None, ruleset: str | None, scenario: str | None, decisions: str | None) -> Core:
+    if core is not None:
+        return core
+    if ruleset is None:
+        raise ValueError("give ruleset= (e.g. 'island_war') or core=")
+    from wargym.envs import make_core
+
+    return make_core(ruleset, scenario, decisions)
+
+
+# -- the single-game env -------------------------------------------------------------------------
+class WargymEnv(gymnasium.Env):
+    """One game of a wargym ruleset from the point of view of player ``side``.
+
+    Args:
+        ruleset: ruleset name (``"island_war"``) or a name given to ``register_core``.
+        scenario: the ruleset's scenario (its default when None).
+        side: the agent's player, by name or index.
+        opponent: "rule" (the side's registered baseline), "rule:<name>", "random", an Agent,
+            or a callable ``(core, state, player) -> int64[B]``.
+        render_mode: "ansi" or "rgb_array" (drawn for the agent's side: its fog of war).
+        decisions: passed to the core ("major" or "full" where the ruleset has both).
+        max_decisions: truncate after this many agent decisions.
+        illegal_action: "raise" (IllegalActionError) or "lose" (the game ends as a loss).
+        core: a ready core (then ruleset, scenario and decisions are not used).
+
+    Attributes: ``core``, ``side`` (player index), ``opponents`` ({player: Agent}) and ``state``
+    (the batch-1 core state; ``core.render``/``core.to_dict`` read it).
+    """
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+
+    def __init__(self, ruleset: str | None = None, scenario: str | None = None, side: str | int = 0,
+                 opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
+                 decisions: str | None = None, max_decisions: int | None = None,
+                 illegal_action: IllegalActionMode = "raise", core: Core | None = None):
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.core = build_core(core, ruleset, scenario, decisions)
+        self.side = resolve_side(self.core, side)
+        self.opponents = make_opponents(self.core, self.side, opponent)
+        self.render_mode = render_mode
+        self.max_decisions = max_decisions
+        self.illegal_action = illegal_action
+        self.observation_space = observation_space(self.core)
+        self.action_space = spaces.Discrete(self.core.num_actions)
+        self.state: BaseState | None = None
+        self._decisions = 0
+        self._forfeited = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """New game: ``core.init(1, seed)`` (a seed drawn from ``np_random`` when None), then the
+        opponents play until the agent's first decision."""
+        super().reset(seed=seed)
+        core_seed = seed if seed is not None else int(self.np_random.integers(_SEED_BOUND))
+        for agent in self.opponents.values():
+            reset_agent(agent, int(self.np_random.integers(_SEED_BOUND)))
+        state = play_opponents(self.core, self.core.init(1, core_seed), self.side, self.opponents)
+        restarts = 0
+        while bool(self.core.terminated(state)[0] | self.core.truncated(state)[0]):
+            # over before the agent's first decision: play the next game of this seed instead
+            restarts += 1
+            if restarts > MAX_RESTARTS:
+                raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before side {self.side} decided")
+            state = self.core.reset_done(state, core_seed, np.array([restarts]))
+            state = play_opponents(self.core, state, self.side, self.opponents)
+        self.state = state
+        self._decisions = 0
+        self._forfeited = False
+        obs = self._observation()
+        return obs, {"action_mask": obs["action_mask"].astype(bool)}
+
+    def step(self, action):
+        if self.state is None or self._game_over():
+            raise RuntimeError("the game is over (or was never started): call reset()")
+        actions = np.asarray([action])
+        state = self.state
+        info: dict[str, Any] = {}
+        if self.illegal_action == "lose" and illegal_actions(self.core, state, actions)[0]:
+            self._forfeited = True
+            info["illegal_action"] = True
+            obs = self._observation()
+            info["action_mask"] = obs["action_mask"].astype(bool)
+            return obs, -1.0, True, False, info
+        state = self.core.step(state, actions)  # IllegalActionError: self.state is untouched
+        self.state = play_opponents(self.core, state, self.side, self.opponents)
+        self._decisions += 1
+        terminated = bool(self.core.terminated(self.state)[0])
+        truncated = not terminated and (bool(self.core.truncated(self.state)[0]) or self._out_of_decisions())
+        reward = float(self.core.rewards(self.state)[0, self.side])
+        obs = self._observation()
+        info["action_mask"] = obs["action_mask"].astype(bool)
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """bool[A]: the agent's legal actions now (sb3-contrib MaskablePPO convention)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return np.asarray(self.core.legal_mask(self.state)[0], dtype=bool).copy()
+
+    def render(self):
+        if self.render_mode is None or self.state is None:
+            return None
+        return self.core.render(self.state, 0, self.render_mode, viewer=self.side)
+
+    def _observation(self) -> dict[str, Any]:
+        return game_slice(observe(self.core, self.state, self.side), 0)
+
+    def _out_of_decisions(self) -> bool:
+        return self.max_decisions is not None and self._decisions >= self.max_decisions
+
+    def _game_over(self) -> bool:
+        return (self._forfeited or self._out_of_decisions()
+                or bool(self.core.terminated(self.state)[0] | self.core.truncated(self.state)[0]))

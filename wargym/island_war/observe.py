@@ -1,0 +1,170 @@
+"""What a player sees: spatial planes over the hex map plus a global vector.
+
+Island War has no hidden information (all units are face up, 2.3), so both players see the same
+facts; the encoding is from the viewer's side ("own" / "enemy").  Planes are C x rows x columns,
+hex XXYY at [YY-1, XX-1]:
+
+    plane                       value
+    -------------------------   -------------------------------------------------------------
+    0 .. T-1                    terrain one-hot (Terrain Key order)
+    T+0 .. T+3                  hex has a road / trail / river / prohibited hexside
+    T+4, T+5, T+6               objective: VP/10; controlled by me; by the enemy
+    T+7 .. T+16                 own unit: attack, defense, move, barrage, FPF, range (/20),
+                                artillery, armor, moved, attacked
+    T+17 .. T+26                enemy unit: the same ten
+    T+27, T+28                  enemy controlled hex; own controlled hex
+    T+29 .. T+32                in the combat: attacker, defender, FPF, Path of Retreat hex
+    T+33                        selected unit
+    T+34                        legal hex actions of the viewer (0 when it is not its decision)
+    T+35                        entry hexes of the viewer's reinforcements available now
+
+Global vector::
+
+    0        turn / game turns           1..9    phase one-hot
+    10       viewer is phasing           11      viewer decides now
+    12, 13   viewer is US / Japan        14      second Player-Turn
+    15, 16   own / enemy GS points /20   17, 18  attack / defense strength of the combat /50
+    19       differential /20            20      banzai declared
+    21       retreat hexes /3            22      reinforcements waiting for the viewer /10
+    23, 24   own / enemy units on map /U 25      VP margin for the viewer /20
+    26       last die /6                 27..34  last CRT result one-hot
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.island_war.combat import attack_strength, defense_strength
+from wargym.island_war.scenario import ARMOR, ARTILLERY, PROHIBITED, RIVER, ROAD, TRAIL
+from wargym.island_war.sequence import decider
+from wargym.island_war.state import MOVE_SELECT, ON_MAP, OVER, WAITING
+from wargym.island_war.victory import margin
+
+N_FIXED_PLANES = 36
+N_GLOBAL = 35
+
+
+def num_planes(num_terrains: int) -> int:
+    return num_terrains + N_FIXED_PLANES
+
+
+@njit(cache=True)
+def _unit_planes(T, S, g, u, out, base, r, c):
+    out[base + 0, r, c] = T.u_attack[u] / 20.0
+    out[base + 1, r, c] = T.u_defense[u] / 20.0
+    out[base + 2, r, c] = T.u_move[u] / 20.0
+    out[base + 3, r, c] = T.u_barrage[u] / 20.0
+    out[base + 4, r, c] = T.u_fpf[u] / 20.0
+    out[base + 5, r, c] = T.u_range[u] / 20.0
+    out[base + 6, r, c] = 1.0 if T.u_type[u] == ARTILLERY else 0.0
+    out[base + 7, r, c] = 1.0 if T.u_type[u] == ARMOR else 0.0
+    out[base + 8, r, c] = 1.0 if S.moved[g, u] else 0.0
+    out[base + 9, r, c] = 1.0 if S.attacked[g, u] else 0.0
+
+
+@njit(cache=True)
+def encode(T, S, viewer, hex_terrain, plane_row, plane_col, n_terrain, spatial, glob):
+    H = T.nbr.shape[0]
+    U = T.u_side.shape[0]
+    for g in range(S.phase.shape[0]):
+        out = spatial[g]
+        out[:] = 0.0
+        gv = glob[g]
+        gv[:] = 0.0
+        tb = n_terrain
+        for h in range(H):
+            r, c = plane_row[h], plane_col[h]
+            out[hex_terrain[h], r, c] = 1.0
+            for d in range(6):
+                side = T.hexside[h, d]
+                if side & ROAD:
+                    out[tb + 0, r, c] = 1.0
+                if side & TRAIL:
+                    out[tb + 1, r, c] = 1.0
+                if side & RIVER:
+                    out[tb + 2, r, c] = 1.0
+                if (side & PROHIBITED) and T.move_cost[h] > 0:
+                    out[tb + 3, r, c] = 1.0
+        for i in range(T.obj_hex.shape[0]):
+            h = T.obj_hex[i]
+            r, c = plane_row[h], plane_col[h]
+            out[tb + 4, r, c] = T.obj_vp[i] / 10.0
+            if S.objective_owner[g, i] == viewer:
+                out[tb + 5, r, c] = 1.0
+            elif S.objective_owner[g, i] >= 0:
+                out[tb + 6, r, c] = 1.0
+        n_own, n_enemy = 0, 0
+        for u in range(U):
+            if S.unit_status[g, u] != ON_MAP:
+                continue
+            h = S.unit_hex[g, u]
+            r, c = plane_row[h], plane_col[h]
+            own = T.u_side[u] == viewer
+            _unit_planes(T, S, g, u, out, tb + (7 if own else 17), r, c)
+            if own:
+                n_own += 1
+            else:
+                n_enemy += 1
+            for d in range(6):
+                n = T.nbr[h, d]
+                if n >= 0:
+                    out[tb + (28 if own else 27), plane_row[n], plane_col[n]] = 1.0
+            if S.cb_attacker[g, u]:
+                out[tb + 29, r, c] = 1.0
+            if S.cb_defender[g, u]:
+                out[tb + 30, r, c] = 1.0
+            if S.cb_fpf[g, u]:
+                out[tb + 31, r, c] = 1.0
+            if S.selected[g] == u:
+                out[tb + 33, r, c] = 1.0
+        for p in range(S.path_count[g]):
+            for i in range(S.path_hex.shape[2]):
+                h = S.path_hex[g, p, i]
+                if h >= 0:
+                    out[tb + 32, plane_row[h], plane_col[h]] = 1.0
+        my_turn = S.phase[g] != OVER and decider(T, S, g) == viewer
+        if my_turn:
+            for h in range(H):
+                if S.legal_action_mask[g, h]:
+                    out[tb + 34, plane_row[h], plane_col[h]] = 1.0
+        waiting = 0
+        for u in range(U):
+            if T.u_side[u] == viewer and S.unit_status[g, u] == WAITING and T.u_arrives[u] <= S.turn[g]:
+                waiting += 1
+                if S.phase[g] == MOVE_SELECT and S.phasing[g] == viewer:
+                    for h in range(H):
+                        if T.entry_hexes[T.u_entry[u], h]:
+                            out[tb + 35, plane_row[h], plane_col[h]] = 1.0
+        # global vector
+        gv[0] = S.turn[g] / T.game_turns
+        gv[1 + S.phase[g]] = 1.0
+        gv[10] = 1.0 if S.phasing[g] == viewer else 0.0
+        gv[11] = 1.0 if my_turn else 0.0
+        gv[12 + viewer] = 1.0
+        gv[14] = S.player_turn[g]
+        gv[15] = S.gs_points[g, viewer] / 20.0
+        gv[16] = S.gs_points[g, 1 - viewer] / 20.0
+        att = attack_strength(T, S, g)
+        dfn = defense_strength(T, S, g)
+        gv[17] = att / 50.0
+        gv[18] = dfn / 50.0
+        gv[19] = (att - dfn) / 20.0
+        gv[20] = 1.0 if S.cb_banzai[g] else 0.0
+        gv[21] = S.rt_hexes[g] / 3.0
+        gv[22] = waiting / 10.0
+        gv[23] = n_own / U
+        gv[24] = n_enemy / U
+        mg = margin(T, S, g)
+        gv[25] = (mg if viewer == 0 else -mg) / 20.0
+        gv[26] = S.last_die[g] / 6.0
+        if S.last_result[g] >= 0:
+            gv[27 + S.last_result[g]] = 1.0
+
+
+def observe(tables, arrays, viewer: int, scenario, n_terrain: int) -> dict[str, np.ndarray]:
+    b = arrays.phase.shape[0]
+    grid = scenario.grid
+    spatial = np.empty((b, num_planes(n_terrain), grid.rows, grid.columns), dtype=np.float32)
+    glob = np.empty((b, N_GLOBAL), dtype=np.float32)
+    encode(tables, arrays, viewer, scenario.hex_terrain.astype(np.int64), grid.plane_row.astype(np.int64),
+           grid.plane_col.astype(np.int64), n_terrain, spatial, glob)
+    return {"spatial": spatial, "global": glob}

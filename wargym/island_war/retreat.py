@@ -1,0 +1,319 @@
+"""How to retreat (7.7), displacement (7.8) and advance after combat (7.9).
+
+Retreat: the owner moves each retreating unit one hex at a time (one decision per hex); each hex
+must be one farther from its combat position (7.74: it must end exactly the indicated number of
+hexes away), may not be enemy occupied (5.12) nor enemy controlled (7.71: only the first hex left
+may be), nor across a prohibited hexside (7.72).  Where a route through vacant hexes exists, only
+such routes are offered (7.73); otherwise routes through friendly units, each displaced (7.8).  A
+unit with no route at all is eliminated in the last hex it can reach (7.74).
+
+Displacement (7.81-7.82): the displaced unit moves one hex as if retreating, to a vacant hex if it
+can, otherwise displacing one further unit (a chain of two; interpretation: longer chains are not
+followed).  Its destination is chosen by the documented default rule (the vacant hex farthest from
+enemy units), not by the owner: see README.  A displacement that would eliminate the displaced unit
+is not offered, which is how 7.82 ("the retreating unit is eliminated instead") plays out: a route
+that needs it does not exist.  Displaced units lose FPF this phase (8.41) and displaced phasing
+artillery that has not fought may not fire (7.82).
+
+Interpretation: armor obeys 5.25 when retreating or advancing (it may enter a hex other than clear
+or town only across a road or trail hexside).
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.island_war.scenario import ARMOR, ARTILLERY, PROHIBITED, ROAD, TRAIL
+from wargym.island_war.state import ON_MAP, PATH_LEN
+from wargym.island_war.victory import eliminate, occupy
+from wargym.island_war.zoc import enemy_zoc, occupancy
+
+BLOCKED, VACANT, DISPLACE = 0, 1, 2
+
+
+@njit(cache=True)
+def may_cross(T, u, a, d, b):
+    """Hexside (a, d) into b may be crossed by unit u outside normal movement (7.72, 5.25)."""
+    if b < 0 or T.move_cost[b] == 0:
+        return False
+    side = T.hexside[a, d]
+    if side & PROHIBITED:
+        return False
+    if T.u_type[u] == ARMOR and not T.armor_ok[b] and not (side & (ROAD | TRAIL)):
+        return False
+    return True
+
+
+@njit(cache=True)
+def enemy_distance(T, S, g, side, h):
+    """Hexes from h to the nearest enemy unit of ``side`` (the default rules' safety score)."""
+    best = 1000
+    for e in range(T.u_side.shape[0]):
+        if S.unit_status[g, e] == ON_MAP and T.u_side[e] != side:
+            d = T.dist[h, S.unit_hex[g, e]]
+            if d < best:
+                best = d
+    return best
+
+
+@njit(cache=True)
+def vacant_step(T, S, g, x, avoid, occ, ezoc):
+    """Best vacant hex unit x can be displaced into (not ``avoid``), or -1."""
+    h = S.unit_hex[g, x]
+    best, best_score = -1, -1
+    for d in range(6):
+        n = T.nbr[h, d]
+        if n == avoid or not may_cross(T, x, h, d, n) or occ[n] >= 0 or ezoc[n]:
+            continue
+        score = enemy_distance(T, S, g, T.u_side[x], n)
+        if score > best_score:
+            best, best_score = n, score
+    return best
+
+
+@njit(cache=True)
+def displacement_plan(T, S, g, x, forbidden, occ, ezoc):
+    """Where displaced unit x goes (7.81): (its hex, second unit displaced or -1, that unit's hex).
+    Its hex is -1 when it cannot be displaced without being eliminated (7.82)."""
+    dest = vacant_step(T, S, g, x, forbidden, occ, ezoc)
+    if dest >= 0:
+        return dest, -1, -1
+    h = S.unit_hex[g, x]
+    for d in range(6):
+        n = T.nbr[h, d]
+        if n == forbidden or not may_cross(T, x, h, d, n) or ezoc[n] or occ[n] < 0:
+            continue
+        y = occ[n]
+        if T.u_side[y] != T.u_side[x]:
+            continue
+        dest_y = vacant_step(T, S, g, y, h, occ, ezoc)
+        if dest_y >= 0:
+            return n, y, dest_y
+    return -1, -1, -1
+
+
+@njit(cache=True)
+def displaced(T, S, g, x):
+    """Marks of a displaced unit (8.41, 7.82)."""
+    S.last_adverse[g, x] = S.combat_phase[g]
+    if T.u_side[x] == S.phasing[g] and T.u_type[x] == ARTILLERY and not S.attacked[g, x]:
+        S.attacked[g, x] = True
+
+
+@njit(cache=True)
+def displace(T, S, g, x, forbidden, occ, ezoc):
+    """Carry out the displacement of x; returns False (nothing moved) when impossible."""
+    dest, y, dest_y = displacement_plan(T, S, g, x, forbidden, occ, ezoc)
+    if dest < 0:
+        return False
+    if y >= 0:
+        occ[S.unit_hex[g, y]] = -1
+        occupy(T, S, g, y, dest_y)
+        occ[dest_y] = y
+        displaced(T, S, g, y)
+    occ[S.unit_hex[g, x]] = -1
+    occupy(T, S, g, x, dest)
+    occ[dest] = x
+    displaced(T, S, g, x)
+    return True
+
+
+@njit(cache=True)
+def hex_status(T, S, g, u, n, prev, occ, ezoc):
+    """What entering n (from prev) during u's retreat needs: VACANT, DISPLACE or BLOCKED."""
+    x = occ[n]
+    if x < 0:
+        return VACANT
+    if T.u_side[x] != T.u_side[u] or x == u:
+        return BLOCKED
+    dest, _, _ = displacement_plan(T, S, g, x, prev, occ, ezoc)
+    return DISPLACE if dest >= 0 else BLOCKED
+
+
+@njit(cache=True)
+def routes(T, S, g, u, origin, cur, k, occ, ezoc, first_clean, first_any, partial):
+    """Enumerate retreat routes of k more hexes from cur (7.71-7.74).  Marks, per first hex,
+    whether a route through vacant hexes (``first_clean``) or any route (``first_any``) starts
+    there; ``partial`` receives the longest vacant prefix (for 7.74).  Returns its length."""
+    path = np.empty(PATH_LEN, dtype=np.int64)
+    vac = np.zeros(PATH_LEN, dtype=np.bool_)
+    dirs = np.full(PATH_LEN, -1, dtype=np.int64)
+    path[0] = cur
+    vac[0] = True
+    best_len = 0
+    base = T.dist[origin, cur]
+    depth = 0
+    while depth >= 0:
+        dirs[depth] += 1
+        if dirs[depth] >= 6:
+            depth -= 1
+            continue
+        a = path[depth]
+        n = T.nbr[a, dirs[depth]]
+        if not may_cross(T, u, a, dirs[depth], n):
+            continue
+        if T.dist[origin, n] != base + depth + 1 or ezoc[n]:
+            continue
+        st = hex_status(T, S, g, u, n, a, occ, ezoc)
+        if st == BLOCKED:
+            continue
+        path[depth + 1] = n
+        vac[depth + 1] = vac[depth] and st == VACANT
+        if vac[depth + 1] and depth + 1 > best_len:
+            best_len = depth + 1
+            for i in range(best_len):
+                partial[i] = path[i + 1]
+        if depth + 1 == k:
+            first = path[1]
+            first_any[first] = True
+            if vac[depth + 1]:
+                first_clean[first] = True
+            continue
+        depth += 1
+        dirs[depth] = -1
+    return best_len
+
+
+@njit(cache=True)
+def retreat_choices(T, S, g, out):
+    """Mark in ``out[H]`` the hexes the current retreating unit may enter next; returns how many."""
+    u = S.rt_queue[g, S.rt_head[g]]
+    H = T.nbr.shape[0]
+    occ = occupancy(T, S, g)
+    ezoc = enemy_zoc(T, S, g, T.u_side[u])
+    first_clean = np.zeros(H, dtype=np.bool_)
+    first_any = np.zeros(H, dtype=np.bool_)
+    partial = np.empty(PATH_LEN, dtype=np.int64)
+    k = S.rt_hexes[g] - S.rt_done[g]
+    routes(T, S, g, u, S.rt_origin[g], S.unit_hex[g, u], k, occ, ezoc, first_clean, first_any, partial)
+    use = first_clean if first_clean.any() else first_any  # 7.73
+    n = 0
+    for h in range(H):
+        if use[h]:
+            out[h] = True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def current_path(S, g):
+    return S.path_count[g] - 1
+
+
+@njit(cache=True)
+def record_path_hex(S, g, h):
+    p = current_path(S, g)
+    for i in range(PATH_LEN):
+        if S.path_hex[g, p, i] < 0:
+            S.path_hex[g, p, i] = h
+            return
+
+
+@njit(cache=True)
+def begin_unit(T, S, g):
+    """Start the retreat of the unit at the head of the queue; eliminate it at once where it has
+    no route (7.74).  Returns True when the owner has a decision to make."""
+    u = S.rt_queue[g, S.rt_head[g]]
+    S.rt_done[g] = 0
+    S.rt_origin[g] = S.unit_hex[g, u]
+    p = S.path_count[g]
+    S.path_hex[g, p, 0] = S.unit_hex[g, u]
+    S.path_count[g] = p + 1
+    H = T.nbr.shape[0]
+    occ = occupancy(T, S, g)
+    ezoc = enemy_zoc(T, S, g, T.u_side[u])
+    first_clean = np.zeros(H, dtype=np.bool_)
+    first_any = np.zeros(H, dtype=np.bool_)
+    partial = np.empty(PATH_LEN, dtype=np.int64)
+    n = routes(T, S, g, u, S.rt_origin[g], S.rt_origin[g], S.rt_hexes[g], occ, ezoc, first_clean, first_any,
+               partial)
+    if first_any.any():
+        return True
+    for i in range(n):  # 7.74: moves as far as it can, then is eliminated there
+        occupy(T, S, g, u, partial[i])
+        record_path_hex(S, g, partial[i])
+    eliminate(T, S, g, u)
+    S.rt_head[g] += 1
+    return False
+
+
+@njit(cache=True)
+def retreat_into(T, S, g, h):
+    """The current unit retreats one hex into h (legal per ``retreat_choices``), displacing a
+    friendly unit there (7.81).  Returns True when this unit's retreat is over."""
+    u = S.rt_queue[g, S.rt_head[g]]
+    occ = occupancy(T, S, g)
+    if occ[h] >= 0:
+        ezoc = enemy_zoc(T, S, g, T.u_side[u])
+        if not displace(T, S, g, occ[h], S.unit_hex[g, u], occ, ezoc):
+            eliminate(T, S, g, u)  # 7.82 (defensive: routes() only offers feasible displacements)
+            S.rt_head[g] += 1
+            return True
+    occupy(T, S, g, u, h)
+    record_path_hex(S, g, h)
+    S.rt_done[g] += 1
+    if S.rt_done[g] >= S.rt_hexes[g]:
+        S.last_adverse[g, u] = S.combat_phase[g]
+        S.rt_head[g] += 1
+        return True
+    # a displacement may have closed the remaining routes: then it ends here (7.74)
+    out = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+    if retreat_choices(T, S, g, out) == 0:
+        eliminate(T, S, g, u)
+        S.rt_head[g] += 1
+        return True
+    return False
+
+
+# ------------------------------------------------------------------------------ advance (7.9)
+@njit(cache=True)
+def may_advance(T, S, g, u):
+    """7.91/7.94: a victorious unit that took part in the combat adjacent to the enemy (not a
+    barraging artillery unit), has not advanced yet, and stands next to a Path of Retreat."""
+    if S.adv_side[g] < 0 or T.u_side[u] != S.adv_side[g] or S.unit_status[g, u] != ON_MAP or S.advanced[g, u]:
+        return False
+    took_part = (S.cb_attacker[g, u] and not S.cb_barrage[g, u]) or S.cb_defender[g, u]
+    if not took_part:
+        return False
+    out = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+    return advance_choices(T, S, g, u, out) > 0
+
+
+@njit(cache=True)
+def advance_choices(T, S, g, u, out):
+    """Hexes of a Path of Retreat unit u may advance to (7.91-7.95): along the path from the
+    enemy's combat position, ignoring enemy ZOC (7.93), through friends but not enemies, ending in a
+    vacant hex.  Returns how many."""
+    occ = occupancy(T, S, g)
+    h0 = S.unit_hex[g, u]
+    n = 0
+    for p in range(S.path_count[g]):
+        origin = S.path_hex[g, p, 0]
+        if origin < 0 or T.dist[h0, origin] != 1:
+            continue
+        prev = h0
+        for i in range(PATH_LEN):
+            h = S.path_hex[g, p, i]
+            if h < 0:
+                break
+            ok = False
+            for d in range(6):
+                if T.nbr[prev, d] == h and may_cross(T, u, prev, d, h):
+                    ok = True
+            if not ok:
+                break
+            x = occ[h]
+            if x >= 0 and T.u_side[x] != T.u_side[u]:
+                break
+            if x < 0 and not out[h]:
+                out[h] = True
+                n += 1
+            prev = h
+    return n
+
+
+@njit(cache=True)
+def advance_to(T, S, g, u, h):
+    """7.96: the advanced unit may neither attack nor be attacked again this phase."""
+    occupy(T, S, g, u, h)
+    S.advanced[g, u] = True
+    S.attacked[g, u] = True

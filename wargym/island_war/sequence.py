@@ -1,0 +1,419 @@
+"""Sequence of Play (4.0-4.1) as a machine of atomic decisions, and the step kernel.
+
+    Game-Turn:  First Player-Turn  [Movement Phase -> Combat Phase]
+                Second Player-Turn [Movement Phase -> Combat Phase]
+                Game-Turn record interphase (turn + 1, Ground Support reset, 9.14)
+
+Decisions within the phases (PHASE_NAMES), who decides, and what follows:
+
+    phase            decides        next
+    ---------------  -------------  ---------------------------------------------------------
+    move: select     phasing        move: destination | combat: select (END_PHASE)
+    move: dest.      phasing        move: select
+    combat: select   phasing        combat: declare | next Player-Turn (END_PHASE, when 7.1 allows)
+    combat: declare  phasing        FPF (CONFIRM) -> resolution | combat: select (CANCEL)
+    FPF              non-phasing    resolution: CRT, results, retreats, advance
+    retreat          unit's owner   (next retreating unit) | advance | combat: select
+    advance: select  victor         advance: destination | combat: select (CONFIRM)
+    advance: dest.   victor         advance: select
+
+A phase with nothing to decide is passed automatically: a Combat Phase with no possible attack,
+a Movement Phase with no unit left to move, FPF with no artillery or points able to fire, a retreat
+with a single route, an advance nobody can make.  With ``decisions="major"`` (``T.major_only``) the
+minor decisions (FPF, retreat routes, advances) are made by the default rules in defaults.py.
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.island_war import defaults
+from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
+from wargym.island_war.artillery import fpf_allowed, fpf_reaches, may_fire_fpf
+from wargym.island_war.banzai import exchange_losses
+from wargym.island_war.combat import (
+    attack_strength, count_attackers, crt_column, defense_strength, may_add_attacker, may_add_defender,
+    may_banzai, may_resolve, may_target, open_obligation, terrain_line,
+)
+from wargym.island_war.ground_support import may_add_barrage, may_add_fpf, start_of_game_turn
+from wargym.island_war.movement import can_enter, destinations
+from wargym.island_war.retreat import advance_choices, advance_to, begin_unit, may_advance, retreat_choices, retreat_into
+from wargym.island_war.scenario import A1, A3, AE, D1, D2, D3, DE
+from wargym.island_war.state import (
+    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, OVER, RETREAT,
+    WAITING,
+)
+from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
+from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
+from wargym.rng import draw
+
+
+# ------------------------------------------------------------------------- phase transitions
+@njit(cache=True)
+def kth_reinforcement(T, S, g, k):
+    """The k-th unit of the phasing side waiting to enter this Game-Turn (4.1), or -1."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] == S.phasing[g] and S.unit_status[g, u] == WAITING and T.u_arrives[u] <= S.turn[g]:
+            if n == k:
+                return u
+            n += 1
+    return -1
+
+
+@njit(cache=True)
+def end_combat_phase(T, S, g):
+    """Close the Combat Phase; next Player-Turn or the Game-Turn record interphase (4.1)."""
+    S.attacked[g, :] = False
+    S.advanced[g, :] = False
+    S.fpf_used[g, :] = False
+    S.moved[g, :] = False
+    S.combat_phase[g] += 1
+    S.selected[g] = -1
+    if S.player_turn[g] == 0:
+        S.player_turn[g] = 1
+        S.phasing[g] = 1 - S.phasing[g]
+    elif S.turn[g] >= T.game_turns:
+        finish(S, g, final_result(T, S, g))  # 4.0: Victory Conditions after the last Game-Turn
+        return
+    else:
+        S.turn[g] += 1
+        S.player_turn[g] = 0
+        S.phasing[g] = T.first_player
+        start_of_game_turn(T, S, g)
+    S.phase[g] = MOVE_SELECT
+
+
+@njit(cache=True)
+def finish_combat(T, S, g):
+    """Clear the resolved combat and return to target selection (7.0: next attack)."""
+    S.cb_attacker[g, :] = False
+    S.cb_barrage[g, :] = False
+    S.cb_defender[g, :] = False
+    S.cb_fpf[g, :] = False
+    S.cb_gs_attack[g] = 0
+    S.cb_gs_defense[g] = 0
+    S.cb_banzai[g] = False
+    S.rt_queue[g, :] = -1
+    S.rt_head[g] = 0
+    S.rt_len[g] = 0
+    S.rt_done[g] = 0
+    S.rt_origin[g] = -1
+    S.path_hex[g, :, :] = -1
+    S.path_count[g] = 0
+    S.adv_side[g] = -1
+    S.selected[g] = -1
+    S.phase[g] = COMBAT_SELECT
+    loser = side_wiped_out(T, S, g)
+    if loser >= 0:
+        finish(S, g, 1 - loser)
+
+
+@njit(cache=True)
+def next_retreat(T, S, g):
+    """Start the next retreat in the queue, or go on to the advance (7.9)."""
+    while S.rt_head[g] < S.rt_len[g]:
+        u = S.rt_queue[g, S.rt_head[g]]
+        if S.unit_status[g, u] != ON_MAP:
+            S.rt_head[g] += 1
+            continue
+        if begin_unit(T, S, g):
+            S.phase[g] = RETREAT
+            return
+    for u in range(T.u_side.shape[0]):
+        if may_advance(T, S, g, u):
+            S.phase[g] = ADVANCE_SELECT
+            return
+    finish_combat(T, S, g)
+
+
+@njit(cache=True)
+def record_elimination_path(T, S, g, u):
+    """7.91: an eliminated unit leaves its combat position as a Path of Retreat."""
+    p = S.path_count[g]
+    S.path_hex[g, p, 0] = S.unit_hex[g, u]
+    S.path_count[g] = p + 1
+    eliminate(T, S, g, u)
+
+
+@njit(cache=True)
+def resolve(T, S, g):
+    """7.0 d: differential, terrain line, die, result applied at once (7.62, 8.14-8.15, 10.0)."""
+    U = T.u_side.shape[0]
+    differential = attack_strength(T, S, g) - defense_strength(T, S, g)
+    line = terrain_line(T, S, g)
+    column = crt_column(T, differential)
+    if S.next_die[g] > 0:
+        die = S.next_die[g]
+        S.next_die[g] = 0
+    else:
+        die = draw(S.rng_key, S.rng_counter, g, 6)
+    result = T.crt[line, column, die - 1]
+    S.last_die[g] = die
+    S.last_result[g] = result
+    S.last_column[g] = column
+    S.last_line[g] = line
+    S.last_differential[g] = differential
+    for u in range(U):  # 7.14
+        if S.cb_attacker[g, u] or S.cb_defender[g, u]:
+            S.attacked[g, u] = True
+        if S.cb_fpf[g, u]:
+            S.fpf_used[g, u] = True
+    _, n_adjacent = count_attackers(T, S, g)
+    if n_adjacent == 0 and not (result == D2 or result == D3 or result == DE):
+        finish_combat(T, S, g)  # 8.15: a pure barrage only counts D2, D3, De
+        return
+    phasing = S.phasing[g]
+    S.rt_len[g] = 0
+    S.rt_head[g] = 0
+    if result == DE or result == AE:
+        S.adv_side[g] = phasing if result == DE else 1 - phasing
+        for u in range(U):
+            if (result == DE and S.cb_defender[g, u]) or \
+                    (result == AE and S.cb_attacker[g, u] and not S.cb_barrage[g, u]):  # 8.14
+                record_elimination_path(T, S, g, u)
+    else:
+        defender_loses = D1 <= result <= D3
+        S.adv_side[g] = phasing if defender_loses else 1 - phasing
+        S.rt_hexes[g] = (result - D1 + 1) if defender_loses else (result - A1 + 1)
+        for u in range(U):
+            if (defender_loses and S.cb_defender[g, u]) or \
+                    (not defender_loses and S.cb_attacker[g, u] and not S.cb_barrage[g, u]):
+                S.rt_queue[g, S.rt_len[g]] = u
+                S.rt_len[g] += 1
+    if S.cb_banzai[g]:
+        removed = exchange_losses(T, S, g)  # 10.12-10.13
+        for u in range(U):
+            if removed[u]:
+                eliminate(T, S, g, u)
+    next_retreat(T, S, g)
+
+
+# ------------------------------------------------------------------------------- apply action
+@njit(cache=True)
+def apply(T, S, g, a):
+    H = T.nbr.shape[0]
+    phase = S.phase[g]
+    occ = occupancy(T, S, g)
+    x = occ[a] if a < H else -1
+    k = a - H
+    if phase == MOVE_SELECT:
+        if a < H:
+            S.selected[g] = x
+            S.phase[g] = MOVE_DEST
+        elif k == END_PHASE:
+            S.phase[g] = COMBAT_SELECT
+        else:
+            S.selected[g] = kth_reinforcement(T, S, g, k - REINF_0)
+            S.phase[g] = MOVE_DEST
+    elif phase == MOVE_DEST:
+        u = S.selected[g]
+        if a < H:
+            occupy(T, S, g, u, a)
+            S.moved[g, u] = True  # 5.16
+        S.selected[g] = -1
+        S.phase[g] = MOVE_SELECT
+    elif phase == COMBAT_SELECT:
+        if a < H:
+            S.cb_defender[g, x] = True
+            S.phase[g] = COMBAT_BUILD
+        else:
+            end_combat_phase(T, S, g)
+    elif phase == COMBAT_BUILD:
+        if a < H:
+            if T.u_side[x] == S.phasing[g]:
+                S.cb_attacker[g, x] = True
+                S.cb_barrage[g, x] = not has_adjacent_enemy(T, S, g, x, occ)
+            else:
+                S.cb_defender[g, x] = True
+        elif k == GS_ADD:
+            S.cb_gs_attack[g] += 1
+            S.gs_points[g, S.phasing[g]] -= 1
+        elif k == BANZAI:
+            S.cb_banzai[g] = True
+        elif k == CANCEL:
+            S.gs_points[g, S.phasing[g]] += S.cb_gs_attack[g]
+            finish_combat(T, S, g)
+        else:  # CONFIRM
+            S.phase[g] = FPF
+    elif phase == FPF:
+        if a < H:
+            S.cb_fpf[g, x] = True
+        elif k == GS_ADD:
+            S.cb_gs_defense[g] += 1
+            S.gs_points[g, 1 - S.phasing[g]] -= 1
+        else:
+            resolve(T, S, g)
+    elif phase == RETREAT:
+        if retreat_into(T, S, g, a):
+            next_retreat(T, S, g)
+    elif phase == ADVANCE_SELECT:
+        if a < H:
+            S.selected[g] = x
+            S.phase[g] = ADVANCE_DEST
+        else:
+            finish_combat(T, S, g)
+    elif phase == ADVANCE_DEST:
+        if a < H:
+            advance_to(T, S, g, S.selected[g], a)
+        S.selected[g] = -1
+        S.phase[g] = ADVANCE_SELECT
+
+
+# -------------------------------------------------------------------------------------- masks
+@njit(cache=True)
+def fill_mask(T, S, g, m):
+    """Write the legal actions of game g into bool ``m[A]``; returns how many there are."""
+    H = T.nbr.shape[0]
+    U = T.u_side.shape[0]
+    m[:] = False
+    phase = S.phase[g]
+    p = S.phasing[g]
+    if phase == OVER:
+        return 0
+    occ = occupancy(T, S, g)
+    if phase == MOVE_SELECT:
+        for u in range(U):
+            if T.u_side[u] == p and S.unit_status[g, u] == ON_MAP and not S.moved[g, u]:
+                m[S.unit_hex[g, u]] = True
+        ezoc = enemy_zoc(T, S, g, p)
+        for k in range(MAX_REINF_CHOICES):
+            u = kth_reinforcement(T, S, g, k)
+            if u < 0:
+                break
+            if can_enter(T, S, g, u, occ, ezoc):
+                m[H + REINF_0 + k] = True
+        m[H + END_PHASE] = True
+    elif phase == MOVE_DEST:
+        destinations(T, S, g, S.selected[g], occ, enemy_zoc(T, S, g, p), m[:H])
+        m[H + CANCEL] = True
+    elif phase == COMBAT_SELECT:
+        for e in range(U):
+            if S.unit_status[g, e] == ON_MAP and may_target(T, S, g, e, occ):
+                m[S.unit_hex[g, e]] = True
+        if not open_obligation(T, S, g):
+            m[H + END_PHASE] = True
+    elif phase == COMBAT_BUILD:
+        for u in range(U):
+            if S.unit_status[g, u] != ON_MAP:
+                continue
+            if T.u_side[u] == p:
+                if may_add_attacker(T, S, g, u, occ):
+                    m[S.unit_hex[g, u]] = True
+            elif may_add_defender(T, S, g, u, occ):
+                m[S.unit_hex[g, u]] = True
+        if may_add_barrage(T, S, g):
+            m[H + GS_ADD] = True
+        if may_banzai(T, S, g):
+            m[H + BANZAI] = True
+        if may_resolve(T, S, g):
+            m[H + CONFIRM] = True
+        m[H + CANCEL] = True
+    elif phase == FPF:
+        if fpf_allowed(T, S, g):  # 8.45
+            for u in range(U):
+                if may_fire_fpf(T, S, g, u, occ) and fpf_reaches(T, S, g, u):
+                    m[S.unit_hex[g, u]] = True
+            if may_add_fpf(T, S, g):
+                m[H + GS_ADD] = True
+        m[H + CONFIRM] = True
+    elif phase == RETREAT:
+        retreat_choices(T, S, g, m[:H])
+    elif phase == ADVANCE_SELECT:
+        for u in range(U):
+            if may_advance(T, S, g, u):
+                m[S.unit_hex[g, u]] = True
+        m[H + CONFIRM] = True
+    elif phase == ADVANCE_DEST:
+        advance_choices(T, S, g, S.selected[g], m[:H])
+        m[H + CANCEL] = True
+    n = 0
+    for i in range(m.shape[0]):
+        if m[i]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def decider(T, S, g):
+    """Who makes the current decision (index into ("us", "japan"))."""
+    phase = S.phase[g]
+    if phase == FPF:
+        return 1 - S.phasing[g]
+    if phase == RETREAT:
+        return T.u_side[S.rt_queue[g, S.rt_head[g]]]
+    if phase == ADVANCE_SELECT or phase == ADVANCE_DEST:
+        return S.adv_side[g]
+    return S.phasing[g]
+
+
+@njit(cache=True)
+def only_action(m):
+    """The single legal action, or -1 when there are several."""
+    found = -1
+    for i in range(m.shape[0]):
+        if m[i]:
+            if found >= 0:
+                return -1
+            found = i
+    return found
+
+
+@njit(cache=True)
+def settle(T, S, g):
+    """Take the decisions nobody has to think about (module docstring) until a real one, and
+    leave its mask in the state."""
+    H = T.nbr.shape[0]
+    m = S.legal_action_mask[g]
+    while True:
+        if S.terminated[g]:
+            m[:] = False
+            return
+        n = fill_mask(T, S, g, m)
+        phase = S.phase[g]
+        if phase == MOVE_SELECT and n == 1:  # nothing left to move: only END_PHASE
+            apply(T, S, g, H + END_PHASE)
+            continue
+        if phase == COMBAT_SELECT and n == 1 and m[H + END_PHASE]:  # no attack possible
+            apply(T, S, g, H + END_PHASE)
+            continue
+        if phase == FPF and n == 1:
+            apply(T, S, g, H + CONFIRM)
+            continue
+        if phase == RETREAT and n == 1:
+            apply(T, S, g, only_action(m))
+            continue
+        if phase == ADVANCE_SELECT and n == 1:
+            apply(T, S, g, H + CONFIRM)
+            continue
+        if T.major_only and (phase == FPF or phase == RETREAT or phase == ADVANCE_SELECT or phase == ADVANCE_DEST):
+            apply(T, S, g, defaults.minor_decision(T, S, g, m))
+            continue
+        S.current_player[g] = decider(T, S, g)
+        return
+
+
+# ---------------------------------------------------------------------------------- batch step
+@njit(cache=True)
+def step_game(T, S, g, a):
+    S.decisions[g] += 1
+    apply(T, S, g, a)
+    settle(T, S, g)
+    if not S.terminated[g] and S.decisions[g] >= T.max_decisions:
+        S.truncated[g] = True
+        S.legal_action_mask[g, :] = False
+
+
+@njit(cache=True)
+def step_batch(T, S, actions):
+    """One decision in every game whose action is >= 0 (others untouched)."""
+    for g in range(actions.shape[0]):
+        if actions[g] >= 0:
+            step_game(T, S, g, actions[g])
+
+
+@njit(cache=True)
+def start_batch(T, S):
+    """Masks and automatic decisions of freshly set-up games."""
+    for g in range(S.phase.shape[0]):
+        start_of_game_turn(T, S, g)
+        settle(T, S, g)

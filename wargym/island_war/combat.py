@@ -9,54 +9,81 @@ Interpretation of the mandatory-combat rules (README): 7.11/7.12 oblige every pa
 opposing units, neither yet in a combat this phase, to be resolved before the Combat Phase may end;
 7.21 is enforced when an attack is confirmed: every enemy unit adjacent to one of its adjacent
 attackers, and not attacked in it, must still have another phasing unit next to it that has not
-attacked, so nobody's obligation becomes impossible.  A unit that advanced after combat may
+attacked; and (7.12) every phasing unit adjacent to one of its defenders but left out of it must
+still have an unattacked enemy next to it; so nobody's obligation becomes impossible.  A unit that advanced after combat may
 neither attack nor be attacked (7.96).
 """
 
+import numpy as np
 from numba import njit
 
-from wargym.island_war.artillery import in_range, may_barrage
 from wargym.island_war.banzai import doubled
 from wargym.island_war.scenario import ARTILLERY, JAPAN, RIVER
 from wargym.island_war.state import ON_MAP
-from wargym.island_war.zoc import adjacent, has_adjacent_enemy
+
+
+@njit(cache=True)
+def unit_flags(T, S, g, occ):
+    """Per-unit facts every combat rule asks, computed once per decision:
+    fresh[u]    on the map and not yet in a combat this Combat Phase (7.14, 7.96);
+    near[u]     in an enemy controlled hex (6.23: adjacent to an enemy unit);
+    barrage[u]  artillery that may attack from a distance: fresh and not next to an enemy (8.11,
+                8.31: artillery next to an enemy must attack adjacent units)."""
+    U = T.u_side.shape[0]
+    side, nbr = T.u_side, T.nbr
+    status, hexes, attacked, advanced = S.unit_status[g], S.unit_hex[g], S.attacked[g], S.advanced[g]
+    fresh = np.zeros(U, dtype=np.bool_)
+    near = np.zeros(U, dtype=np.bool_)
+    for u in range(U):
+        if status[u] != ON_MAP:
+            continue
+        fresh[u] = not attacked[u] and not advanced[u]
+        h = hexes[u]
+        for d in range(6):
+            n = nbr[h, d]
+            if n >= 0 and occ[n] >= 0 and side[occ[n]] != side[u]:
+                near[u] = True
+    barrage = fresh & ~near & (T.u_type == ARTILLERY) & (T.u_barrage > 0)
+    return fresh, near, barrage
 
 
 @njit(cache=True)
 def fresh(S, g, u):
-    """On the map and not yet in a combat this Combat Phase (7.14, 7.96)."""
-    return S.unit_status[g, u] == ON_MAP and not S.attacked[g, u] and not S.advanced[g, u]
+    """``unit_flags``' fresh for a single unit (branch-free: cheap for numba to call)."""
+    return (S.unit_status[g, u] == ON_MAP) & (not S.attacked[g, u]) & (not S.advanced[g, u])
 
 
 @njit(cache=True)
-def open_obligation(T, S, g):
+def open_obligation(T, S, g, fresh):
     """7.11/7.12: some phasing unit and some adjacent enemy unit are both still unresolved."""
     U = T.u_side.shape[0]
-    p = S.phasing[g]
+    side, dist, hexes, p = T.u_side, T.dist, S.unit_hex[g], S.phasing[g]
     for u in range(U):
-        if T.u_side[u] != p or not fresh(S, g, u):
+        if side[u] != p or not fresh[u]:
             continue
         for e in range(U):
-            if T.u_side[e] != p and fresh(S, g, e) and adjacent(T, S.unit_hex[g, u], S.unit_hex[g, e]):
+            if side[e] != p and fresh[e] and dist[hexes[u], hexes[e]] == 1:
                 return True
     return False
 
 
 @njit(cache=True)
-def may_target(T, S, g, e, occ):
-    """The enemy unit e may open an attack: it is unresolved and some unresolved phasing unit is
-    adjacent to it (7.15), or some artillery could barrage it (8.11)."""
-    p = S.phasing[g]
-    if T.u_side[e] == p or not fresh(S, g, e):
-        return False
-    for u in range(T.u_side.shape[0]):
-        if T.u_side[u] != p or not fresh(S, g, u):
+def target_mask(T, S, g, fresh, can_barrage, out):
+    """Mark the hexes of enemy units that may open an attack: unresolved, with an unresolved
+    phasing unit adjacent (7.15) or an artillery unit able to barrage them (8.11)."""
+    U = T.u_side.shape[0]
+    side, dist, hexes, rng, p = T.u_side, T.dist, S.unit_hex[g], T.u_range, S.phasing[g]
+    for e in range(U):
+        if side[e] == p or not fresh[e]:
             continue
-        if adjacent(T, S.unit_hex[g, u], S.unit_hex[g, e]):
-            return True
-        if may_barrage(T, S, g, u, occ) and in_range(T, u, S.unit_hex[g, u], S.unit_hex[g, e]):
-            return True
-    return False
+        he = hexes[e]
+        for u in range(U):
+            if side[u] != p or not fresh[u]:
+                continue
+            d = dist[hexes[u], he]
+            if d == 1 or (d <= rng[u] and can_barrage[u]):
+                out[he] = True
+                break
 
 
 @njit(cache=True)
@@ -72,81 +99,105 @@ def count_attackers(T, S, g):
 
 
 @njit(cache=True)
-def adjacent_to_all_defenders(T, S, g, u):
-    for d in range(T.u_side.shape[0]):
-        if S.cb_defender[g, d] and not adjacent(T, S.unit_hex[g, u], S.unit_hex[g, d]):
-            return False
-    return True
+def declare_mask(T, S, g, fresh, near, can_barrage, out):
+    """Mark the hexes of units that may join the attack being declared.
 
-
-@njit(cache=True)
-def may_add_defender(T, S, g, e, occ):
-    """7.23: every adjacent attacker must be adjacent to every defender; 8.13: several defending
-    hexes only in a combined attack, so an adjacent attacker must exist or still be possible."""
-    p = S.phasing[g]
-    if T.u_side[e] == p or not fresh(S, g, e) or S.cb_defender[g, e]:
-        return False
-    h = S.unit_hex[g, e]
-    for u in range(T.u_side.shape[0]):
-        if S.cb_attacker[g, u] and not S.cb_barrage[g, u] and not adjacent(T, S.unit_hex[g, u], h):
-            return False
-    # some phasing unit adjacent to this and all current defenders is (or can become) an attacker
-    for u in range(T.u_side.shape[0]):
-        if T.u_side[u] != p or S.unit_status[g, u] != ON_MAP or S.cb_barrage[g, u]:
-            continue
-        if not (S.cb_attacker[g, u] or fresh(S, g, u)):
-            continue
-        if adjacent(T, S.unit_hex[g, u], h) and adjacent_to_all_defenders(T, S, g, u):
-            return True
-    return False
-
-
-@njit(cache=True)
-def may_add_attacker(T, S, g, u, occ):
-    """7.15/7.23: a unit next to an enemy attacks only adjacent defenders, and must be adjacent to
-    all of them (8.31-8.32 for artillery); otherwise only artillery may join, barraging a defender
-    within range (8.11, 8.22)."""
-    if T.u_side[u] != S.phasing[g] or not fresh(S, g, u) or S.cb_attacker[g, u]:
-        return False
-    if has_adjacent_enemy(T, S, g, u, occ):
-        return adjacent_to_all_defenders(T, S, g, u)
-    if not may_barrage(T, S, g, u, occ):
-        return False
-    for d in range(T.u_side.shape[0]):
-        if S.cb_defender[g, d] and in_range(T, u, S.unit_hex[g, u], S.unit_hex[g, d]):
-            return True
-    return False
-
-
-@njit(cache=True)
-def leaves_no_one_behind(T, S, g):
-    """7.21 (see module docstring): every enemy next to an adjacent attacker that is not attacked
-    here keeps another unresolved phasing unit next to it."""
+    Attackers (7.15, 7.23, 8.31-8.32): a unit next to an enemy attacks only adjacent defenders and
+    must be adjacent to all of them; any other unit may join only as artillery barraging a defender
+    within range (8.11, 8.22).  Defenders (7.23, 8.13): adjacent to every adjacent attacker, and some
+    phasing unit adjacent to it and to all current defenders is, or can still become, an attacker
+    (several defending hexes only in a combined attack)."""
     U = T.u_side.shape[0]
-    p = S.phasing[g]
+    side, dist, hexes, rng, p = T.u_side, T.dist, S.unit_hex[g], T.u_range, S.phasing[g]
+    attacker, barrage, defender = S.cb_attacker[g], S.cb_barrage[g], S.cb_defender[g]
+    defs = np.empty(U, dtype=np.int64)
+    n_def = 0
+    for d in range(U):
+        if defender[d]:
+            defs[n_def] = hexes[d]
+            n_def += 1
+    # phasing units adjacent to every current defender (potential adjacent attackers)
+    next_to_all = np.zeros(U, dtype=np.bool_)
+    for u in range(U):
+        if side[u] != p or not (attacker[u] or fresh[u]) or barrage[u]:
+            continue
+        ok = True
+        for i in range(n_def):
+            if dist[hexes[u], defs[i]] != 1:
+                ok = False
+                break
+        next_to_all[u] = ok
+    for u in range(U):
+        if side[u] != p or not fresh[u] or attacker[u]:
+            continue
+        if near[u]:
+            if next_to_all[u]:
+                out[hexes[u]] = True
+        elif can_barrage[u]:
+            for i in range(n_def):
+                if dist[hexes[u], defs[i]] <= rng[u]:
+                    out[hexes[u]] = True
+                    break
+    for e in range(U):
+        if side[e] == p or not fresh[e] or defender[e]:
+            continue
+        he = hexes[e]
+        ok = True
+        for a in range(U):
+            if attacker[a] and not barrage[a] and dist[hexes[a], he] != 1:
+                ok = False
+                break
+        if not ok:
+            continue
+        for u in range(U):
+            if next_to_all[u] and dist[hexes[u], he] == 1:
+                out[he] = True
+                break
+
+
+@njit(cache=True)
+def leaves_no_one_behind(T, S, g, fresh):
+    """7.21 (see module docstring): every enemy next to an adjacent attacker that is not attacked
+    here keeps another unresolved phasing unit next to it; 7.12: every phasing unit next to a
+    defender that does not attack here keeps another unresolved enemy next to it."""
+    U = T.u_side.shape[0]
+    side, dist, hexes, p = T.u_side, T.dist, S.unit_hex[g], S.phasing[g]
+    attacker, barrage, defender = S.cb_attacker[g], S.cb_barrage[g], S.cb_defender[g]
     for a in range(U):
-        if not S.cb_attacker[g, a] or S.cb_barrage[g, a]:
+        if not attacker[a] or barrage[a]:
             continue
         for e in range(U):
-            if T.u_side[e] == p or S.cb_defender[g, e] or not fresh(S, g, e):
-                continue
-            if not adjacent(T, S.unit_hex[g, a], S.unit_hex[g, e]):
+            if side[e] == p or defender[e] or not fresh[e] or dist[hexes[a], hexes[e]] != 1:
                 continue
             covered = False
             for v in range(U):
-                if T.u_side[v] == p and not S.cb_attacker[g, v] and fresh(S, g, v) and \
-                        adjacent(T, S.unit_hex[g, v], S.unit_hex[g, e]):
+                if side[v] == p and not attacker[v] and fresh[v] and dist[hexes[v], hexes[e]] == 1:
                     covered = True
                     break
             if not covered:
                 return False
+    # 7.12: a phasing unit next to a defender of this attack but left out of it must keep an
+    # unresolved enemy next to it, or it could never attack (the defender is done, 7.14)
+    for v in range(U):
+        if side[v] != p or attacker[v] or not fresh[v]:
+            continue
+        next_to_defender, other_enemy = False, False
+        for e in range(U):
+            if side[e] == p or dist[hexes[v], hexes[e]] != 1:
+                continue
+            if defender[e]:
+                next_to_defender = True
+            elif fresh[e]:
+                other_enemy = True
+        if next_to_defender and not other_enemy:
+            return False
     return True
 
 
 @njit(cache=True)
-def may_resolve(T, S, g):
+def may_resolve(T, S, g, fresh):
     """The declared attack is complete: attackers and defenders exist, several defenders only
-    with an adjacent attacker (8.13), and 7.21 holds."""
+    with an adjacent attacker (8.13), and 7.12/7.21 hold."""
     n_all, n_adj = count_attackers(T, S, g)
     n_def = 0
     for d in range(T.u_side.shape[0]):
@@ -154,7 +205,7 @@ def may_resolve(T, S, g):
             n_def += 1
     if n_all == 0 or n_def == 0 or (n_def > 1 and n_adj == 0):
         return False
-    return leaves_no_one_behind(T, S, g)
+    return leaves_no_one_behind(T, S, g, fresh)
 
 
 @njit(cache=True)

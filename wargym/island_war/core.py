@@ -31,6 +31,7 @@ DECISION_MODES = ("full", "major")
 class IslandWarCore(RenderMixin, BaseCore):
     name = "island_war"
     state_class = State
+    observation_bounds = {"spatial": (0.0, 2.0), "global": (-10.0, 10.0)}
 
     def __init__(self, scenario: str | Path | Scenario = "saipan", decisions: str = "full",
                  max_decisions: int = 20_000):
@@ -58,7 +59,10 @@ class IslandWarCore(RenderMixin, BaseCore):
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
-        return observe(self.tables, as_arrays(state), player, self.scenario, self.num_terrains)
+        obs = observe(self.tables, as_arrays(state), player, self.scenario, self.num_terrains)
+        for key, (low, high) in self.observation_bounds.items():
+            np.clip(obs[key], low, high, out=obs[key])
+        return obs
 
     @property
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:

@@ -31,22 +31,21 @@ INF = 30000
 
 
 @njit(cache=True)
-def step_cost(T, a, d, b, is_armor):
-    """Half-MP to move from hex a into neighbour b through direction d; INF when not allowed."""
-    side = T.hexside[a, d]
-    if side & PROHIBITED:
-        return INF
-    if T.move_cost[b] == 0:
+def step_cost(hexside, move_cost, armor_ok, river_cost, a, d, b, is_armor):
+    """Half-MP to move from hex a into neighbour b through direction d; INF when not allowed.
+    (Takes the few tables it needs rather than all of them: it runs once per edge searched.)"""
+    side = hexside[a, d]
+    if side & PROHIBITED or move_cost[b] == 0:
         return INF
     if side & ROAD:
         return 1
     if side & TRAIL:
         return 2
-    if is_armor and not T.armor_ok[b]:
+    if is_armor and not armor_ok[b]:
         return INF
-    cost = T.move_cost[b]
+    cost = move_cost[b]
     if side & RIVER:
-        cost += T.river_cost
+        cost += river_cost
     return 2 * cost
 
 
@@ -78,7 +77,12 @@ def destinations(T, S, g, u, occ, ezoc, out):
     """Mark in bool ``out[H]`` every hex unit u may end its move in this Movement Phase.
     A unit on the map may always stay put (its own hex is marked)."""
     H = T.nbr.shape[0]
-    side = T.u_side[u]
+    nbr, hexside, move_cost, armor_ok, river_cost = T.nbr, T.hexside, T.move_cost, T.armor_ok, T.river_cost
+    u_side, occ_side = T.u_side, np.full(H, -1, dtype=np.int8)
+    side = u_side[u]
+    for h in range(H):
+        if occ[h] >= 0:
+            occ_side[h] = u_side[occ[h]]
     is_armor = T.u_type[u] == ARMOR
     budget = 2 * T.u_move[u]
     dist = np.full(H, INF, dtype=np.int32)
@@ -93,7 +97,7 @@ def destinations(T, S, g, u, occ, ezoc, out):
                     n = T.nbr[start_hex, d]
                     if n < 0 or occ[n] >= 0:
                         continue
-                    if step_cost(T, start_hex, d, n, is_armor) <= budget:
+                    if step_cost(hexside, move_cost, armor_ok, river_cost, start_hex, d, n, is_armor) <= budget:
                         out[n] = True
             return
         dist[start_hex] = 0
@@ -119,12 +123,10 @@ def destinations(T, S, g, u, occ, ezoc, out):
             if ezoc[a] and a != start_hex:
                 continue  # 6.0: units must stop on entering an enemy controlled hex
             for d in range(6):
-                b = T.nbr[a, d]
-                if b < 0:
-                    continue
-                if occ[b] >= 0 and T.u_side[occ[b]] != side:
+                b = nbr[a, d]
+                if b < 0 or (occ_side[b] >= 0 and occ_side[b] != side):
                     continue  # 5.12
-                c = step_cost(T, a, d, b, is_armor)
+                c = step_cost(hexside, move_cost, armor_ok, river_cost, a, d, b, is_armor)
                 if c >= INF:
                     continue
                 nd = level + c

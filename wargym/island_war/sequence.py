@@ -28,16 +28,16 @@ from numba import njit
 
 from wargym.island_war import defaults
 from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
-from wargym.island_war.artillery import fpf_allowed, fpf_reaches, may_fire_fpf
+from wargym.island_war.artillery import fpf_allowed, fpf_mask
 from wargym.island_war.banzai import exchange_losses
 from wargym.island_war.combat import (
-    attack_strength, count_attackers, crt_column, defense_strength, may_add_attacker, may_add_defender,
-    may_banzai, may_resolve, may_target, open_obligation, terrain_line,
+    attack_strength, count_attackers, crt_column, declare_mask, defense_strength, may_banzai, may_resolve,
+    open_obligation, target_mask, terrain_line, unit_flags,
 )
 from wargym.island_war.ground_support import may_add_barrage, may_add_fpf, start_of_game_turn
 from wargym.island_war.movement import can_enter, destinations
 from wargym.island_war.retreat import advance_choices, advance_to, begin_unit, may_advance, retreat_choices, retreat_into
-from wargym.island_war.scenario import A1, A3, AE, D1, D2, D3, DE
+from wargym.island_war.scenario import A1, ARMOR, AE, D1, D2, D3, DE
 from wargym.island_war.state import (
     ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, OVER, RETREAT,
     WAITING,
@@ -58,6 +58,26 @@ def kth_reinforcement(T, S, g, k):
                 return u
             n += 1
     return -1
+
+
+@njit(cache=True)
+def reinforcement_mask(T, S, g, occ, out):
+    """Mark ``out[k]`` when the k-th waiting reinforcement (``kth_reinforcement``) can enter the
+    map this phase (4.1).  Units alike in entry area, Movement Allowance and armor share a reach."""
+    ezoc = enemy_zoc(T, S, g, S.phasing[g])
+    k = 0
+    last_area, last_move, last_armor, last_ok = -1, -1, False, False
+    for u in range(T.u_side.shape[0]):
+        if k >= out.shape[0]:
+            break
+        if T.u_side[u] != S.phasing[g] or S.unit_status[g, u] != WAITING or T.u_arrives[u] > S.turn[g]:
+            continue
+        armor = T.u_type[u] == ARMOR
+        if not (T.u_entry[u] == last_area and T.u_move[u] == last_move and armor == last_armor):
+            last_area, last_move, last_armor = T.u_entry[u], T.u_move[u], armor
+            last_ok = can_enter(T, S, g, u, occ, ezoc)
+        out[k] = last_ok
+        k += 1
 
 
 @njit(cache=True)
@@ -275,44 +295,30 @@ def fill_mask(T, S, g, m):
         for u in range(U):
             if T.u_side[u] == p and S.unit_status[g, u] == ON_MAP and not S.moved[g, u]:
                 m[S.unit_hex[g, u]] = True
-        ezoc = enemy_zoc(T, S, g, p)
-        for k in range(MAX_REINF_CHOICES):
-            u = kth_reinforcement(T, S, g, k)
-            if u < 0:
-                break
-            if can_enter(T, S, g, u, occ, ezoc):
-                m[H + REINF_0 + k] = True
+        reinforcement_mask(T, S, g, occ, m[H + REINF_0:H + REINF_0 + MAX_REINF_CHOICES])
         m[H + END_PHASE] = True
     elif phase == MOVE_DEST:
         destinations(T, S, g, S.selected[g], occ, enemy_zoc(T, S, g, p), m[:H])
         m[H + CANCEL] = True
     elif phase == COMBAT_SELECT:
-        for e in range(U):
-            if S.unit_status[g, e] == ON_MAP and may_target(T, S, g, e, occ):
-                m[S.unit_hex[g, e]] = True
-        if not open_obligation(T, S, g):
+        fresh, near, can_barrage = unit_flags(T, S, g, occ)
+        target_mask(T, S, g, fresh, can_barrage, m)
+        if not open_obligation(T, S, g, fresh):
             m[H + END_PHASE] = True
     elif phase == COMBAT_BUILD:
-        for u in range(U):
-            if S.unit_status[g, u] != ON_MAP:
-                continue
-            if T.u_side[u] == p:
-                if may_add_attacker(T, S, g, u, occ):
-                    m[S.unit_hex[g, u]] = True
-            elif may_add_defender(T, S, g, u, occ):
-                m[S.unit_hex[g, u]] = True
+        fresh, near, can_barrage = unit_flags(T, S, g, occ)
+        declare_mask(T, S, g, fresh, near, can_barrage, m)
         if may_add_barrage(T, S, g):
             m[H + GS_ADD] = True
         if may_banzai(T, S, g):
             m[H + BANZAI] = True
-        if may_resolve(T, S, g):
+        if may_resolve(T, S, g, fresh):
             m[H + CONFIRM] = True
         m[H + CANCEL] = True
     elif phase == FPF:
         if fpf_allowed(T, S, g):  # 8.45
-            for u in range(U):
-                if may_fire_fpf(T, S, g, u, occ) and fpf_reaches(T, S, g, u):
-                    m[S.unit_hex[g, u]] = True
+            fresh, near, can_barrage = unit_flags(T, S, g, occ)
+            fpf_mask(T, S, g, near, m)
             if may_add_fpf(T, S, g):
                 m[H + GS_ADD] = True
         m[H + CONFIRM] = True

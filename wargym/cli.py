@@ -1,0 +1,246 @@
+"""The ``wargym`` command line (console script ``wargym = wargym.cli:main``).
+
+    wargym demo        one AI-vs-AI game: prints a summary, writes DIR/replay.json and DIR/final.png
+    wargym render      draws a saved game (replay.json), final position or after --step N decisions
+    wargym scenarios   lists the shipped scenarios of every ruleset
+
+Every subcommand is one row of ``COMMANDS``: (name, one-line help, add_arguments, run).  The
+commands of the design (play, train, eval, tournament, export, serve, bench) join the table when
+they are written; nothing is registered before it works.  ``main(argv)`` returns the exit status:
+0 done, 1 a clear error (printed as ``wargym <command>: error: ...``), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from wargym.registry import RULESETS
+
+
+# ------------------------------------------------------------------------------------------- demo
+def _add_demo(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ruleset", default="island_war", choices=sorted(RULESETS), help="ruleset (default island_war)")
+    p.add_argument("--scenario", default=None, help="scenario name or file (default: the ruleset's default)")
+    p.add_argument("--seed", type=int, default=0, help="game seed (dice); agents are seeded from it too")
+    p.add_argument("--us", default=None, metavar="SPEC", help="agent for the US side (default 'rule')")
+    p.add_argument("--japan", default=None, metavar="SPEC", help="agent for the Japanese side (default 'rule')")
+    p.add_argument("--agent", action="append", default=[], metavar="SIDE=SPEC",
+                   help="agent for any side by player name, e.g. --agent us=random (repeatable)")
+    p.add_argument("--decisions", default="major", choices=("major", "full"),
+                   help="'major': minor choices (FPF, retreat routes, advances) by the default rules; "
+                        "'full': every choice by the agents (default major)")
+    p.add_argument("--out", default="wargym-demo", help="output folder (default ./wargym-demo)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _agent_specs(args: argparse.Namespace, players: tuple[str, ...]) -> dict[str, str]:
+    specs = {p: "rule" for p in players}
+    for name in ("us", "japan"):
+        value = getattr(args, name)
+        if value is not None:
+            if name not in players:
+                raise ValueError(f"--{name}: this game's players are {', '.join(players)}")
+            specs[name] = value
+    for item in args.agent:
+        side, sep, spec = item.partition("=")
+        if not sep or side not in players or not spec:
+            raise ValueError(f"--agent {item!r}: use SIDE=SPEC with SIDE one of {', '.join(players)}")
+        specs[side] = spec
+    return specs
+
+
+def _progress(enabled: bool, core) -> tuple[Callable[[Any], None] | None, Callable[[], None]]:
+    """A tqdm progress bar over decisions (when tqdm is installed and stderr is a terminal)."""
+    if not enabled or not sys.stderr.isatty():
+        return None, lambda: None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None, lambda: None
+    bar = tqdm(unit=" decisions", desc="playing", leave=False, file=sys.stderr)
+
+    def tick(state) -> None:
+        bar.update(1)
+        if bar.n % 50 == 0:
+            bar.set_postfix_str(f"turn {int(state.turn[0])}")
+
+    return tick, bar.close
+
+
+def result_text(core, state) -> str:
+    """'US wins' / 'draw' / 'stopped at the decision limit' from the final rewards."""
+    if core.truncated(state)[0]:
+        return "stopped at the decision limit (no result)"
+    if not core.terminated(state)[0]:
+        return "not finished"
+    rewards = [float(r) for r in core.rewards(state)[0]]
+    best = max(rewards)
+    if best <= 0 or rewards.count(best) > 1:
+        return "draw"
+    return f"{_side(core.players[rewards.index(best)])} wins"
+
+
+def _side(name: str) -> str:
+    return name.upper() if len(name) <= 3 else name.capitalize()
+
+
+def summary_lines(record) -> list[str]:
+    """The demo's report of one game (a wargym.replay.GameRecord)."""
+    core, final = record.core, record.final
+    facts = core.summary(final, 0) if hasattr(core, "summary") else {}
+    result = result_text(core, final)
+    if "margin" in facts:
+        result += f" (victory margin {facts['margin']:+d})"
+    meta = record.meta
+    agents = ", ".join(f"{_side(s)}: {a}" for s, a in meta.get("agents", {}).items())
+    title = getattr(getattr(core, "scenario", None), "title", meta.get("scenario"))
+    lines = [f"{meta.get('ruleset')} / {meta.get('scenario')}: {title}",
+             f"  seed {meta.get('seed')}, decisions={meta.get('decisions')}; {agents}",
+             f"  result:      {result}"]
+    turns = getattr(getattr(core, "scenario", None), "game_turns", None)
+    lines.append(f"  game-turns:  {int(final.turn[0])}" + (f" of {turns}" if turns else ""))
+    if "eliminated" in facts:
+        lines.append("  losses:      " + ", ".join(
+            f"{_side(s)} {n} unit{'s' if n != 1 else ''} eliminated ({facts['units_on_map'][s]} left on the map)"
+            for s, n in facts["eliminated"].items()))
+    if "objectives" in facts:
+        held: dict[str, list[str]] = {}
+        for name, owner in facts["objectives"].items():
+            held.setdefault(_side(owner) if owner else "nobody", []).append(name)
+        lines.append("  objectives:  " + "; ".join(f"{s} {len(n)} ({', '.join(n)})" for s, n in held.items()))
+    rate = len(record.actions) / record.seconds if record.seconds > 0 else float("inf")
+    lines.append(f"  decisions:   {len(record.actions)} in {record.seconds:.2f} s wall time ({rate:,.0f}/s)")
+    return lines
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from PIL import Image
+
+    from wargym.agents import make_agent
+    from wargym.replay import make_core_for, play_game, save_replay
+
+    scenario = args.scenario or RULESETS[args.ruleset][3]
+    core = make_core_for(args.ruleset, scenario, args.decisions)
+    specs = _agent_specs(args, core.players)
+    agents = [make_agent(specs[p], args.ruleset, p, seed=args.seed + i) for i, p in enumerate(core.players)]
+    meta = {"ruleset": args.ruleset, "scenario": scenario, "seed": args.seed, "decisions": args.decisions,
+            "agents": specs}
+    tick, close = _progress(not args.quiet, core)
+    start = time.perf_counter()
+    try:
+        record = play_game(core, agents, seed=args.seed, meta=meta, on_step=tick)
+    finally:
+        close()
+    out = Path(args.out)
+    replay_path = save_replay(record, out / "replay.json")
+    png_path = out / "final.png"
+    Image.fromarray(core.render(record.final, 0, "rgb_array")).save(png_path)
+    for line in summary_lines(record):
+        print(line)
+    print(f"  wrote:       {replay_path}, {png_path} ({time.perf_counter() - start:.1f} s in all)")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------- render
+def _add_render(p: argparse.ArgumentParser) -> None:
+    p.add_argument("replay", help="a replay file written by 'wargym demo' (replay.json)")
+    p.add_argument("--out", default="board.png", help="PNG to write (default board.png)")
+    p.add_argument("--step", type=int, default=None,
+                   help="draw the game after N decisions (0 = the start, -1 = the end; default the end)")
+    p.add_argument("--viewer", default=None, help="draw as seen by this player (fog of war, where a game has it)")
+    p.add_argument("--text", action="store_true", help="also print the text (ansi) board")
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from PIL import Image
+
+    from wargym.replay import load_replay
+
+    replay = load_replay(args.replay)
+    core = replay.core
+    step = -1 if args.step is None else args.step
+    state = replay.state_at(step)
+    viewer = None
+    if args.viewer is not None:
+        if args.viewer not in core.players:
+            raise ValueError(f"--viewer {args.viewer!r}: players are {', '.join(core.players)}")
+        viewer = core.players.index(args.viewer)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(core.render(state, 0, "rgb_array", viewer=viewer)).save(out)
+    if args.text:
+        print(core.render(state, 0, "ansi", viewer=viewer), end="")
+    n = len(replay.actions)
+    print(f"wrote {out} (after {step if step >= 0 else step + n + 1} of {n} decisions)")
+    return 0
+
+
+# -------------------------------------------------------------------------------------- scenarios
+def _add_scenarios(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ruleset", default=None, choices=sorted(RULESETS), help="only this ruleset")
+
+
+def run_scenarios(args: argparse.Namespace) -> int:
+    from importlib import import_module
+
+    for ruleset, (module, _, _, default) in sorted(RULESETS.items()):
+        if args.ruleset and ruleset != args.ruleset:
+            continue
+        scen = import_module(module.rsplit(".", 1)[0] + ".scenario")  # each ruleset's scenario module
+        print(f"{ruleset}:")
+        for name in scen.list_scenarios():
+            sc = scen.load_scenario(name)
+            mark = " (default)" if name == default else ""
+            print(f"  {name:<14} {sc.title}{mark}")
+            print(f"  {'':<14} {sc.game_turns} game-turns, {sc.grid.columns}x{sc.grid.rows} hexes, "
+                  f"{sc.num_units} units, {len(sc.objective_names)} objectives")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------- the table
+COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = [
+    ("demo", "play one AI-vs-AI game; print a summary, write replay.json and final.png", _add_demo, run_demo),
+    ("render", "draw a saved game (replay.json) as a PNG", _add_render, run_render),
+    ("scenarios", "list the shipped scenarios", _add_scenarios, run_scenarios),
+    # play, train, eval, tournament, export, serve, bench: added here as they are written
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from wargym import __version__
+
+    parser = argparse.ArgumentParser(prog="wargym", description="RL environments for WWII Pacific board wargames.")
+    parser.add_argument("--version", action="version", version=f"wargym {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text, add_arguments, run in COMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_arguments(p)
+        p.set_defaults(run=run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from wargym.data import DataError
+    from wargym.replay import ReplayError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except (ReplayError, DataError, ValueError, NotImplementedError, FileNotFoundError, OSError) as err:
+        print(f"wargym {args.command}: error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"wargym {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""Replays: one recorded game as JSON, and playing it back exactly.
+
+A replay record (``replay.json``)::
+
+    {
+      "format": 1, "wargym": "0.1.0",
+      "ruleset": "island_war", "scenario": "saipan", "seed": 0, "decisions": "major",
+      "agents": {"us": "rule", "japan": "rule"},
+      "initial": core.to_dict(state0, 0),       the game before the first decision
+      "actions": [17, 402, ...],                one int per decision, in order
+      "final":   core.to_dict(final, 0),        the game after the last action
+      "summary": core.summary(final, 0)         plain facts for people (not checked)
+    }
+
+``load_replay(path)`` rebuilds the core, restores ``initial`` with ``from_dict``, steps the
+actions and checks that the result equals ``final`` field by field; any difference (or an action
+the rules refuse) raises ``ReplayError`` naming the file, the step and the field.  The ``seed`` is
+informational: the game is replayed from ``initial``, never re-dealt.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from wargym.core import BaseState, IllegalActionError
+
+REPLAY_FORMAT = 1
+REQUIRED_KEYS = ("ruleset", "scenario", "initial", "actions", "final")
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be read or does not play back to its recorded end."""
+
+
+def make_core_for(ruleset: str, scenario: str | None, decisions: str | None = None):
+    from wargym.registry import make_core
+
+    kwargs = {} if decisions is None else {"decisions": decisions}
+    return make_core(ruleset, scenario, **kwargs)
+
+
+@dataclass
+class GameRecord:
+    """One finished game: what ``play_game`` returns and ``Replay.record`` holds."""
+
+    core: Any
+    initial: BaseState
+    actions: list[int]
+    final: BaseState
+    seconds: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        from wargym import __version__
+
+        core = self.core
+        summary = core.summary(self.final, 0) if hasattr(core, "summary") else {}
+        return {"format": REPLAY_FORMAT, "wargym": __version__, **self.meta,
+                "initial": core.to_dict(self.initial, 0), "actions": [int(a) for a in self.actions],
+                "final": core.to_dict(self.final, 0), "summary": summary}
+
+
+def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any] | None = None,
+              on_step: Callable[[BaseState], None] | None = None) -> GameRecord:
+    """Play one game (batch of 1) to its end, ``agents[i]`` deciding for player i; the state is
+    ``core.init(1, seed)``.  ``on_step(state)`` is called after every decision (progress bars)."""
+    if len(agents) != len(core.players):
+        raise ValueError(f"need one agent per player {core.players}, got {len(agents)}")
+    start = time.perf_counter()
+    state = core.init(1, seed)
+    initial = state
+    actions: list[int] = []
+    while not (core.terminated(state)[0] or core.truncated(state)[0]):
+        player = int(core.current_player(state)[0])
+        action = int(np.asarray(agents[player].act(core, state, player))[0])
+        state = core.step(state, np.array([action], dtype=np.int64))
+        actions.append(action)
+        if on_step is not None:
+            on_step(state)
+    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}))
+
+
+def save_replay(record: GameRecord | Mapping[str, Any], path: str | Path) -> Path:
+    data = record.to_json() if isinstance(record, GameRecord) else dict(record)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    return path
+
+
+@dataclass
+class Replay:
+    """A loaded, verified replay: ``core``, the ``initial`` and ``final`` states (batch of 1), the
+    ``actions`` and the raw ``record``.  ``states()`` yields the game after 0, 1, ... decisions."""
+
+    core: Any
+    initial: BaseState
+    actions: list[int]
+    final: BaseState
+    record: dict[str, Any]
+
+    def states(self) -> Iterator[BaseState]:
+        state = self.initial
+        yield state
+        for a in self.actions:
+            state = self.core.step(state, np.array([a], dtype=np.int64))
+            yield state
+
+    def state_at(self, step: int) -> BaseState:
+        """The game after ``step`` decisions (negative counts from the end, -1 = final)."""
+        n = len(self.actions)
+        if step < 0:
+            step += n + 1
+        if not 0 <= step <= n:
+            raise ReplayError(f"step must be in [0, {n}] (or -{n + 1}..-1), got {step}")
+        if step == n:
+            return self.final
+        for i, state in enumerate(self.states()):
+            if i == step:
+                return state
+        raise AssertionError("unreachable")
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"{path}: no such replay file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ReplayError(f"{path}: cannot read: {err}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ReplayError(f"{path}: not a replay (invalid JSON at line {err.lineno}: {err.msg})") from None
+    if not isinstance(data, dict):
+        raise ReplayError(f"{path}: not a replay (expected a JSON object, got {type(data).__name__})")
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise ReplayError(f"{path}: not a replay: missing {', '.join(missing)}")
+    if data.get("format", REPLAY_FORMAT) != REPLAY_FORMAT:
+        raise ReplayError(f"{path}: replay format {data.get('format')!r}, this wargym reads {REPLAY_FORMAT}")
+    if not isinstance(data["actions"], list) or not all(isinstance(a, int) for a in data["actions"]):
+        raise ReplayError(f"{path}: 'actions' must be a list of integers")
+    return data
+
+
+def _first_difference(got: dict, want: dict) -> str:
+    gf, wf = got.get("fields", {}), want.get("fields", {})
+    for name in sorted(set(gf) | set(wf)):
+        if gf.get(name) != wf.get(name):
+            g, w = gf.get(name, {}).get("value"), wf.get(name, {}).get("value")
+            return f"field {name!r}: replayed {g!r}, recorded {w!r}"
+    for key in sorted(set(got) | set(want)):
+        if key != "fields" and got.get(key) != want.get(key):
+            return f"{key!r}: replayed {got.get(key)!r}, recorded {want.get(key)!r}"
+    return "records differ"
+
+
+def load_replay(path: str | Path) -> Replay:
+    """Read ``path``, re-play its actions from its initial state and check the final state matches
+    the recorded one exactly; ``ReplayError`` otherwise."""
+    path = Path(path)
+    data = _read(path)
+    try:
+        core = make_core_for(data["ruleset"], data["scenario"], data.get("decisions"))
+    except Exception as err:  # unknown ruleset / scenario / option: say which file asked for it
+        raise ReplayError(f"{path}: cannot build the game it records: {err}") from err
+    try:
+        initial = core.from_dict(data["initial"])
+        recorded_final = core.from_dict(data["final"])
+    except (ValueError, KeyError, TypeError) as err:
+        raise ReplayError(f"{path}: bad state record: {err}") from err
+    state = initial
+    for i, a in enumerate(data["actions"]):
+        if core.terminated(state)[0] or core.truncated(state)[0]:
+            raise ReplayError(f"{path}: step {i}: the game is already over, yet "
+                              f"{len(data['actions']) - i} more action(s) are recorded")
+        try:
+            state = core.step(state, np.array([a], dtype=np.int64))
+        except IllegalActionError as err:
+            raise ReplayError(f"{path}: step {i}: the recorded action is refused: {err.reason} "
+                              f"({core.describe_action(a, state, 0)})") from err
+    got, want = core.to_dict(state, 0), core.to_dict(recorded_final, 0)
+    if got != want:
+        raise ReplayError(f"{path}: replaying {len(data['actions'])} actions does not reach the recorded final "
+                          f"state: {_first_difference(got, want)}")
+    return Replay(core, initial, list(data["actions"]), state, data)

@@ -1,7 +1,8 @@
 """The front-door contract, for every registered ruleset (add a line to CASES to cover one).
 
-Each case is (gymnasium id, env kwargs).  The toy ruleset (toy_core.py) stands in until the real
-cores are usable.
+Each case is (gymnasium id, env kwargs).  The toy ruleset (toy_core.py) checks the front doors on
+short games; real rulesets run with ``max_decisions`` so that truncation and auto-reset happen
+within the tests' budgets.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ CASES = [
     ("wargym/Toy-v0", {}),
     ("wargym/Toy-v0", {"scenario": "solo"}),
     ("wargym/Toy-v0", {"side": "blue", "opponent": "random"}),
+    ("wargym/IslandWar-v0", {"opponent": "random", "decisions": "major", "max_decisions": 60}),
+    ("wargym/IslandWar-v0", {"scenario": "bloody_ridge", "side": "japan", "opponent": "random",
+                             "max_decisions": 60}),
 ]
 IDS = [f"{env_id}{kwargs or ''}" for env_id, kwargs in CASES]
 pytestmark = pytest.mark.parametrize("env_id,kwargs", CASES, ids=IDS)

@@ -20,7 +20,7 @@ import numpy as np
 
 from wargym.core import BaseCore, RenderMixin
 from wargym.island_war import actions as act
-from wargym.island_war.observe import N_GLOBAL, num_planes, observe
+from wargym.island_war.observe import N_GLOBAL, num_planes, observe, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, load_scenario
 from wargym.island_war.sequence import start_batch, step_batch
 from wargym.island_war.state import PHASE_NAMES, State, as_arrays, blank_state, make_tables
@@ -43,6 +43,7 @@ class IslandWarCore(RenderMixin, BaseCore):
         self.num_actions = act.num_actions(self.scenario.num_hexes)
         self.tables = make_tables(self.scenario, decisions == "major", max_decisions)
         self.num_terrains = len(self.scenario.terrain_names)
+        self.static_planes = static_planes(self.scenario, self.num_terrains)
 
     # -- protocol --------------------------------------------------------------------------------
     def record_header(self) -> dict[str, Any]:
@@ -59,7 +60,7 @@ class IslandWarCore(RenderMixin, BaseCore):
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
-        obs = observe(self.tables, as_arrays(state), player, self.scenario, self.num_terrains)
+        obs = observe(self.tables, as_arrays(state), player, self.scenario, self.static_planes)
         for key, (low, high) in self.observation_bounds.items():
             np.clip(obs[key], low, high, out=obs[key])
         return obs

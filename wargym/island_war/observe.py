@@ -61,29 +61,34 @@ def _unit_planes(T, S, g, u, out, base, r, c):
     out[base + 9, r, c] = 1.0 if S.attacked[g, u] else 0.0
 
 
+def static_planes(scenario, n_terrain: int) -> np.ndarray:
+    """The planes that never change in a scenario (terrain one-hot, hexside features), built once."""
+    g = scenario.grid
+    planes = np.zeros((n_terrain + 4, g.rows, g.columns), dtype=np.float32)
+    r, c = g.plane_row, g.plane_col
+    planes[scenario.hex_terrain, r, c] = 1.0
+    sides = scenario.hexside
+    passable = scenario.hex_move_cost > 0
+    for i, bit in enumerate((ROAD, TRAIL, RIVER, PROHIBITED)):
+        has = (sides & bit).any(axis=1)
+        if bit == PROHIBITED:
+            has &= passable
+        planes[n_terrain + i, r, c] = has
+    return planes
+
+
 @njit(cache=True)
-def encode(T, S, viewer, hex_terrain, plane_row, plane_col, n_terrain, spatial, glob):
+def encode(T, S, viewer, static, plane_row, plane_col, spatial, glob):
     H = T.nbr.shape[0]
     U = T.u_side.shape[0]
+    n_static = static.shape[0]
+    tb = n_static - 4
     for g in range(S.phase.shape[0]):
         out = spatial[g]
-        out[:] = 0.0
+        out[:n_static] = static
+        out[n_static:] = 0.0
         gv = glob[g]
         gv[:] = 0.0
-        tb = n_terrain
-        for h in range(H):
-            r, c = plane_row[h], plane_col[h]
-            out[hex_terrain[h], r, c] = 1.0
-            for d in range(6):
-                side = T.hexside[h, d]
-                if side & ROAD:
-                    out[tb + 0, r, c] = 1.0
-                if side & TRAIL:
-                    out[tb + 1, r, c] = 1.0
-                if side & RIVER:
-                    out[tb + 2, r, c] = 1.0
-                if (side & PROHIBITED) and T.move_cost[h] > 0:
-                    out[tb + 3, r, c] = 1.0
         for i in range(T.obj_hex.shape[0]):
             h = T.obj_hex[i]
             r, c = plane_row[h], plane_col[h]
@@ -160,11 +165,11 @@ def encode(T, S, viewer, hex_terrain, plane_row, plane_col, n_terrain, spatial, 
             gv[27 + S.last_result[g]] = 1.0
 
 
-def observe(tables, arrays, viewer: int, scenario, n_terrain: int) -> dict[str, np.ndarray]:
+def observe(tables, arrays, viewer: int, scenario, static: np.ndarray) -> dict[str, np.ndarray]:
     b = arrays.phase.shape[0]
     grid = scenario.grid
-    spatial = np.empty((b, num_planes(n_terrain), grid.rows, grid.columns), dtype=np.float32)
+    spatial = np.empty((b, static.shape[0] + N_FIXED_PLANES - 4, grid.rows, grid.columns), dtype=np.float32)
     glob = np.empty((b, N_GLOBAL), dtype=np.float32)
-    encode(tables, arrays, viewer, scenario.hex_terrain.astype(np.int64), grid.plane_row.astype(np.int64),
-           grid.plane_col.astype(np.int64), n_terrain, spatial, glob)
+    encode(tables, arrays, viewer, static, grid.plane_row.astype(np.int64), grid.plane_col.astype(np.int64),
+           spatial, glob)
     return {"spatial": spatial, "global": glob}

@@ -71,6 +71,13 @@ def _cube(column: int, row: int) -> tuple[int, int, int]:
     return x, -x - z, z
 
 
+def _cube_round(p: np.ndarray) -> tuple[int, int, int]:
+    rounded = np.round(p)
+    k = int(np.argmax(np.abs(rounded - p)))
+    rounded[k] = -(rounded.sum() - rounded[k])
+    return tuple(int(v) for v in rounded)
+
+
 @dataclass(frozen=True)
 class HexGrid:
     """The static geometry of one map: ``columns x rows`` hexes numbered XXYY from 0101."""
@@ -156,6 +163,10 @@ class HexGrid:
         y = np.sqrt(3.0) * (r + 0.5 * (q % 2)) + np.sqrt(3.0) / 2
         return np.stack([x, y], axis=1)
 
+    @cached_property
+    def _cube_index(self) -> dict[tuple[int, int, int], int]:
+        return {tuple(int(v) for v in self.cube[h]): h for h in range(self.size)}
+
     def direction(self, a: int, b: int) -> int:
         """Direction from hex a to adjacent hex b; ValueError if they are not adjacent."""
         hits = np.nonzero(self.neighbours[a] == b)[0]
@@ -171,16 +182,14 @@ class HexGrid:
         n = int(self.distance[a, b])
         if n == 0:
             return [int(a)]
-        eps = np.array([1e-6, 2e-6, -3e-6])
-        cube_to_index = {tuple(self.cube[h]): h for h in range(self.size)}
+        cube_to_index = self._cube_index
         line = []
         for i in range(n + 1):
-            p = ca + (cb - ca) * (i / n) + eps
-            rounded = np.round(p)
-            diff = np.abs(rounded - p)
-            k = int(np.argmax(diff))
-            rounded[k] = -(rounded.sum() - rounded[k])
-            line.append(int(cube_to_index[tuple(int(v) for v in rounded)]))
+            for eps in (np.array([1e-6, 2e-6, -3e-6]), np.array([-1e-6, -2e-6, 3e-6])):
+                h = cube_to_index.get(_cube_round(ca + (cb - ca) * (i / n) + eps))
+                if h is not None:  # a line along the map edge may graze off-map hexes
+                    line.append(int(h))
+                    break
         return line
 
     def line_of_sight_table(self, blocks: np.ndarray, max_range: int | None = None) -> np.ndarray:

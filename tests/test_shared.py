@@ -1,0 +1,119 @@
+"""The shared engine pieces: hex grid, batched dice, data validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from pydantic import BaseModel
+
+from wargym.data import DataError, load_yaml, validate
+from wargym.hexgrid import NE, NW, S, SE, SW, N, HexGrid, opposite
+from wargym.rng import draw, game_keys, roll_numpy
+
+GRID = HexGrid(10, 8)
+
+
+def test_hex_numbers_round_trip():
+    for h in range(GRID.size):
+        assert GRID.index(GRID.number(h)) == h
+    assert GRID.label(GRID.index(307)) == "0307"
+    with pytest.raises(KeyError, match="1109"):
+        GRID.index(1109)
+
+
+def test_even_columns_sit_half_a_hex_lower():
+    """0201 lies between 0101 and 0102: it is SE of 0101 and NE of 0102."""
+    i = GRID.index
+    assert GRID.neighbours[i(101), SE] == i(201)
+    assert GRID.neighbours[i(102), NE] == i(201)
+    assert GRID.neighbours[i(201), NW] == i(101)
+    assert GRID.neighbours[i(201), SW] == i(102)
+    assert GRID.neighbours[i(101), N] == -1
+
+
+def test_neighbours_are_symmetric_and_distance_one():
+    nb = GRID.neighbours
+    for h in range(GRID.size):
+        for d in range(6):
+            n = nb[h, d]
+            if n >= 0:
+                assert nb[n, opposite(d)] == h
+                assert GRID.distance[h, n] == 1
+
+
+@given(a=st.integers(0, GRID.size - 1), b=st.integers(0, GRID.size - 1), c=st.integers(0, GRID.size - 1))
+def test_distance_is_a_metric(a, b, c):
+    d = GRID.distance
+    assert d[a, b] == d[b, a]
+    assert (d[a, b] == 0) == (a == b)
+    assert d[a, c] <= d[a, b] + d[b, c]
+
+
+def test_distance_counts_target_not_origin():
+    """8.12: 0101 to 0104 is three hexes (0102, 0103, 0104)."""
+    assert GRID.distance[GRID.index(101), GRID.index(104)] == 3
+    assert GRID.distance[GRID.index(101), GRID.index(401)] == 3
+
+
+def test_hex_line_is_contiguous_and_ends_at_both_hexes():
+    for a, b in ((101, 808), (305, 1001), (501, 508)):
+        line = GRID.hex_line(GRID.index(a), GRID.index(b))
+        assert line[0] == GRID.index(a) and line[-1] == GRID.index(b)
+        assert len(line) == GRID.distance[GRID.index(a), GRID.index(b)] + 1
+        assert all(GRID.distance[x, y] == 1 for x, y in zip(line, line[1:]))
+
+
+def test_line_of_sight_table_blocks_through_blocking_hex():
+    blocks = np.zeros(GRID.size, dtype=bool)
+    blocks[GRID.index(103)] = True
+    los = GRID.line_of_sight_table(blocks, max_range=4)
+    assert not los[GRID.index(101), GRID.index(105)]
+    assert los[GRID.index(101), GRID.index(102)]
+    assert los[GRID.index(101), GRID.index(103)]  # the blocking hex itself is seen
+    assert not los[GRID.index(101), GRID.index(808)]  # beyond max_range
+
+
+def test_dice_depend_only_on_game_key_and_counter():
+    keys = game_keys(3, 5)
+    assert np.array_equal(game_keys(3, 1), keys[:1])
+    counters = np.zeros(5, dtype=np.uint32)
+    rolls = [draw(keys, counters, g, 6) for g in range(5)]
+    again, _ = roll_numpy(keys, np.zeros(5, dtype=np.uint32), 6)
+    assert rolls == again.tolist()
+    assert (counters == 1).all()
+
+
+def test_dice_are_uniform():
+    keys = game_keys(0, 1)
+    counters = np.zeros(1, dtype=np.uint32)
+    rolls = np.array([draw(keys, counters, 0, 6) for _ in range(60_000)])
+    counts = np.bincount(rolls, minlength=7)[1:]
+    assert rolls.min() == 1 and rolls.max() == 6
+    assert np.abs(counts - 10_000).max() < 400  # ~4 sigma
+
+
+def test_negative_seed_rejected():
+    with pytest.raises(ValueError, match="seed"):
+        game_keys(-1, 2)
+
+
+class _Model(BaseModel):
+    name: str
+    count: int
+
+
+def test_data_error_names_file_key_value_rule(tmp_path):
+    with pytest.raises(DataError) as err:
+        validate(_Model, {"name": "x", "count": "many"}, tmp_path / "f.yaml", {"count": "9.9"})
+    msg = str(err.value)
+    assert "f.yaml" in msg and "count" in msg and "'many'" in msg and "rule 9.9" in msg
+
+
+def test_bad_yaml_and_missing_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: [1, 2\n")
+    with pytest.raises(DataError, match="not valid YAML"):
+        load_yaml(bad)
+    with pytest.raises(DataError, match="file not found"):
+        load_yaml(tmp_path / "none.yaml")

@@ -53,7 +53,7 @@ def _agent_specs(args: argparse.Namespace, players: tuple[str, ...]) -> dict[str
     return specs
 
 
-def _progress(enabled: bool, core) -> tuple[Callable[[Any], None] | None, Callable[[], None]]:
+def _progress(enabled: bool) -> tuple[Callable[[Any], None] | None, Callable[[], None]]:
     """A tqdm progress bar over decisions (when tqdm is installed and stderr is a terminal)."""
     if not enabled or not sys.stderr.isatty():
         return None, lambda: None
@@ -129,7 +129,7 @@ def run_demo(args: argparse.Namespace) -> int:
     agents = [make_agent(specs[p], args.ruleset, p, seed=args.seed + i) for i, p in enumerate(core.players)]
     meta = {"ruleset": args.ruleset, "scenario": scenario, "seed": args.seed, "decisions": args.decisions,
             "agents": specs}
-    tick, close = _progress(not args.quiet, core)
+    tick, close = _progress(not args.quiet)
     start = time.perf_counter()
     try:
         record = play_game(core, agents, seed=args.seed, meta=meta, on_step=tick)

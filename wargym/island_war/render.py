@@ -34,9 +34,8 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from wargym.island_war.scenario import (ARMOR, ARTILLERY, ENGINEER, PROHIBITED, RESULTS, RIVER, ROAD, SIDES, TRAIL,
-                                        Scenario)
-from wargym.island_war.state import ON_MAP, PHASE_NAMES, WAITING, as_arrays
+from wargym.island_war.scenario import ARMOR, ARTILLERY, ENGINEER, PROHIBITED, RESULTS, RIVER, ROAD, TRAIL, Scenario
+from wargym.island_war.state import ELIMINATED, ON_MAP, PHASE_NAMES, WAITING, as_arrays
 
 SIDE_NAMES = ("US", "Japan")
 SIDE_LETTERS = ("U", "J")
@@ -184,7 +183,7 @@ def forces_lines(core, state, game: int) -> list[str]:
     for s, name in enumerate(SIDE_NAMES):
         mine = sc.unit_side == s
         waiting = np.nonzero(mine & (st == WAITING))[0]
-        text = f"{name}: {int((mine & (st == ON_MAP)).sum())} on map, {int((mine & (st == 2)).sum())} eliminated"
+        text = f"{name}: {int((mine & (st == ON_MAP)).sum())} on map, {int((mine & (st == ELIMINATED)).sum())} eliminated"
         if len(waiting):
             turns = sorted({int(sc.unit_arrives[u]) for u in waiting})
             text += f", {len(waiting)} waiting to enter (from turn {', '.join(map(str, turns))})"

@@ -117,6 +117,21 @@ def summary_lines(record) -> list[str]:
     return lines
 
 
+def warm_up(core, agents) -> float:
+    """Take one decision of every agent on a throwaway game so numba compiles (or loads from its
+    cache) before the game is timed; returns the seconds it took."""
+    import numpy as np
+
+    start = time.perf_counter()
+    state = core.init(1, 0)
+    for player, agent in enumerate(agents):
+        action = np.asarray(agent.act(core, state, player), dtype=np.int64)
+        if int(core.current_player(state)[0]) == player:
+            core.step(state, action)
+    core.observe(state, 0)
+    return time.perf_counter() - start
+
+
 def run_demo(args: argparse.Namespace) -> int:
     from PIL import Image
 
@@ -129,6 +144,9 @@ def run_demo(args: argparse.Namespace) -> int:
     agents = [make_agent(specs[p], args.ruleset, p, seed=args.seed + i) for i, p in enumerate(core.players)]
     meta = {"ruleset": args.ruleset, "scenario": scenario, "seed": args.seed, "decisions": args.decisions,
             "agents": specs}
+    ready = warm_up(core, agents)
+    if not args.quiet and ready > 5:
+        print(f"(compiled the rules kernels in {ready:.0f} s; cached for later runs)")
     tick, close = _progress(not args.quiet)
     start = time.perf_counter()
     try:

@@ -22,7 +22,7 @@ CASES = [
     ("wargym/Toy-v0", {}),
     ("wargym/Toy-v0", {"scenario": "solo"}),
     ("wargym/Toy-v0", {"side": "blue", "opponent": "random"}),
-    ("wargym/IslandWar-v0", {"opponent": "random", "decisions": "major", "max_decisions": 60}),
+    ("wargym/IslandWar-v0", {"decisions": "major", "max_decisions": 60}),
     ("wargym/IslandWar-v0", {"scenario": "bloody_ridge", "side": "japan", "opponent": "random",
                              "max_decisions": 60}),
 ]

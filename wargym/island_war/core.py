@@ -22,7 +22,7 @@ from wargym.core import BaseCore, RenderMixin
 from wargym.island_war import actions as act
 from wargym.island_war.observe import N_GLOBAL, num_planes, observe, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, load_scenario
-from wargym.island_war.sequence import start_batch, step_batch
+from wargym.island_war.sequence import start_batch, step_batch, step_batch_parallel
 from wargym.island_war.state import PHASE_NAMES, State, as_arrays, blank_state, make_tables
 
 DECISION_MODES = ("full", "major")
@@ -54,9 +54,14 @@ class IslandWarCore(RenderMixin, BaseCore):
         start_batch(self.tables, as_arrays(state))
         return state
 
+    #: batches at least this large are stepped on all CPU cores (the games are independent, so the
+    #: result is identical; below it the threads cost more than they save)
+    parallel_from = 16
+
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
+        kernel = step_batch_parallel if state.batch_size >= self.parallel_from else step_batch
+        kernel(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:

@@ -24,7 +24,7 @@ minor decisions (FPF, retreat routes, advances) are made by the default rules in
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from wargym.island_war import defaults
 from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
@@ -413,6 +413,15 @@ def step_game(T, S, g, a):
 def step_batch(T, S, actions):
     """One decision in every game whose action is >= 0 (others untouched)."""
     for g in range(actions.shape[0]):
+        if actions[g] >= 0:
+            step_game(T, S, g, actions[g])
+
+
+@njit(cache=True, parallel=True)
+def step_batch_parallel(T, S, actions):
+    """``step_batch`` with the games shared among the CPU cores (games are independent, so the
+    result is identical)."""
+    for g in prange(actions.shape[0]):
         if actions[g] >= 0:
             step_game(T, S, g, actions[g])
 

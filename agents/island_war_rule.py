@@ -63,7 +63,7 @@ from wargym.island_war.movement import INF, may_exit_enemy_zoc
 from wargym.island_war.retreat import advance_choices, enemy_distance
 from wargym.island_war.scenario import A1, A2, A3, AE, ARMOR, ARTILLERY, D1, D2, D3, DE, PROHIBITED, RIVER, ROAD, TRAIL
 from wargym.island_war.state import (
-    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, RETREAT,
+    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, DISPLACE, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, RETREAT,
     as_arrays,
 )
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
@@ -746,7 +746,7 @@ def decide(T, S, g, side, tdist, P, stamp):
         a = build_attack(T, S, g, side, occ, m, stamp, P)
     elif phase == FPF:
         a = choose_fpf(T, S, g, side, occ, m)
-    elif phase == RETREAT:
+    elif phase == RETREAT or phase == DISPLACE:  # the friend displaced goes where a retreat would
         a = choose_retreat(T, S, g, side, occ, m)
     elif phase == ADVANCE_SELECT:
         a = choose_advance_unit(T, S, g, side, occ, m, tdist, P)

@@ -126,9 +126,10 @@ def test_bad_agent_spec_is_a_clear_error(tmp_path):
     assert code == 1 and "unknown agent spec 'nonsense'" in err
 
 
-def test_scenarios_lists_the_shipped_games():
+def test_scenarios_lists_the_shipped_games(tmp_path):
+    # run outside the checkout: `python -m` puts the working directory first on sys.path
     proc = subprocess.run([sys.executable, "-m", "wargym.cli", "scenarios"], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "saipan" in proc.stdout and "bloody_ridge" in proc.stdout and "(default)" in proc.stdout
 

@@ -173,7 +173,9 @@ def test_8_41_no_fpf_once_displaced(tmp_path):
     s = attack(core, combat_start(core), ["0405"], ["0305"], die=1)
     assert phase(s) == "final protective fire"          # J eligible before it is displaced
     s = play(core, s, ["CONFIRM"])                       # no FPF given: D1
-    assert where(core, s, "X") == "0406" and where(core, s, "J") != "0406"
+    assert phase(s) == "displacement"                    # Japan picks J's hex (7.81)
+    s = play(core, s, ["0307"])
+    assert where(core, s, "X") == "0406" and where(core, s, "J") == "0307"
     if phase(s).startswith("advance"):
         s = play(core, s, ["CONFIRM"])
     assert distance(core, where(core, s, "J"), "0207") <= 3

@@ -73,8 +73,11 @@ def test_7_73_through_friends_only_when_no_vacant_route(tmp_path):
     s = d1_on_x(core)
     assert phase(s) == "retreat" and legal_hexes(core, s) == {"0406", "0505", "0506"}
     s = play(core, s, ["0505"])
-    assert where(core, s, "X") == "0505"
-    assert where(core, s, "Y") in {"0504", "0604", "0605"}    # Y displaced one hex (7.81)
+    # 7.81: the owning player moves Y one hex, as if retreating (vacant, outside US zones)
+    assert phase(s) == "displacement" and s.current_player[0] == 1
+    assert legal_hexes(core, s) == {"0504", "0604", "0605"}
+    s = play(core, s, ["0604"])
+    assert where(core, s, "X") == "0505" and where(core, s, "Y") == "0604"
 
 
 def test_7_74_retreat_blocked_eliminates(tmp_path):
@@ -106,8 +109,10 @@ def test_7_81_retreat_displaces_friend_on_the_only_route(tmp_path):
     # only 0406 is open to X, and Y (Japanese) stands there: Y moves one hex, X enters 0406
     core = make_core(tmp_path, [us("A", "0305"), us("C", "0605"), jp("X", "0405", defense=2), jp("Y", "0406")])
     s = d1_on_x(core)
-    assert where(core, s, "X") == "0406"
-    assert where(core, s, "Y") in {"0507", "0407", "0307"}          # 0406's neighbours outside US zones
+    assert phase(s) == "displacement"
+    assert legal_hexes(core, s) == {"0507", "0407", "0307"}          # 0406's neighbours outside US zones
+    s = play(core, s, ["0307"])
+    assert where(core, s, "X") == "0406" and where(core, s, "Y") == "0307"
     y = core.scenario.unit_names.index("Y")
     assert int(s.last_adverse[0, y]) == int(s.combat_phase[0])       # marked displaced (8.41)
 
@@ -127,6 +132,15 @@ def test_7_82_chain_of_displacement(tmp_path):
                                 jp("X", "0405", defense=2), jp("Y", "0406"), jp("W", "0407")])
     s = d1_on_x(core)
     assert (where(core, s, "X"), where(core, s, "Y"), where(core, s, "W")) == ("0406", "0407", "0408")
+
+
+def test_7_81_major_decisions_displace_by_the_default_rule(tmp_path):
+    # decisions="major": Y goes by the default rule, the vacant hex farthest from the US units
+    core = make_core(tmp_path, [us("A", "0305"), us("C", "0605"), jp("X", "0405", defense=2), jp("Y", "0406")],
+                     decisions="major")
+    s = d1_on_x(core)
+    assert where(core, s, "X") == "0406"
+    assert where(core, s, "Y") in {"0507", "0407", "0307"}
 
 
 def test_7_82_no_displacement_when_another_path_is_open(tmp_path):
@@ -211,6 +225,8 @@ def test_7_82_displaced_artillery_that_has_not_fought_may_not_fire(tmp_path):
     assert legal_hexes(core, s) == {"0405", "0203"}       # G could barrage Y before
     s = attack(core, s, ["0405"], ["0305"], die=1)
     assert result(s) == "A1"
+    if phase(s) == "displacement":  # the US player picks G's hex (7.81)
+        s = play(core, s, [sorted(legal_hexes(core, s))[0]])
     assert where(core, s, "A") == "0205" and where(core, s, "G") not in (None, "0205")
     if phase(s).startswith("advance"):
         s = play(core, s, ["CONFIRM"])

@@ -9,6 +9,7 @@
                       combat: declare     add the unit in h as attacker or defender    7.2, 8.1
                       FPF                 add the artillery in h's FPF                 8.4
                       retreat             retreat the current unit into h              7.7
+                      displacement        move the friend in the retreat's way into h  7.81
                       advance: select     the victorious unit in h advances            7.9
                       advance: dest.      advance it to h on the Path of Retreat       7.91
     H + 0  END_PHASE    end the Movement Phase / the Combat Phase (when 7.1 allows)

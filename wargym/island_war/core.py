@@ -109,7 +109,7 @@ class IslandWarCore(RenderMixin, BaseCore):
         u = self.unit_at(state, game, action)
         unit = f" ({self.unit_label(u)})" if u >= 0 else ""
         verbs = {0: "select", 1: "move to", 2: "attack", 3: "add to attack", 4: "FPF from", 5: "retreat to",
-                 6: "advance with", 7: "advance to"}
+                 6: "advance with", 7: "advance to", 9: "displace the friend to"}
         return f"{verbs.get(phase, 'hex')} {where}{unit}"
 
     def why_illegal(self, state: State, game: int, action: int) -> str:

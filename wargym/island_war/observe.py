@@ -20,14 +20,14 @@ hex XXYY at [YY-1, XX-1]:
 
 Global vector::
 
-    0        turn / game turns           1..9    phase one-hot
-    10       viewer is phasing           11      viewer decides now
-    12, 13   viewer is US / Japan        14      second Player-Turn
-    15, 16   own / enemy GS points /20   17, 18  attack / defense strength of the combat /50
-    19       differential /20            20      banzai declared
-    21       retreat hexes /3            22      reinforcements waiting for the viewer /10
-    23, 24   own / enemy units on map /U 25      VP margin for the viewer /20
-    26       last die /6                 27..34  last CRT result one-hot
+    0        turn / game turns           1..10   phase one-hot (PHASE_NAMES order)
+    11       viewer is phasing           12      viewer decides now
+    13, 14   viewer is US / Japan        15      second Player-Turn
+    16, 17   own / enemy GS points /20   18, 19  attack / defense strength of the combat /50
+    20       differential /20            21      banzai declared
+    22       retreat hexes /3            23      reinforcements waiting for the viewer /10
+    24, 25   own / enemy units on map /U 26      VP margin for the viewer /20
+    27       last die /6                 28..35  last CRT result one-hot
 """
 
 import numpy as np
@@ -40,7 +40,7 @@ from wargym.island_war.state import MOVE_SELECT, ON_MAP, OVER, WAITING
 from wargym.island_war.victory import margin
 
 N_FIXED_PLANES = 36
-N_GLOBAL = 35
+N_GLOBAL = 36
 
 
 def num_planes(num_terrains: int) -> int:
@@ -142,27 +142,27 @@ def encode(T, S, viewer, static, plane_row, plane_col, spatial, glob):
         # global vector
         gv[0] = S.turn[g] / T.game_turns
         gv[1 + S.phase[g]] = 1.0
-        gv[10] = 1.0 if S.phasing[g] == viewer else 0.0
-        gv[11] = 1.0 if my_turn else 0.0
-        gv[12 + viewer] = 1.0
-        gv[14] = S.player_turn[g]
-        gv[15] = S.gs_points[g, viewer] / 20.0
-        gv[16] = S.gs_points[g, 1 - viewer] / 20.0
+        gv[11] = 1.0 if S.phasing[g] == viewer else 0.0
+        gv[12] = 1.0 if my_turn else 0.0
+        gv[13 + viewer] = 1.0
+        gv[15] = S.player_turn[g]
+        gv[16] = S.gs_points[g, viewer] / 20.0
+        gv[17] = S.gs_points[g, 1 - viewer] / 20.0
         att = attack_strength(T, S, g)
         dfn = defense_strength(T, S, g)
-        gv[17] = att / 50.0
-        gv[18] = dfn / 50.0
-        gv[19] = (att - dfn) / 20.0
-        gv[20] = 1.0 if S.cb_banzai[g] else 0.0
-        gv[21] = S.rt_hexes[g] / 3.0
-        gv[22] = waiting / 10.0
-        gv[23] = n_own / U
-        gv[24] = n_enemy / U
+        gv[18] = att / 50.0
+        gv[19] = dfn / 50.0
+        gv[20] = (att - dfn) / 20.0
+        gv[21] = 1.0 if S.cb_banzai[g] else 0.0
+        gv[22] = S.rt_hexes[g] / 3.0
+        gv[23] = waiting / 10.0
+        gv[24] = n_own / U
+        gv[25] = n_enemy / U
         mg = margin(T, S, g)
-        gv[25] = (mg if viewer == 0 else -mg) / 20.0
-        gv[26] = S.last_die[g] / 6.0
+        gv[26] = (mg if viewer == 0 else -mg) / 20.0
+        gv[27] = S.last_die[g] / 6.0
         if S.last_result[g] >= 0:
-            gv[27 + S.last_result[g]] = 1.0
+            gv[28 + S.last_result[g]] = 1.0
 
 
 def observe(tables, arrays, viewer: int, scenario, static: np.ndarray) -> dict[str, np.ndarray]:

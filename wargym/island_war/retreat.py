@@ -9,10 +9,11 @@ unit with no route at all is eliminated in the last hex it can reach (7.74).
 
 Displacement (7.81-7.82): the displaced unit moves one hex as if retreating, to a vacant hex if it
 can, otherwise displacing one further unit (a chain of two; interpretation: longer chains are not
-followed).  Its destination is chosen by the documented default rule (the vacant hex farthest from
-enemy units), not by the owner: see README.  A displacement that would eliminate the displaced unit
-is not offered, which is how 7.82 ("the retreating unit is eliminated instead") plays out: a route
-that needs it does not exist.  Displaced units lose FPF this phase (8.41) and displaced phasing
+followed).  The owning player chooses its hex (7.81: "by the Owning Player"; the DISPLACE decision);
+the second unit of a chain, and every displacement under ``decisions="major"``, goes by the default
+rule (the vacant hex farthest from enemy units).  A displacement that would eliminate the displaced
+unit is not offered, which is how 7.82 ("the retreating unit is eliminated instead") plays out: a
+route that needs it does not exist.  Displaced units lose FPF this phase (8.41) and displaced phasing
 artillery that has not fought may not fire (7.82).
 
 Interpretation: armor obeys 5.25 when retreating or advancing (it may enter a hex other than clear
@@ -92,6 +93,48 @@ def displacement_plan(T, S, g, x, forbidden, occ, ezoc):
 
 
 @njit(cache=True)
+def displacement_choices(T, S, g, x, forbidden, occ, ezoc, out):
+    """Mark in ``out[H]`` the hexes the owner may displace unit x into (7.81): vacant ones where
+    any exist, else friendly-occupied ones whose unit can itself move to a vacant hex (7.82).
+    Returns how many."""
+    h = S.unit_hex[g, x]
+    n = 0
+    for d in range(6):
+        t = T.nbr[h, d]
+        if t != forbidden and may_cross(T, x, h, d, t) and occ[t] < 0 and not ezoc[t]:
+            out[t] = True
+            n += 1
+    if n > 0:
+        return n
+    for d in range(6):
+        t = T.nbr[h, d]
+        if t == forbidden or not may_cross(T, x, h, d, t) or ezoc[t] or occ[t] < 0:
+            continue
+        y = occ[t]
+        if T.u_side[y] == T.u_side[x] and vacant_step(T, S, g, y, h, occ, ezoc) >= 0:
+            out[t] = True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def displace_to(T, S, g, x, dest, occ, ezoc):
+    """Move displaced unit x into ``dest`` (one of ``displacement_choices``), first moving a
+    friend there one hex by the default rule (the chain of 7.82)."""
+    y = occ[dest]
+    if y >= 0:
+        dest_y = vacant_step(T, S, g, y, S.unit_hex[g, x], occ, ezoc)
+        occ[S.unit_hex[g, y]] = -1
+        occupy(T, S, g, y, dest_y)
+        occ[dest_y] = y
+        displaced(T, S, g, y)
+    occ[S.unit_hex[g, x]] = -1
+    occupy(T, S, g, x, dest)
+    occ[dest] = x
+    displaced(T, S, g, x)
+
+
+@njit(cache=True)
 def displaced(T, S, g, x):
     """Marks of a displaced unit (8.41, 7.82)."""
     S.last_adverse[g, x] = S.combat_phase[g]
@@ -101,19 +144,12 @@ def displaced(T, S, g, x):
 
 @njit(cache=True)
 def displace(T, S, g, x, forbidden, occ, ezoc):
-    """Carry out the displacement of x; returns False (nothing moved) when impossible."""
-    dest, y, dest_y = displacement_plan(T, S, g, x, forbidden, occ, ezoc)
+    """Carry out the displacement of x by the default rule; returns False (nothing moved) when
+    impossible."""
+    dest, _, _ = displacement_plan(T, S, g, x, forbidden, occ, ezoc)
     if dest < 0:
         return False
-    if y >= 0:
-        occ[S.unit_hex[g, y]] = -1
-        occupy(T, S, g, y, dest_y)
-        occ[dest_y] = y
-        displaced(T, S, g, y)
-    occ[S.unit_hex[g, x]] = -1
-    occupy(T, S, g, x, dest)
-    occ[dest] = x
-    displaced(T, S, g, x)
+    displace_to(T, S, g, x, dest, occ, ezoc)
     return True
 
 
@@ -174,20 +210,44 @@ def routes(T, S, g, u, origin, cur, k, occ, ezoc, first_clean, first_any, partia
 
 
 @njit(cache=True)
-def retreat_choices(T, S, g, out):
-    """Mark in ``out[H]`` the hexes the current retreating unit may enter next; returns how many."""
-    u = S.rt_queue[g, S.rt_head[g]]
+def unit_routes(T, S, g, u, k):
+    """``routes`` of k more hexes for unit u from where it stands, away from ``rt_origin``:
+    (first_clean, first_any, partial, len(partial))."""
     H = T.nbr.shape[0]
-    occ = occupancy(T, S, g)
-    ezoc = enemy_zoc(T, S, g, T.u_side[u])
     first_clean = np.zeros(H, dtype=np.bool_)
     first_any = np.zeros(H, dtype=np.bool_)
     partial = np.empty(PATH_LEN, dtype=np.int64)
-    k = S.rt_hexes[g] - S.rt_done[g]
-    routes(T, S, g, u, S.rt_origin[g], S.unit_hex[g, u], k, occ, ezoc, first_clean, first_any, partial)
+    n = routes(T, S, g, u, S.rt_origin[g], S.unit_hex[g, u], k, occupancy(T, S, g),
+               enemy_zoc(T, S, g, T.u_side[u]), first_clean, first_any, partial)
+    return first_clean, first_any, partial, n
+
+
+@njit(cache=True)
+def current_displacement(T, S, g, out):
+    """The DISPLACE decision: mark where the friend in ``displace_into`` may go; returns how many."""
+    u = S.rt_queue[g, S.rt_head[g]]
+    occ = occupancy(T, S, g)
+    ezoc = enemy_zoc(T, S, g, T.u_side[u])
+    return displacement_choices(T, S, g, occ[S.displace_into[g]], S.unit_hex[g, u], occ, ezoc, out)
+
+
+@njit(cache=True)
+def displace_current(T, S, g, dest):
+    """Carry out the DISPLACE decision: the friend goes to ``dest``."""
+    u = S.rt_queue[g, S.rt_head[g]]
+    occ = occupancy(T, S, g)
+    ezoc = enemy_zoc(T, S, g, T.u_side[u])
+    displace_to(T, S, g, occ[S.displace_into[g]], dest, occ, ezoc)
+
+
+@njit(cache=True)
+def retreat_choices(T, S, g, out):
+    """Mark in ``out[H]`` the hexes the current retreating unit may enter next; returns how many."""
+    u = S.rt_queue[g, S.rt_head[g]]
+    first_clean, first_any, _, _ = unit_routes(T, S, g, u, S.rt_hexes[g] - S.rt_done[g])
     use = first_clean if first_clean.any() else first_any  # 7.73
     n = 0
-    for h in range(H):
+    for h in range(T.nbr.shape[0]):
         if use[h]:
             out[h] = True
             n += 1
@@ -218,14 +278,7 @@ def begin_unit(T, S, g):
     p = S.path_count[g]
     S.path_hex[g, p, 0] = S.unit_hex[g, u]
     S.path_count[g] = p + 1
-    H = T.nbr.shape[0]
-    occ = occupancy(T, S, g)
-    ezoc = enemy_zoc(T, S, g, T.u_side[u])
-    first_clean = np.zeros(H, dtype=np.bool_)
-    first_any = np.zeros(H, dtype=np.bool_)
-    partial = np.empty(PATH_LEN, dtype=np.int64)
-    n = routes(T, S, g, u, S.rt_origin[g], S.rt_origin[g], S.rt_hexes[g], occ, ezoc, first_clean, first_any,
-               partial)
+    first_clean, first_any, partial, n = unit_routes(T, S, g, u, S.rt_hexes[g])
     if first_any.any():
         return True
     for i in range(n):  # 7.74: moves as far as it can, then is eliminated there

@@ -13,14 +13,17 @@ Decisions within the phases (PHASE_NAMES), who decides, and what follows:
     combat: select   phasing        combat: declare | next Player-Turn (END_PHASE, when 7.1 allows)
     combat: declare  phasing        FPF (CONFIRM) -> resolution | combat: select (CANCEL)
     FPF              non-phasing    resolution: CRT, results, retreats, advance
-    retreat          unit's owner   (next retreating unit) | advance | combat: select
+    retreat          unit's owner   displacement (into a friend's hex) | next hex | next unit |
+                                    advance | combat: select
+    displacement     unit's owner   retreat continues into the vacated hex (7.81)
     advance: select  victor         advance: destination | combat: select (CONFIRM)
     advance: dest.   victor         advance: select
 
 A phase with nothing to decide is passed automatically: a Combat Phase with no possible attack,
 a Movement Phase with no unit left to move, FPF with no artillery or points able to fire, a retreat
-with a single route, an advance nobody can make.  With ``decisions="major"`` (``T.major_only``) the
-minor decisions (FPF, retreat routes, advances) are made by the default rules in defaults.py.
+with a single route or displacement hex, an advance nobody can make.  With ``decisions="major"``
+(``T.major_only``) the minor decisions (FPF, retreat routes, displacements, advances) are made by
+the default rules in defaults.py and retreat.py.
 """
 
 import numpy as np
@@ -36,11 +39,14 @@ from wargym.island_war.combat import (
 )
 from wargym.island_war.ground_support import may_add_barrage, may_add_fpf, start_of_game_turn
 from wargym.island_war.movement import can_enter, destinations
-from wargym.island_war.retreat import advance_choices, advance_to, begin_unit, may_advance, retreat_choices, retreat_into
+from wargym.island_war.retreat import (
+    advance_choices, advance_to, begin_unit, current_displacement, displace_current, may_advance, retreat_choices,
+    retreat_into,
+)
 from wargym.island_war.scenario import A1, ARMOR, AE, D1, D2, D3, DE
 from wargym.island_war.state import (
-    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, OVER, RETREAT,
-    WAITING,
+    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, DISPLACE, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, OVER,
+    RETREAT, WAITING,
 )
 from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
@@ -264,7 +270,17 @@ def apply(T, S, g, a):
         else:
             resolve(T, S, g)
     elif phase == RETREAT:
-        if retreat_into(T, S, g, a):
+        if x >= 0 and not T.major_only:  # 7.81: the owner moves the friend out first
+            S.displace_into[g] = a
+            S.phase[g] = DISPLACE
+        elif retreat_into(T, S, g, a):
+            next_retreat(T, S, g)
+    elif phase == DISPLACE:
+        displace_current(T, S, g, a)
+        into = S.displace_into[g]
+        S.displace_into[g] = -1
+        S.phase[g] = RETREAT
+        if retreat_into(T, S, g, into):
             next_retreat(T, S, g)
     elif phase == ADVANCE_SELECT:
         if a < H:
@@ -324,6 +340,8 @@ def fill_mask(T, S, g, m):
         m[H + CONFIRM] = True
     elif phase == RETREAT:
         retreat_choices(T, S, g, m[:H])
+    elif phase == DISPLACE:
+        current_displacement(T, S, g, m[:H])
     elif phase == ADVANCE_SELECT:
         for u in range(U):
             if may_advance(T, S, g, u):
@@ -345,7 +363,7 @@ def decider(T, S, g):
     phase = S.phase[g]
     if phase == FPF:
         return 1 - S.phasing[g]
-    if phase == RETREAT:
+    if phase == RETREAT or phase == DISPLACE:
         return T.u_side[S.rt_queue[g, S.rt_head[g]]]
     if phase == ADVANCE_SELECT or phase == ADVANCE_DEST:
         return S.adv_side[g]
@@ -385,7 +403,7 @@ def settle(T, S, g):
         if phase == FPF and n == 1:
             apply(T, S, g, H + CONFIRM)
             continue
-        if phase == RETREAT and n == 1:
+        if (phase == RETREAT or phase == DISPLACE) and n == 1:
             apply(T, S, g, only_action(m))
             continue
         if phase == ADVANCE_SELECT and n == 1:

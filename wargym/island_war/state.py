@@ -29,6 +29,8 @@ Per game (U units, H hexes, A actions, O objectives)::
     rt_hexes            int8      hexes each must retreat (D1-3 / A1-3)
     rt_done             int8      hexes the current unit has retreated
     rt_origin           int16     its combat position
+    displace_into       int16     hex the retreating unit waits to enter while the friend there is
+                                  displaced (7.81), -1 otherwise
     path_hex            int16[6,4] Paths of Retreat of retreated/eliminated units      7.91
     path_count          int8
     adv_side            int8      side allowed to advance after the combat (-1 none)  7.9
@@ -51,9 +53,11 @@ MAX_PATHS = 6      # at most six units can be adjacent to one hex (no stacking, 
 PATH_LEN = 4       # combat position + up to three hexes of retreat (D3/A3)
 
 # decision phases
-MOVE_SELECT, MOVE_DEST, COMBAT_SELECT, COMBAT_BUILD, FPF, RETREAT, ADVANCE_SELECT, ADVANCE_DEST, OVER = range(9)
+MOVE_SELECT, MOVE_DEST, COMBAT_SELECT, COMBAT_BUILD, FPF, RETREAT, ADVANCE_SELECT, ADVANCE_DEST, OVER, DISPLACE = \
+    range(10)
 PHASE_NAMES = ("move: select unit", "move: destination", "combat: select target", "combat: declare attack",
-               "final protective fire", "retreat", "advance: select unit", "advance: destination", "game over")
+               "final protective fire", "retreat", "advance: select unit", "advance: destination", "game over",
+               "displacement")
 
 WAITING, ON_MAP, ELIMINATED = 0, 1, 2
 
@@ -86,6 +90,7 @@ class State(BaseState):
     rt_hexes: np.ndarray
     rt_done: np.ndarray
     rt_origin: np.ndarray
+    displace_into: np.ndarray
     path_hex: np.ndarray
     path_count: np.ndarray
     adv_side: np.ndarray
@@ -129,7 +134,7 @@ def make_tables(sc: Scenario, major_only: bool, max_decisions: int) -> Tables:
 
 def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
     """Games at the start of Game-Turn 1, before the first decision's mask is computed (3.0)."""
-    b, u, h, o = len(keys), sc.num_units, sc.num_hexes, len(sc.objective_hex)
+    b, u = len(keys), sc.num_units
     on_map = sc.unit_setup >= 0
     z8 = lambda *s: np.zeros((b, *s), dtype=np.int8)  # noqa: E731
     z16 = lambda *s: np.zeros((b, *s), dtype=np.int16)  # noqa: E731
@@ -149,7 +154,8 @@ def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
         cb_attacker=zb(u), cb_barrage=zb(u), cb_defender=zb(u), cb_fpf=zb(u),
         cb_gs_attack=z16(), cb_gs_defense=z16(), cb_banzai=zb(),
         rt_queue=np.full((b, u), -1, dtype=np.int16), rt_head=z16(), rt_len=z16(), rt_hexes=z8(), rt_done=z8(),
-        rt_origin=np.full(b, -1, dtype=np.int16), path_hex=np.full((b, MAX_PATHS, PATH_LEN), -1, dtype=np.int16),
+        rt_origin=np.full(b, -1, dtype=np.int16), displace_into=np.full(b, -1, dtype=np.int16),
+        path_hex=np.full((b, MAX_PATHS, PATH_LEN), -1, dtype=np.int16),
         path_count=z8(), adv_side=np.full(b, -1, dtype=np.int8),
         gs_points=np.tile(sc.ground_support[1], (b, 1)).astype(np.int16),
         objective_owner=np.tile(sc.objective_owner, (b, 1)).astype(np.int8),

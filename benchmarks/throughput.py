@@ -300,10 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="last stdout line: one JSON object of the results")
     ap.add_argument("--profile", action="store_true", help="time split at the largest batch; cProfile at 64")
     ap.add_argument("--no-reference", action="store_true", help="skip the PettingZoo chess reference")
+    ap.add_argument("--threads", type=int, default=1, help="threads the core shares a batch among (default 1)")
     args = ap.parse_args(argv)
 
     scenario = args.scenario or RULESETS[args.ruleset][3]
-    core = make_core(args.ruleset, scenario)
+    core = make_core(args.ruleset, scenario, threads=args.threads)
     print(f"wargym throughput: ruleset={args.ruleset} scenario={scenario} actions={core.num_actions} "
           f"batches={args.batches} seconds={args.seconds:g} "
           f"({datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')})", flush=True)

@@ -57,6 +57,18 @@ def test_determinism_game_alone_and_inside_batch(core):
         assert_same(alone, states[t + 1].take(slice(5, 6)))
 
 
+def test_threads_do_not_change_results():
+    """Games are independent: sharing a batch among two threads gives the same states."""
+    import numba
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one CPU")
+    one = IslandWarCore("saipan", threads=1)
+    two = IslandWarCore("saipan", threads=2)
+    s1, _ = random_play(one, one.init(32, seed=8), 150, seed=4)
+    s2, _ = random_play(two, two.init(32, seed=8), 150, seed=4)
+    assert_same(s1[-1], s2[-1])
+
+
 def test_same_seed_same_actions_same_trajectory(core):
     s1, _ = random_play(core, core.init(8, seed=2), 200, seed=9)
     s2, _ = random_play(core, core.init(8, seed=2), 200, seed=9)

@@ -16,13 +16,14 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from wargym.core import BaseCore, RenderMixin
 from wargym.island_war import actions as act
 from wargym.island_war.observe import N_GLOBAL, num_planes, observe, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, load_scenario
-from wargym.island_war.sequence import start_batch, step_batch, step_batch_parallel
+from wargym.island_war.sequence import start_batch, step_batch
 from wargym.island_war.state import PHASE_NAMES, State, as_arrays, blank_state, make_tables
 
 DECISION_MODES = ("full", "major")
@@ -34,9 +35,15 @@ class IslandWarCore(RenderMixin, BaseCore):
     observation_bounds = {"spatial": (0.0, 2.0), "global": (-10.0, 10.0)}
 
     def __init__(self, scenario: str | Path | Scenario = "saipan", decisions: str = "full",
-                 max_decisions: int = 20_000):
+                 max_decisions: int = 20_000, threads: int = 1):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+        # games of a batch are shared among this many threads; 1 by default because extra threads
+        # only pay on an otherwise idle machine (measured: 2 threads 158k vs 1 thread 100k decisions/s
+        # idle, but several times slower than 1 thread when the cores are busy, e.g. training)
+        self.threads = threads
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
         self.players = SIDES
@@ -54,14 +61,14 @@ class IslandWarCore(RenderMixin, BaseCore):
         start_batch(self.tables, as_arrays(state))
         return state
 
-    #: batches at least this large are stepped on all CPU cores (the games are independent, so the
-    #: result is identical; below it the threads cost more than they save)
-    parallel_from = 16
-
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        kernel = step_batch_parallel if state.batch_size >= self.parallel_from else step_batch
-        kernel(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
+        previous = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+        try:
+            step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
+        finally:
+            numba.set_num_threads(previous)
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:

@@ -427,18 +427,11 @@ def step_game(T, S, g, a):
         S.legal_action_mask[g, :] = False
 
 
-@njit(cache=True)
-def step_batch(T, S, actions):
-    """One decision in every game whose action is >= 0 (others untouched)."""
-    for g in range(actions.shape[0]):
-        if actions[g] >= 0:
-            step_game(T, S, g, actions[g])
-
-
 @njit(cache=True, parallel=True)
-def step_batch_parallel(T, S, actions):
-    """``step_batch`` with the games shared among the CPU cores (games are independent, so the
-    result is identical)."""
+def step_batch(T, S, actions):
+    """One decision in every game whose action is >= 0 (others untouched).  The games are
+    independent, so they may be shared among threads (``prange``; the caller sets how many);
+    measured, the prange-compiled loop is also about twice as fast as a plain loop on one thread."""
     for g in prange(actions.shape[0]):
         if actions[g] >= 0:
             step_game(T, S, g, actions[g])

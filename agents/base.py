@@ -13,8 +13,8 @@ Agent specs (``make_agent``)::
     "random"          uniform over the legal actions (RandomAgent)
     "rule"            the ruleset's registered rule-based baseline for that side
     "rule:<name>"     another registered baseline (wargym.agents.baselines)
-    "sb3:<path>"      a saved stable-baselines3 policy   (not yet implemented)
-    "onnx:<path>"     an exported ONNX policy            (not yet implemented)
+    "sb3:<path>"      a saved MaskablePPO policy (SB3Agent; needs the [train] extra)
+    "onnx:<path>"     an exported ONNX policy (OnnxAgent: numpy + onnxruntime, no torch)
     an Agent object   used as is
     a callable        (core, state, player) -> int64[B], wrapped as an Agent
 """
@@ -74,7 +74,13 @@ def make_agent(spec: str | Agent | Policy, ruleset: str, side: str, seed: int | 
         from wargym.agents import baselines
 
         return baselines.get(ruleset, side, arg or "rule")
-    if kind in ("sb3", "onnx"):
-        raise NotImplementedError(f"agent spec {spec!r}: loading {kind} policies is not implemented yet")
+    if kind == "sb3" and arg:
+        from wargym.agents.sb3_agent import SB3Agent
+
+        return SB3Agent(arg)
+    if kind == "onnx" and arg:
+        from wargym.agents.onnx_agent import OnnxAgent
+
+        return OnnxAgent(arg)
     raise ValueError(f"unknown agent spec {spec!r}; use 'random', 'rule', 'rule:<name>', "
                      "'sb3:<path>', 'onnx:<path>', an Agent or a callable")

@@ -4,9 +4,8 @@
     wargym render      draws a saved game (replay.json), final position or after --step N decisions
     wargym scenarios   lists the shipped scenarios of every ruleset
 
-Every subcommand is one row of ``COMMANDS``: (name, one-line help, add_arguments, run).  The
-commands of the design (play, train, eval, tournament, export, serve, bench) join the table when
-they are written; nothing is registered before it works.  ``main(argv)`` returns the exit status:
+Every subcommand is one row of ``COMMANDS``: (name, one-line help, add_arguments, run); commands
+living in wargym.agents are imported only when used (training pulls in torch).  ``main(argv)`` returns the exit status:
 0 done, 1 a clear error (printed as ``wargym <command>: error: ...``), 2 bad usage.
 """
 
@@ -220,11 +219,33 @@ def run_scenarios(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------------------- the table
+def _lazy(module: str, name: str) -> Callable:
+    """A command function imported only when called (training pulls in torch)."""
+    def call(*args, **kwargs):
+        from importlib import import_module
+        return getattr(import_module(module), name)(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
 COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = [
     ("demo", "play one AI-vs-AI game; print a summary, write replay.json and final.png", _add_demo, run_demo),
     ("render", "draw a saved game (replay.json) as a PNG", _add_render, run_render),
     ("scenarios", "list the shipped scenarios", _add_scenarios, run_scenarios),
-    # play, train, eval, tournament, export, serve, bench: added here as they are written
+    ("train", "train a MaskablePPO policy for one side (TensorBoard, checkpoints, --resume)",
+     _lazy("wargym.agents.train", "add_train_arguments"), _lazy("wargym.agents.train", "run_train")),
+    ("eval", "agent A vs agent B over many seeded games: win rate with a 95 percent confidence interval",
+     _lazy("wargym.agents.evaluate", "add_eval_arguments"), _lazy("wargym.agents.evaluate", "run_eval")),
+    ("tournament", "round robin of agents: win rates, Elo; CSVs and a chart",
+     _lazy("wargym.agents.tournament", "add_tournament_arguments"),
+     _lazy("wargym.agents.tournament", "run_tournament_cli")),
+    ("export", "export a MaskablePPO policy to ONNX with a JSON sidecar",
+     _lazy("wargym.agents.export", "add_export_arguments"), _lazy("wargym.agents.export", "run_export")),
+    ("serve", "JSON-lines bot protocol on stdin/stdout (docs/bot-protocol.md)",
+     _lazy("wargym.agents.serve", "add_serve_arguments"), _lazy("wargym.agents.serve", "run_serve")),
+    ("play", "play a game at the terminal against any agent",
+     _lazy("wargym.agents.play", "add_play_arguments"), _lazy("wargym.agents.play", "run_play")),
+    # bench: see benchmarks/throughput.py (a command row when it is packaged)
 ]
 
 

@@ -1,0 +1,106 @@
+"""``OnnxAgent``: plays a policy exported by ``wargym export`` (policy.onnx + policy.json).
+
+    agent = OnnxAgent("policy.onnx")           # the sidecar policy.json is read from beside it
+    actions = agent.act(core, state, player)    # int64[B], the policy's masked argmax per game
+
+Needs numpy and onnxruntime only: no torch, no stable-baselines3 at play time.  Before its first
+decision on a core the agent checks that the core is the game the policy was exported for
+(ruleset, scenario, the side it plays, observation shapes, number of actions) and raises
+``PolicyMismatchError`` saying what differs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+class PolicyMismatchError(ValueError):
+    """An exported policy asked to play a game it was not exported for."""
+
+
+class OnnxAgent:
+    """An Agent around an exported policy; deterministic (the argmax of the masked logits)."""
+
+    def __init__(self, path: str | Path, threads: int | None = None):
+        import onnxruntime as ort
+
+        path = Path(path)
+        if path.is_dir():
+            path = path / "policy.onnx"
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such ONNX policy")
+        meta_path = path.with_suffix(".json")
+        if not meta_path.is_file():
+            raise FileNotFoundError(f"{meta_path}: the policy's sidecar is missing (wargym export writes it "
+                                    f"beside {path.name})")
+        try:
+            self.meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{meta_path}: not a policy sidecar (invalid JSON: {err.msg})") from None
+        for key in ("ruleset", "side", "observation", "action"):
+            if key not in self.meta:
+                raise ValueError(f"{meta_path}: not a policy sidecar (no {key!r})")
+        self.path = path
+        options = ort.SessionOptions()
+        if threads is not None:
+            options.intra_op_num_threads = threads
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        inputs = {i.name: i.type for i in self.session.get_inputs()}
+        missing = {"spatial", "global", "action_mask"} - set(inputs)
+        if missing:
+            raise ValueError(f"{path}: the graph lacks the input(s) {sorted(missing)}")
+        self._mask_dtype = np.uint8 if inputs["action_mask"] == "tensor(uint8)" else np.bool_
+        self._checked: dict[tuple[int, int], Any] = {}  # (id, player) -> core (kept alive: ids stay unique)
+
+    @property
+    def ruleset(self) -> str:
+        return self.meta["ruleset"]
+
+    @property
+    def side(self) -> str:
+        return self.meta["side"]
+
+    def check_core(self, core, player: int) -> None:
+        """PolicyMismatchError unless ``core`` / ``player`` is the game and side of the export."""
+        meta, where = self.meta, self.path.name
+        if core.name != meta["ruleset"]:
+            raise PolicyMismatchError(f"{where} plays {meta['ruleset']}, not {core.name}")
+        scenario = getattr(getattr(core, "scenario", None), "name", None)
+        if meta.get("scenario") and scenario and scenario != meta["scenario"]:
+            raise PolicyMismatchError(f"{where} was exported for scenario {meta['scenario']!r}, "
+                                      f"this game is {scenario!r}")
+        name = core.players[player]
+        if name != meta["side"]:
+            raise PolicyMismatchError(f"{where} plays {meta['side']!r}; it was asked to play {name!r}")
+        want = {k: [int(d) for d in v] for k, v in core.observation_shapes.items()}
+        have = {k: meta["observation"][k]["shape"] for k in ("spatial", "global")}
+        if want != have:
+            raise PolicyMismatchError(f"{where} observes {have}, this {core.name} game observes {want}")
+        if int(meta["action"]["num_actions"]) != int(core.num_actions):
+            raise PolicyMismatchError(f"{where} has {meta['action']['num_actions']} actions, this "
+                                      f"{core.name} game has {core.num_actions}")
+
+    def reset(self, seed: int | None) -> None:
+        """Nothing to reset: the policy is deterministic."""
+
+    def logits(self, core, state, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """(masked logits float32[B, A], actions int64[B]) of ``player`` in every game."""
+        if (id(core), player) not in self._checked:
+            self.check_core(core, player)
+            self._checked[(id(core), player)] = core
+        obs = core.observe(state, player)
+        feed = {"spatial": np.ascontiguousarray(obs["spatial"], dtype=np.float32),
+                "global": np.ascontiguousarray(obs["global"], dtype=np.float32),
+                "action_mask": np.ascontiguousarray(core.legal_mask(state), dtype=self._mask_dtype)}
+        logits, actions = self.session.run(["logits", "action"], feed)
+        return logits, np.asarray(actions, dtype=np.int64)
+
+    def act(self, core, state, player: int) -> np.ndarray:
+        return self.logits(core, state, player)[1]
+
+    def __repr__(self) -> str:
+        return f"OnnxAgent({str(self.path)!r}, {self.ruleset}/{self.side})"

@@ -1,0 +1,62 @@
+"""``SB3Agent``: a trained MaskablePPO policy (``wargym train``'s final.zip) as a wargym Agent.
+
+    agent = SB3Agent("runs/us/final.zip")                 # make_agent("sb3:runs/us/final.zip")
+    actions = agent.act(core, state, player)              # int64[B], legal where player decides
+
+The policy sees what it saw in training (``sb3_observation``: ``core.observe(state, player)``) and
+picks the most probable action among the legal ones (``deterministic=True``, masked by
+``core.legal_mask(state)``).  Games where ``player`` does not decide (or that are over) get an
+action too, as the protocol allows; callers ignore it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from wargym.agents.policy import sb3_observation
+from wargym.core import BaseState, Core
+
+
+class SB3Agent:
+    """Plays a saved sb3-contrib ``MaskablePPO`` model (a .zip path) on batched core states."""
+
+    def __init__(self, path: str | Path, device: str = "cpu", deterministic: bool = True):
+        from sb3_contrib import MaskablePPO
+
+        self.path = Path(path)
+        if not self.path.exists() and self.path.with_suffix(".zip").exists():
+            self.path = self.path.with_suffix(".zip")
+        if not self.path.exists():
+            raise FileNotFoundError(f"no saved policy at {path}")
+        self.model = MaskablePPO.load(self.path, device=device)
+        self.deterministic = deterministic
+
+    def act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
+        obs = sb3_observation(core, state, player)
+        self._check_shapes(obs)
+        mask = np.asarray(core.legal_mask(state), dtype=bool)
+        if mask.shape[1] != self.model.action_space.n:
+            raise ValueError(f"{self.path}: trained for {self.model.action_space.n} actions, this core has "
+                             f"{mask.shape[1]} (another ruleset or scenario?)")
+        # a finished game has no legal action: let the policy pick anything there (it is ignored)
+        mask = mask | ~mask.any(axis=1, keepdims=True)
+        actions, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
+        actions = np.asarray(actions, dtype=np.int64).reshape(state.batch_size)
+        # masked logits are -1e8, so this never fires; kept so a masked action cannot leave here
+        illegal = ~mask[np.arange(len(actions)), actions]
+        actions[illegal] = mask[illegal].argmax(axis=1)
+        return actions
+
+    def _check_shapes(self, obs: dict[str, np.ndarray]) -> None:
+        space = self.model.observation_space
+        for key, value in obs.items():
+            if key not in space.spaces or space[key].shape != value.shape[1:]:
+                want = {k: s.shape for k, s in space.spaces.items()}
+                have = {k: v.shape[1:] for k, v in obs.items()}
+                raise ValueError(f"{self.path}: trained on observations {want}, this core gives {have} "
+                                 "(another ruleset or scenario?)")
+
+    def __repr__(self) -> str:
+        return f"SB3Agent({str(self.path)!r})"

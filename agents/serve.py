@@ -1,0 +1,301 @@
+"""``wargym serve``: the bot protocol, JSON lines on stdin / stdout, for front ends.
+
+    wargym serve --agent rule --ruleset island_war --scenario bloody_ridge --side japan
+
+One JSON object per line in, one JSON object per line out (flushed), in order.  A game is sent
+either as a state record (``core.to_dict``) or as a history (``{"seed": s, "actions": [...]}``,
+replayed from ``core.init(1, s)``).  Commands: ping, act, legal, describe, step, quit; the full
+reference with an example session is docs/bot-protocol.md.  A bad request gets
+``{"ok": false, "error": "..."}`` and the server goes on; only ``quit`` or the end of the input
+stop it.  Anything else the program would print goes to stderr, so stdout carries only responses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from typing import Any, TextIO
+
+import numpy as np
+
+PROTOCOL_VERSION = 1
+COMMANDS = ("ping", "act", "legal", "describe", "step", "quit")
+
+
+class RequestError(ValueError):
+    """A request the server cannot answer; its message goes back as the response's "error"."""
+
+
+class BotServer:
+    """Answers bot-protocol requests for one game definition (ruleset, scenario, decisions) with
+    the agent ``agent_spec`` (a ``make_agent`` spec) playing ``side``, or every side when None."""
+
+    def __init__(self, ruleset: str, agent_spec: str, scenario: str | None = None, side: str | None = None,
+                 decisions: str | None = "major", seed: int = 0):
+        from wargym.agents.base import make_agent
+        from wargym.registry import RULESETS
+        from wargym.replay import make_core_for
+
+        self.ruleset, self.agent_spec, self.decisions = ruleset, agent_spec, decisions
+        self.core = make_core_for(ruleset, scenario, decisions)
+        self.scenario = getattr(getattr(self.core, "scenario", None), "name", None) or scenario or RULESETS[ruleset][3]
+        players = self.core.players
+        if side is not None and side not in players:
+            raise ValueError(f"--side {side!r}: players of {ruleset} are {', '.join(players)}")
+        self.side = side
+        self.agents = {p: make_agent(agent_spec, ruleset, name, seed=seed + p)
+                       for p, name in enumerate(players) if side is None or name == side}
+        self.unplayable: dict[int, str] = {}  # player -> why the agent cannot play it (see warm_up)
+        self.done = False
+
+    # -- the games in a request --------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """One decision of every agent on a throwaway game: numba compiles (or loads its cache) and
+        an agent that cannot play this game fails now, not at the first request."""
+        state = self.core.init(1, 0)
+        errors: dict[int, Exception] = {}
+        for p, agent in self.agents.items():
+            try:
+                agent.act(self.core, state, p)
+            except Exception as err:  # noqa: BLE001 - reported below or at startup
+                errors[p] = err
+        if errors and (self.side is not None or len(errors) == len(self.agents)):
+            raise next(iter(errors.values()))
+        for p, err in errors.items():  # an agent for one side only (an exported policy): serve the others
+            name = self.core.players[p]
+            del self.agents[p]
+            self.unplayable[p] = f"{type(err).__name__}: {err}"
+            print(f"wargym serve: the agent cannot play {name} ({err}); 'act' for {name} will be refused",
+                  file=sys.stderr)
+
+    def _state(self, req: dict[str, Any]):
+        for key in ("ruleset", "scenario"):
+            want = getattr(self, key)
+            if key in req and req[key] != want:
+                raise RequestError(f"this server plays {key} {want!r}, the request is for {req[key]!r}")
+        has_state, has_history = "state" in req, "history" in req
+        if has_state == has_history:
+            raise RequestError("send exactly one of 'state' (a state record) or 'history' ({'seed', 'actions'})")
+        if has_state:
+            record = req["state"]
+            if not isinstance(record, dict):
+                raise RequestError(f"'state' must be a state record (a JSON object), got {type(record).__name__}")
+            try:
+                return self.core.from_dict(record)
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError) as err:
+                raise RequestError(f"bad state record: {err}") from None
+        return self._replay(req["history"])
+
+    def _replay(self, history: Any):
+        from wargym.core import IllegalActionError
+
+        if not isinstance(history, dict) or not isinstance(history.get("actions", []), list):
+            raise RequestError("'history' must be {\"seed\": int, \"actions\": [int, ...]}")
+        seed, actions = history.get("seed", 0), history.get("actions", [])
+        if not _is_int(seed) or seed < 0:
+            raise RequestError(f"history seed must be a non-negative integer, got {seed!r}")
+        core = self.core
+        state = core.init(1, int(seed))
+        for i, a in enumerate(actions):
+            if not _is_int(a):
+                raise RequestError(f"history action #{i} must be an integer, got {a!r}")
+            if self._over(state):
+                raise RequestError(f"history action #{i} ({a}): the game is already over")
+            try:
+                state = core.step(state, np.array([a], dtype=np.int64))
+            except IllegalActionError as err:
+                raise RequestError(f"history action #{i} ({a}) is illegal: {err.reason}") from None
+        return state
+
+    def _over(self, state) -> bool:
+        return bool(self.core.terminated(state)[0] or self.core.truncated(state)[0])
+
+    def _result(self, state) -> dict[str, Any]:
+        from wargym.cli import result_text
+
+        core = self.core
+        out: dict[str, Any] = {"game_over": self._over(state)}
+        if out["game_over"]:
+            out["result"] = result_text(core, state)
+            out["rewards"] = dict(zip(core.players, (float(r) for r in core.rewards(state)[0])))
+        else:
+            out["player"] = core.players[int(core.current_player(state)[0])]
+        return out
+
+    @staticmethod
+    def _action(req: dict[str, Any]) -> int:
+        a = req.get("action")
+        if not _is_int(a):
+            raise RequestError(f"'action' must be an integer, got {a!r}")
+        return int(a)
+
+    # -- the commands ------------------------------------------------------------------------------
+    def ping(self, req: dict[str, Any]) -> dict[str, Any]:
+        from wargym import __version__
+
+        return {"pong": True, "protocol": PROTOCOL_VERSION, "wargym": __version__, "ruleset": self.ruleset,
+                "scenario": self.scenario, "decisions": self.decisions, "players": list(self.core.players),
+                "side": self.side, "plays": [self.core.players[p] for p in sorted(self.agents)],
+                "agent": str(self.agent_spec), "num_actions": int(self.core.num_actions)}
+
+    def act(self, req: dict[str, Any]) -> dict[str, Any]:
+        core = self.core
+        state = self._state(req)
+        if self._over(state):
+            raise RequestError(f"the game is over ({self._result(state)['result']}): nothing to decide")
+        player = int(core.current_player(state)[0])
+        name = core.players[player]
+        if player in self.unplayable:
+            raise RequestError(f"it is {name}'s decision; the agent cannot play {name}: {self.unplayable[player]}")
+        if player not in self.agents:
+            raise RequestError(f"it is {name}'s decision; this server plays {self.side}")
+        action = int(np.asarray(self.agents[player].act(core, state, player)).reshape(-1)[0])
+        if not (0 <= action < core.num_actions and core.legal_mask(state)[0, action]):
+            raise RequestError(f"the agent chose action {action}, which is illegal here")
+        return {"action": action, "description": core.describe_action(action, state, 0), "player": name}
+
+    def legal(self, req: dict[str, Any]) -> dict[str, Any]:
+        core = self.core
+        state = self._state(req)
+        out = self._result(state)
+        legal = [] if out["game_over"] else np.flatnonzero(core.legal_mask(state)[0]).tolist()
+        out["actions"] = [{"action": a, "description": core.describe_action(a, state, 0)} for a in legal]
+        return out
+
+    def describe(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Descriptions of ``action`` (an int or a list) in the context of the game if one is sent;
+        with no action: the game sent (whose decision, summary, text board), or with no game the
+        game definition (players, action layout, observation shapes)."""
+        core = self.core
+        has_game = "state" in req or "history" in req
+        state = self._state(req) if has_game else None
+        if "action" in req:
+            actions = req["action"]
+            many = isinstance(actions, list)
+            for a in actions if many else [actions]:
+                if not _is_int(a):
+                    raise RequestError(f"'action' must be an integer or a list of integers, got {a!r}")
+            described = [{"action": int(a), "description": core.describe_action(int(a), state, 0)}
+                         for a in (actions if many else [actions])]
+            return {"actions": described} if many else described[0]
+        if state is not None:
+            out = self._result(state)
+            out["turn"] = int(state.turn[0])
+            if hasattr(core, "summary"):
+                out["summary"] = core.summary(state, 0)
+            out["board"] = core.render(state, 0, "ansi")
+            return out
+        from wargym.agents.export import action_layout
+
+        return {"ruleset": self.ruleset, "scenario": self.scenario, "decisions": self.decisions,
+                "players": list(core.players), "action_layout": action_layout(core),
+                "observation_shapes": {k: list(v) for k, v in core.observation_shapes.items()}}
+
+    def step(self, req: dict[str, Any]) -> dict[str, Any]:
+        from wargym.core import IllegalActionError
+
+        core = self.core
+        state = self._state(req)
+        action = self._action(req)
+        if self._over(state):
+            raise RequestError("the game is over: no action can be taken")
+        description = core.describe_action(action, state, 0)
+        try:
+            state = core.step(state, np.array([action], dtype=np.int64))
+        except IllegalActionError as err:
+            raise RequestError(f"action {action} is illegal: {err.reason}") from None
+        return {"description": description, **self._result(state), "state": core.to_dict(state, 0)}
+
+    def quit(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.done = True
+        return {"bye": True}
+
+    # -- one line ----------------------------------------------------------------------------------
+    def handle(self, line: str) -> dict[str, Any]:
+        """The response object to one request line (never raises for a bad request)."""
+        try:
+            req = json.loads(line)
+        except json.JSONDecodeError as err:
+            return {"ok": False, "error": f"not JSON: {err.msg} at column {err.colno}"}
+        if not isinstance(req, dict):
+            return {"ok": False, "error": f"a request is a JSON object, got {type(req).__name__}"}
+        echo = {"id": req["id"]} if "id" in req else {}
+        cmd = req.get("cmd")
+        if cmd not in COMMANDS:
+            return {"ok": False, "error": f"unknown cmd {cmd!r}; commands: {', '.join(COMMANDS)}", **echo}
+        try:
+            body = getattr(self, cmd)(req)
+        except RequestError as err:
+            return {"ok": False, "error": str(err), **echo}
+        except Exception as err:  # an agent or the rules failed on this request: report, keep serving
+            return {"ok": False, "error": f"{cmd} failed: {type(err).__name__}: {err}", **echo}
+        return {"ok": True, **body, **echo}
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def serve(server: BotServer, inp: TextIO, out: TextIO) -> int:
+    """Answer the request lines of ``inp`` on ``out`` until ``quit`` or the end of the input.
+    While a request is handled, anything printed goes to stderr, never into the protocol."""
+    while not server.done:
+        line = inp.readline()
+        if not line:
+            break
+        if not line.strip():
+            continue  # blank lines are not requests
+        with contextlib.redirect_stdout(sys.stderr):
+            response = server.handle(line)
+        out.write(json.dumps(response, separators=(",", ":")) + "\n")
+        out.flush()
+    return 0
+
+
+# ------------------------------------------------------------------------------------------ CLI
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.registry import RULESETS
+
+    p.add_argument("--agent", default="rule", metavar="SPEC",
+                   help="the agent that answers 'act': random, rule, rule:<name>, onnx:<path>, sb3:<path> "
+                        "(default rule)")
+    p.add_argument("--ruleset", required=True, choices=sorted(RULESETS), help="ruleset of the games")
+    p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's default)")
+    p.add_argument("--side", default=None,
+                   help="the player the agent plays; 'act' for another player's decision is an error "
+                        "(default: the agent plays whichever side is to decide)")
+    p.add_argument("--decisions", default="major", choices=("major", "full"),
+                   help="'major': minor choices by the default rules; 'full': every choice asked (default major)")
+    p.add_argument("--seed", type=int, default=0, help="seed of a random agent (default 0)")
+
+
+def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    real_stdout = out or sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):  # nothing but responses on stdout
+        server = BotServer(args.ruleset, args.agent, scenario=args.scenario, side=args.side,
+                           decisions=args.decisions, seed=args.seed)
+        server.warm_up()
+    sides = server.side or ("every side" if not server.unplayable else
+                            ", ".join(server.core.players[p] for p in server.agents))
+    print(f"wargym serve: {args.ruleset}/{server.scenario}, agent {args.agent!r} plays {sides}; "
+          f"JSON lines on stdin, 'quit' or end of input to stop", file=sys.stderr)
+    return serve(server, inp or sys.stdin, real_stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point without the ``wargym`` command table: ``python -c 'from wargym.agents.serve
+    import main; main()' --ruleset ...``; returns (and, run as a script, exits with) the status."""
+    parser = argparse.ArgumentParser(prog="wargym serve", description="the JSON-lines bot protocol")
+    add_serve_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run_serve(args)
+    except (ValueError, NotImplementedError, FileNotFoundError, OSError) as err:
+        print(f"wargym serve: error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,338 @@
+"""Train a MaskablePPO policy for one side of a wargym game: ``wargym train``.
+
+    wargym train --config configs/train/island_war_us.yaml --out runs/us
+    wargym train --ruleset island_war --side japan --opponent rule --steps 2000000 \\
+                 --config configs/train/island_war_japan.yaml --out runs/japan --seed 1
+    wargym train --config configs/train/island_war_us.yaml --out runs/us --resume
+
+    from wargym.agents.train import train
+    final = train("configs/train/smoke.yaml", out_dir="runs/smoke")      # -> runs/smoke/final.zip
+
+The script, top to bottom (as CleanRL's): read the config (every hyperparameter is in
+configs/train/*.yaml; flags override side, opponent, steps and seed), name the run, build N games
+in ONE batched core (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` seen
+through ``SB3VecEnv``), build or reload the model (``MultiInputPolicy`` over
+``HexMapExtractor``), learn, save.
+
+The output folder::
+
+    DIR/run.json                       run_name, seeds, the full config, library versions, timing
+    DIR/tb/<run_name>/events.out...    TensorBoard: charts/ (win_rate, episodic_return, SPS, ...)
+                                       and losses/ (value_loss, policy_gradient_loss, approx_kl, ...)
+    DIR/checkpoints/model_<N>_steps.zip    every ``checkpoint_every`` env steps, and at the end
+    DIR/final.zip                      the trained model (``SB3Agent(path)`` plays it)
+
+A step is one decision of the agent's side (the opponent's decisions are inside the env).
+``steps`` is the run's total: ``--resume`` reloads the latest checkpoint and trains on up to it
+(the games themselves restart; the checkpoint holds the model and optimizer, not the envs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+# Every key a config may set, with the value used when it does not.
+DEFAULTS: dict[str, Any] = {
+    "ruleset": "island_war", "scenario": None, "side": None, "opponent": "rule",
+    "decisions": None, "max_decisions": None,
+    "steps": 100_000, "seed": 0, "n_envs": 32, "checkpoint_every": 100_000,
+    "device": "cpu", "torch_threads": None, "numba_threads": None, "progress_bar": True,
+    "n_steps": 128, "batch_size": 1024, "n_epochs": 4, "learning_rate": 2.5e-4, "gamma": 0.999,
+    "gae_lambda": 0.95, "clip_range": 0.2, "ent_coef": 0.01, "vf_coef": 0.5, "max_grad_norm": 0.5,
+    "target_kl": None,
+    "net_arch": {"pi": [128], "vf": [128]},
+    "extractor": {"cnn_channels": [16, 16], "head_channels": 8, "spatial_dim": 128, "global_layers": [64]},
+}
+# Keys that may change when a run is resumed (everything else must match the recorded config).
+RESUMABLE = ("steps", "checkpoint_every", "progress_bar", "torch_threads", "numba_threads", "device")
+ENV_IDS = {"island_war": "wargym/IslandWar-v0"}
+WIN_RATE_WINDOW = 100  # charts/win_rate is over the last this many finished games
+
+
+# -------------------------------------------------------------------------------------- config
+def config_dir() -> Path:
+    """configs/train/ (the shipped training configs)."""
+    import wargym.configs
+
+    return Path(wargym.configs.__file__).parent / "train"
+
+
+def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str | None]:
+    """(the config with every key of DEFAULTS filled in, the file it came from).  ``config`` is a
+    dict, a YAML path, or the name of a file in configs/train/ ("smoke", "island_war_us.yaml")."""
+    source = None
+    if config is None:
+        raw: dict[str, Any] = {}
+    elif isinstance(config, dict):
+        raw = dict(config)
+    else:
+        path = Path(config)
+        if not path.exists():
+            shipped = config_dir() / (path.name if path.suffix else f"{path.name}.yaml")
+            if not shipped.exists():
+                raise FileNotFoundError(f"training config {str(config)!r} not found (nor in {config_dir()})")
+            path = shipped
+        raw = yaml.safe_load(path.read_text()) or {}
+        if not isinstance(raw, dict):
+            raise ValueError(f"{path}: a training config is a YAML mapping, got {type(raw).__name__}")
+        source = str(path)
+    unknown = sorted(set(raw) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown training config keys {unknown}; known: {sorted(DEFAULTS)}")
+    cfg = {**DEFAULTS, **raw}
+    cfg["extractor"] = {**DEFAULTS["extractor"], **(raw.get("extractor") or {})}
+    return cfg, source
+
+
+def make_run_name(cfg: dict[str, Any]) -> str:
+    """CleanRL's ``{env}__{experiment}__{seed}__{time}``: island_war__us_vs_rule__0__1700000000."""
+    opponent = re.sub(r"[^A-Za-z0-9_-]+", "-", str(cfg["opponent"])).strip("-")[-40:] or "agent"
+    return f"{cfg['ruleset']}__{cfg['side']}_vs_{opponent}__{cfg['seed']}__{int(time.time())}"
+
+
+def versions() -> dict[str, str]:
+    import gymnasium
+    import numba
+    import sb3_contrib
+    import stable_baselines3
+    import torch
+
+    import wargym
+
+    return {"wargym": wargym.__version__, "python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "torch": torch.__version__, "gymnasium": gymnasium.__version__,
+            "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__,
+            "platform": platform.platform()}
+
+
+def latest_checkpoint(out_dir: Path) -> Path | None:
+    """The checkpoint in DIR/checkpoints with the most env steps."""
+    found = [(int(m.group(1)), p) for p in (out_dir / "checkpoints").glob("model_*_steps.zip")
+             if (m := re.fullmatch(r"model_(\d+)_steps\.zip", p.name))]
+    return max(found)[1] if found else None
+
+
+def progress_bar_available() -> bool:
+    try:
+        import rich  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# ----------------------------------------------------------------------------------- callbacks
+def _callbacks():
+    """The SB3 callback classes (imported late so the module loads without stable-baselines3)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import TensorBoardOutputFormat
+
+    class WinRateCallback(BaseCallback):
+        """charts/win_rate: games won by the agent's side / games finished (the last
+        WIN_RATE_WINDOW), from each finished game's final reward (+1 win, -1 loss, 0 draw or
+        truncated by max_decisions: ``infos[g]["TimeLimit.truncated"]``)."""
+
+        def __init__(self, window: int = WIN_RATE_WINDOW):
+            super().__init__()
+            self.results: list[float] = []
+            self.window = window
+            self.finished = 0
+
+        def _on_step(self) -> bool:
+            dones, rewards, infos = self.locals["dones"], self.locals["rewards"], self.locals["infos"]
+            for g in np.flatnonzero(dones):
+                self.finished += 1
+                truncated = infos[g].get("TimeLimit.truncated", False)
+                self.results.append(0.0 if truncated else float(rewards[g]))
+            del self.results[:-self.window]
+            return True
+
+        def _on_rollout_end(self) -> None:
+            self.logger.record("charts/episodes", self.finished)
+            if self.results:
+                results = np.asarray(self.results)
+                self.logger.record("charts/win_rate", float((results > 0).mean()))
+                self.logger.record("charts/loss_rate", float((results < 0).mean()))
+
+    class CleanRLTensorBoard(TensorBoardOutputFormat):
+        """TensorBoard with CleanRL's names: SB3's train/* under losses/, rollout/* under charts/."""
+
+        RENAME = {"rollout/ep_rew_mean": "charts/episodic_return", "rollout/ep_len_mean": "charts/episodic_length",
+                  "time/fps": "charts/SPS", "train/learning_rate": "charts/learning_rate"}
+
+        def write(self, key_values, key_excluded, step=0):
+            renamed = {self._name(k): v for k, v in key_values.items()}
+            excluded = {self._name(k): v for k, v in key_excluded.items()}
+            super().write(renamed, excluded, step)
+
+        def _name(self, key: str) -> str:
+            return self.RENAME.get(key) or re.sub(r"^train/", "losses/", key)
+
+    return WinRateCallback, CleanRLTensorBoard
+
+
+# ---------------------------------------------------------------------------------------- train
+def train(config: dict | str | Path | None = None, ruleset: str | None = None, side: str | None = None,
+          opponent: str | None = None, steps: int | None = None, out_dir: str | Path = "runs/train",
+          seed: int | None = None, resume: bool = False, progress_bar: bool | None = None) -> Path:
+    """Train MaskablePPO for ``side`` of ``ruleset`` against ``opponent``; returns DIR/final.zip.
+
+    ``config``: dict, YAML path or name in configs/train/ (see DEFAULTS for the keys).  ``ruleset``,
+    ``side``, ``opponent``, ``steps``, ``seed`` and ``progress_bar`` override the config's values
+    when given.  ``resume``: continue the run in ``out_dir`` from its latest checkpoint up to
+    ``steps`` env steps in all.
+    """
+    import gymnasium
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CheckpointCallback
+    from stable_baselines3.common.logger import HumanOutputFormat, Logger
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    import wargym.envs  # noqa: F401  (registers the gymnasium ids)
+    from wargym.agents.policy import HexMapExtractor
+    from wargym.envs.sb3 import SB3VecEnv
+
+    # 1. the config: file values, then the arguments given here
+    cfg, config_path = load_config(config)
+    for key, value in {"ruleset": ruleset, "side": side, "opponent": opponent, "steps": steps, "seed": seed,
+                       "progress_bar": progress_bar}.items():
+        if value is not None:
+            cfg[key] = value
+    if cfg["ruleset"] not in ENV_IDS:
+        raise ValueError(f"no training env for ruleset {cfg['ruleset']!r}; known: {sorted(ENV_IDS)}")
+    if cfg["side"] is None:
+        raise ValueError("which side to train: give side= (--side) or put 'side:' in the config")
+    if not isinstance(cfg["opponent"], str):
+        raise ValueError("opponent must be an agent spec string ('rule', 'random', 'sb3:<path>', ...)")
+    if cfg["progress_bar"] and not progress_bar_available():
+        cfg["progress_bar"] = False  # tqdm or rich missing: train without the bar
+    if cfg["torch_threads"]:
+        torch.set_num_threads(int(cfg["torch_threads"]))
+    if cfg["numba_threads"]:
+        import numba
+
+        numba.set_num_threads(min(int(cfg["numba_threads"]), numba.config.NUMBA_NUM_THREADS))
+
+    # 2. the run: its name and record; a resumed run keeps both
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    record_path = out / "run.json"
+    checkpoint = None
+    if resume:
+        checkpoint = latest_checkpoint(out)
+        if checkpoint is None or not record_path.exists():
+            raise FileNotFoundError(f"nothing to resume in {out}: no checkpoints/model_*_steps.zip and run.json")
+        record = json.loads(record_path.read_text())
+        changed = sorted(k for k in cfg if k not in RESUMABLE and cfg[k] != record["config"].get(k))
+        if changed:
+            raise ValueError(f"--resume: {', '.join(f'{k}={cfg[k]!r}' for k in changed)} differ from the run in "
+                             f"{out} (" + ", ".join(f"{k}={record['config'].get(k)!r}" for k in changed) + ")")
+        run_name = record["run_name"]
+    else:
+        if record_path.exists():
+            raise FileExistsError(f"{out} already holds a run (run.json): continue it with --resume, "
+                                  "or give another --out")
+        run_name = make_run_name(cfg)
+        record = {"run_name": run_name, "config_file": config_path, "config": cfg, "seed": cfg["seed"],
+                  "versions": versions(), "command": sys.argv, "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                  "resumes": []}
+    record["config"] = cfg
+    record["status"] = "running"
+    record_path.write_text(json.dumps(record, indent=2, default=str))
+
+    # 3. the env: N games in one batched core, the opponent's decisions played inside
+    vector_env = gymnasium.make_vec(ENV_IDS[cfg["ruleset"]], num_envs=cfg["n_envs"],
+                                    vectorization_mode="vector_entry_point", side=cfg["side"],
+                                    opponent=cfg["opponent"], scenario=cfg["scenario"], decisions=cfg["decisions"],
+                                    max_decisions=cfg["max_decisions"])
+    env = VecMonitor(SB3VecEnv(vector_env))  # VecMonitor: episode returns and lengths for charts/
+
+    # 4. the model: new, or the latest checkpoint
+    if checkpoint is None:
+        policy_kwargs = {"features_extractor_class": HexMapExtractor, "features_extractor_kwargs": cfg["extractor"],
+                         "net_arch": cfg["net_arch"]}
+        model = MaskablePPO("MultiInputPolicy", env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
+                            n_epochs=cfg["n_epochs"], learning_rate=cfg["learning_rate"], gamma=cfg["gamma"],
+                            gae_lambda=cfg["gae_lambda"], clip_range=cfg["clip_range"], ent_coef=cfg["ent_coef"],
+                            vf_coef=cfg["vf_coef"], max_grad_norm=cfg["max_grad_norm"], target_kl=cfg["target_kl"],
+                            policy_kwargs=policy_kwargs, tensorboard_log=str(out / "tb"), seed=cfg["seed"],
+                            device=cfg["device"], verbose=0)
+    else:
+        model = MaskablePPO.load(checkpoint, env=env, device=cfg["device"], tensorboard_log=str(out / "tb"))
+        resume_seed = cfg["seed"] + model.num_timesteps  # a fresh but reproducible stream for the restarted games
+        model.set_random_seed(resume_seed)
+        record["resumes"].append({"checkpoint": str(checkpoint), "num_timesteps": model.num_timesteps,
+                                  "seed": resume_seed, "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        print(f"resuming {run_name} from {checkpoint.name} ({model.num_timesteps:,} steps)")
+
+    # 5. logging and callbacks: TensorBoard under DIR/tb/<run_name>, checkpoints, win rate
+    WinRateCallback, CleanRLTensorBoard = _callbacks()
+    formats = [CleanRLTensorBoard(str(out / "tb" / run_name))]
+    if not cfg["progress_bar"]:
+        formats.append(HumanOutputFormat(sys.stdout))
+    model.set_logger(Logger(str(out / "tb" / run_name), formats))
+    checkpoints = CheckpointCallback(save_freq=max(cfg["checkpoint_every"] // cfg["n_envs"], 1),
+                                     save_path=str(out / "checkpoints"), name_prefix="model")
+
+    # 6. learn up to cfg["steps"] env steps in all
+    start_steps, start = model.num_timesteps, time.perf_counter()
+    remaining = cfg["steps"] - model.num_timesteps
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=[checkpoints, WinRateCallback()], tb_log_name=run_name,
+                    reset_num_timesteps=checkpoint is None, progress_bar=bool(cfg["progress_bar"]))
+    seconds = time.perf_counter() - start
+
+    # 7. save: the final model, a checkpoint of it (the next --resume starts there), the record
+    final = out / "final.zip"
+    model.save(final)
+    last = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
+    if not last.exists():
+        model.save(last)
+    env.close()
+    done = model.num_timesteps - start_steps
+    record.update(status="finished", finished=time.strftime("%Y-%m-%dT%H:%M:%S"), num_timesteps=model.num_timesteps,
+                  seconds=round(seconds, 2), steps_per_second=round(done / seconds, 1) if seconds > 0 else None)
+    record_path.write_text(json.dumps(record, indent=2, default=str))
+    return final
+
+
+# ------------------------------------------------------------------------------------------ CLI
+def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", default=None,
+                   help="training config: a YAML file or a name in configs/train/ "
+                        "(default: <ruleset>_<side>.yaml there)")
+    p.add_argument("--ruleset", default=None, help="ruleset (default: the config's, else island_war)")
+    p.add_argument("--side", default=None, help="the side to train, e.g. us or japan (default: the config's)")
+    p.add_argument("--opponent", default=None, metavar="SPEC",
+                   help="the other side: rule, random, or an agent spec (default: the config's)")
+    p.add_argument("--steps", type=int, default=None, help="total env steps of the run (default: the config's)")
+    p.add_argument("--out", default="runs/train", help="output folder (default ./runs/train)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the model and the games (default: the config's)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_train(args: argparse.Namespace) -> int:
+    config = args.config
+    if config is None:
+        if args.side is None:
+            raise ValueError("give --config, or --side to use configs/train/<ruleset>_<side>.yaml")
+        config = f"{args.ruleset or DEFAULTS['ruleset']}_{args.side}.yaml"
+    final = train(config, ruleset=args.ruleset, side=args.side, opponent=args.opponent, steps=args.steps,
+                  out_dir=args.out, seed=args.seed, resume=args.resume, progress_bar=False if args.quiet else None)
+    record = json.loads((final.parent / "run.json").read_text())
+    print(f"{record['run_name']}: {record['num_timesteps']:,} steps "
+          f"({record['steps_per_second'] or 0:,.0f}/s); model {final}; "
+          f"tensorboard --logdir {final.parent / 'tb'}")
+    return 0

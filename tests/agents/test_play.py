@@ -1,0 +1,123 @@
+"""``wargym play`` scripted: a human's moves, help, bad input, undo, board, quit, and a game to its
+end (Bloody Ridge, decisions="major")."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+
+import pytest
+
+from wargym.agents.play import add_play_arguments, play
+
+CHOICE = re.compile(r"^\s+(\d+)  (.*)$", re.M)
+
+
+class Script:
+    """An input_fn answering from a list (or a function of the screen); prompts are written to out."""
+
+    def __init__(self, answers):
+        self.answers = answers if callable(answers) else iter(answers)
+        self.out = io.StringIO()
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        self.out.write(prompt + "\n")
+        if callable(self.answers):
+            return self.answers(self.out.getvalue())
+        return next(self.answers)
+
+    def decisions(self) -> list[str]:
+        """Each 'Your decision' block shown (header and numbered moves), in order."""
+        return ["Your decision" + block.split("Your move")[0]
+                for block in self.out.getvalue().split("Your decision")[1:]]
+
+
+def run(answers, side="us", vs="rule", seed=0) -> tuple[int, Script]:
+    script = Script(answers)
+    code = play("island_war", side, vs, "bloody_ridge", seed, "major", input_fn=script, out=script.out)
+    return code, script
+
+
+def test_moves_help_bad_input_undo_board_and_quit():
+    code, script = run(["h", "zz", "999", "", "1", "1", "u", "b", "2", "u", "u", "u", "q"])
+    text = script.out.getvalue()
+    assert code == 0
+    assert text.startswith("island_war / bloody_ridge: Bloody Ridge")
+    assert "You play US; Japan played by 'rule'." in text
+    # Japan moves first: its moves are printed before the first board
+    first_board = text.index("(viewed by US)")
+    assert "  Japan: select " in text[:first_board] and "  Japan: move to " in text[:first_board]
+    assert "Terrain: C clear" in text and "Game-Turn 1 of 7" in text
+    assert "How to play" in text and "u  undo" in text
+    assert "'zz' is not a choice: type a number from 1 to" in text
+    assert "'999' is not a choice" in text and "'(nothing)' is not a choice" in text
+    blocks = script.decisions()
+    first = blocks[0]
+    assert "Your decision (US, Game-Turn 1, move: select unit):" in first
+    moves = dict(CHOICE.findall(first))
+    assert moves["1"].startswith("select ") and moves[str(len(moves))] == "end phase"
+    # '1' selects a unit, '1' moves it; 'u' goes back to the destination choice, '2' moves it elsewhere
+    assert f"  US (you): {moves['1']}" in text
+    undone = text.split("Undone: ")
+    assert len(undone) == 4 and undone[1].startswith("move to ")
+    assert undone[2].startswith("move to ") and undone[3].startswith(moves["1"])
+    assert "Nothing to undo: this is your first decision." in text
+    # after undoing everything the first decision is shown again, the same
+    assert blocks[-1] == first
+    assert text.rstrip().endswith("You quit at Game-Turn 1, move: select unit.  Goodbye.")
+    assert all(p.startswith("Your move (1-") and "u undo, b board, h help, q quit" in p for p in script.prompts)
+
+
+def test_undo_restores_the_decision_and_the_board():
+    code, script = run(["1", "u", "q"])
+    blocks = script.decisions()
+    assert code == 0 and blocks[0] == blocks[-1] and len(blocks) == 3
+    boards = script.out.getvalue().split("(viewed by US)")
+    assert boards[1].split("Your decision")[0] == boards[-1].split("Your decision")[0]
+
+
+def end_phase_or_confirm(screen: str) -> str:
+    """A lazy human: ends every phase, confirms what must be confirmed."""
+    moves = CHOICE.findall(screen.split("Your decision")[-1])
+    for want in ("end phase", "confirm"):
+        for number, text in moves:
+            if text.startswith(want):
+                return number
+    return "1"
+
+
+@pytest.mark.parametrize("side", ["us", "japan"])
+def test_a_game_to_its_end_prints_a_summary(side):
+    code, script = run(end_phase_or_confirm, side=side, vs="rule")
+    text = script.out.getvalue()
+    assert code == 0 and "Game over: " in text
+    summary = text.split("Game over: ")[-1]
+    assert re.match(r"(US wins|Japan wins|draw|stopped at the decision limit).* "
+                    r"(You win!|You lose\.|A draw\.|No result\.)", summary)
+    assert "game-turns played: " in summary and "units eliminated: US " in summary and "objectives held: " in summary
+
+
+def test_play_arguments_and_a_piped_game(tmp_path):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    args = parser.parse_args(["--scenario", "bloody_ridge", "--side", "japan", "--vs", "random"])
+    parsed = (args.ruleset, args.side, args.vs, args.seed, args.decisions)
+    assert parsed == ("island_war", "japan", "random", 0, "major")
+    # input from a pipe; the end of the input quits
+    done = subprocess.run([sys.executable, "-c", "from wargym.agents.play import main; raise SystemExit(main())",
+                           "--scenario", "bloody_ridge", "--side", "japan", "--vs", "random"],
+                          cwd=tmp_path, input="1\nnonsense\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Your decision (Japan, Game-Turn 1, move: select unit):" in done.stdout
+    assert "  Japan (you): select " in done.stdout and "'nonsense' is not a choice" in done.stdout
+    assert "You quit at" in done.stdout
+    bad = subprocess.run([sys.executable, "-c", "from wargym.agents.play import main; raise SystemExit(main())",
+                          "--scenario", "bloody_ridge", "--side", "germany"],
+                         cwd=tmp_path, input="", capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "the players of island_war are us, japan" in bad.stderr

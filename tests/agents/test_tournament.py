@@ -1,0 +1,134 @@
+"""wargym.agents.ratings (Elo by maximum likelihood, bootstrap s.e.) on synthetic results, and a
+small round robin (configs/tournament/smoke.yaml: random, rule, random with another seed on Saipan)
+in 2 local processes, and on a local Ray cluster when Ray is installed."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+import pytest
+
+from wargym.agents.ratings import elo_ratings, expected_score
+from wargym.agents.tournament import (
+    add_tournament_arguments,
+    load_config,
+    make_tasks,
+    run_tournament,
+    run_tournament_cli,
+)
+from wargym.data import DataError
+
+SMOKE = Path(__file__).resolve().parents[2] / "configs" / "tournament" / "smoke.yaml"
+
+
+# ----------------------------------------------------------------------------------------- ratings
+def test_stronger_player_rated_higher():
+    games = [("a", "b", 1.0)] * 30 + [("a", "b", 0.0)] * 10 + [("b", "c", 1.0)] * 25 + [("c", "b", 1.0)] * 15
+    r = elo_ratings(games, seed=0)
+    assert r.order == ["a", "b", "c"]
+    assert r.elo["a"] > r.elo["b"] > r.elo["c"]
+    assert sum(r.elo.values()) == pytest.approx(0.0, abs=1e-6)
+    # 30 of 40 against b: about 190 Elo points (a little less: the prior draw pulls together)
+    assert 140 < r.elo["a"] - r.elo["b"] < 191
+    assert all(se > 0 for se in r.stderr.values())
+    assert r.games == {"a": 40, "b": 80, "c": 40} and r.score["a"] == pytest.approx(0.75)
+
+
+def test_symmetric_results_give_equal_ratings():
+    games = [("x", "y", 1.0), ("y", "x", 1.0), ("x", "y", 0.5), ("y", "z", 1.0), ("z", "y", 1.0),
+             ("x", "z", 0.0), ("z", "x", 0.0)]
+    r = elo_ratings(games, seed=1)
+    assert r.elo["x"] == pytest.approx(r.elo["y"], abs=1e-6) == pytest.approx(r.elo["z"], abs=1e-6)
+    assert expected_score(r.elo["x"], r.elo["y"]) == pytest.approx(0.5)
+
+
+def test_perfect_score_stays_finite_and_bootstrap_is_seeded():
+    games = [("rule", "random", 1.0)] * 20
+    r1, r2 = elo_ratings(games, seed=3), elo_ratings(games, seed=3)
+    assert r1 == r2
+    assert 300 < r1.elo["rule"] - r1.elo["random"] < 1000  # the prior draw keeps 20-0 finite
+    anchored = elo_ratings(games, anchor="random", bootstrap=0)
+    assert anchored.elo["random"] == 0.0 and anchored.stderr["rule"] == 0.0
+
+
+def test_ratings_refuse_bad_results():
+    with pytest.raises(ValueError, match="itself"):
+        elo_ratings([("a", "a", 1.0)])
+    with pytest.raises(ValueError, match="score"):
+        elo_ratings([("a", "b", 2.0)])
+    with pytest.raises(ValueError, match="not in the list"):
+        elo_ratings([("a", "b", 1.0)], players=["a"])
+
+
+# --------------------------------------------------------------------------------------- configs
+def test_configs_load():
+    smoke = load_config(SMOKE)
+    assert [a.name for a in smoke.agents] == ["random", "rule", "random-1"] and smoke.decisions == "major"
+    assert load_config("smoke") == smoke  # by name, from the shipped configs
+    base = load_config(SMOKE.parent / "island_war_baselines.yaml")
+    assert {a.spec for a in base.agents} >= {"random", "rule"} and base.games_per_pair % 2 == 0
+    # every pair's games, cut into chunks that keep mirrored pairs together
+    tasks = make_tasks(smoke)
+    assert len(tasks) == 3 and all(t["games"] == 4 and t["first_game"] == 0 for t in tasks)
+
+
+def test_bad_config_names_the_problem(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("games_per_pair: 2\nagents: [random, random]\n")
+    with pytest.raises(DataError, match="unique"):
+        load_config(bad)
+    bad.write_text("games_per_pair: 2\nagents: [random, rule]\nplayers: 3\n")
+    with pytest.raises(DataError, match="players"):
+        load_config(bad)
+
+
+def test_ray_missing_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    with pytest.raises(ImportError, match=r"wargym\[ray\]"):
+        run_tournament(SMOKE, ray_address="local")
+
+
+# ------------------------------------------------------------------------------------ tournament
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    """``wargym tournament --config smoke.yaml --workers 2``: its output folder."""
+    out = tmp_path_factory.mktemp("tournament")
+    parser = argparse.ArgumentParser()
+    add_tournament_arguments(parser)
+    args = parser.parse_args(["--config", str(SMOKE), "--out", str(out), "--workers", "2", "--quiet", "--json"])
+    assert run_tournament_cli(args) == 0
+    return out
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_tournament_writes_tables_and_chart(local_run):
+    for name in ("results.csv", "pairs.csv", "ratings.csv", "tournament.png", "summary.json"):
+        assert (local_run / name).stat().st_size > 0, name
+    rows = read_csv(local_run / "results.csv")
+    assert len(rows) == 3 * 4
+    assert set(rows[0]) >= {"a", "b", "a_side", "seed", "result", "length"}
+    assert {r["a_side"] for r in rows} == {"us", "japan"}
+    assert (local_run / "tournament.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tournament_rates_rule_above_random(local_run):
+    ratings = read_csv(local_run / "ratings.csv")
+    order = [r["agent"] for r in ratings]
+    assert order[0] == "rule", ratings
+    elo = {r["agent"]: float(r["elo"]) for r in ratings}
+    assert elo["rule"] > elo["random"] and elo["rule"] > elo["random-1"]
+
+
+def test_tournament_on_ray_matches_local(local_run):
+    pytest.importorskip("ray")
+    result = run_tournament(SMOKE, workers=2, ray_address="local")
+    local = read_csv(local_run / "results.csv")
+    assert [{k: str(v) if not isinstance(v, bool) else str(int(v)) for k, v in r.items()} for r in result.rows] == local
+    assert result.ratings.order[0] == "rule"

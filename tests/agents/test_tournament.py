@@ -126,8 +126,11 @@ def test_tournament_rates_rule_above_random(local_run):
     assert elo["rule"] > elo["random"] and elo["rule"] > elo["random-1"]
 
 
-def test_tournament_on_ray_matches_local(local_run):
+def test_tournament_on_ray_matches_local(local_run, tmp_path, monkeypatch):
     pytest.importorskip("ray")
+    # Ray workers put the driver's working directory first on sys.path: run outside the checkout,
+    # whose source folders would shadow the installed package
+    monkeypatch.chdir(tmp_path)
     result = run_tournament(SMOKE, workers=2, ray_address="local")
     local = read_csv(local_run / "results.csv")
     assert [{k: str(v) if not isinstance(v, bool) else str(int(v)) for k, v in r.items()} for r in result.rows] == local

@@ -33,10 +33,10 @@ import numpy as np
 from gymnasium import spaces
 
 from wargym.agents.base import Agent, Policy, make_agent, reset_agent
-from wargym.core import BaseState, Core
+from wargym.core import BaseState, Core, render_modes
 
 IllegalActionMode = Literal["raise", "lose"]
-RENDER_MODES = ["ansi", "rgb_array"]
+RENDER_MODES = list(render_modes())
 _SEED_BOUND = 2**31
 MAX_RESTARTS = 100  # games in a row allowed to end before the agent's first decision
 
@@ -124,6 +124,14 @@ def forfeit(state: BaseState, side: int, games: np.ndarray) -> BaseState:
                                rewards=np.where(games[:, None], result, state.rewards))
 
 
+def check_options(render_mode: str | None, illegal_action: str) -> None:
+    """The constructor options the single and the vector env share."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+    if illegal_action not in ("raise", "lose"):
+        raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+
+
 def build_core(core: Core | None, ruleset: str | None, scenario: str | None, decisions: str | None) -> Core:
     if core is not None:
         return core
@@ -160,10 +168,7 @@ class WargymEnv(gymnasium.Env):
                  opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
                  illegal_action: IllegalActionMode = "raise", core: Core | None = None):
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        check_options(render_mode, illegal_action)
         self.core = build_core(core, ruleset, scenario, decisions)
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)

@@ -29,8 +29,9 @@ from gymnasium.vector.utils import batch_space
 
 from wargym.agents.base import Agent, Policy, reset_agent
 from wargym.core import BaseState, Core
-from wargym.envs.single import (MAX_RESTARTS, RENDER_MODES, IllegalActionMode, build_core, forfeit, illegal_actions,
-                                make_opponents, observation_space, observe, play_opponents, resolve_side)
+from wargym.envs.single import (MAX_RESTARTS, RENDER_MODES, IllegalActionMode, build_core, check_options, forfeit,
+                                illegal_actions, make_opponents, observation_space, observe, play_opponents,
+                                resolve_side)
 
 _SEED_BOUND = 2**31
 
@@ -49,10 +50,7 @@ class WargymVectorEnv(VectorEnv):
                  illegal_action: IllegalActionMode = "raise", core: Core | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        check_options(render_mode, illegal_action)
         self.core = build_core(core, ruleset, scenario, decisions)
         self.num_envs = num_envs
         self.side = resolve_side(self.core, side)

@@ -73,23 +73,21 @@ def vacant_step(T, S, g, x, avoid, occ, ezoc):
 
 @njit(cache=True)
 def displacement_plan(T, S, g, x, forbidden, occ, ezoc):
-    """Where displaced unit x goes (7.81): (its hex, second unit displaced or -1, that unit's hex).
-    Its hex is -1 when it cannot be displaced without being eliminated (7.82)."""
+    """Where the default rule displaces unit x (7.81): a vacant hex, else the hex of a friend that
+    can itself move to a vacant hex (the chain of 7.82, carried out by ``displace_to``).  -1 when x
+    cannot be displaced without being eliminated (7.82)."""
     dest = vacant_step(T, S, g, x, forbidden, occ, ezoc)
     if dest >= 0:
-        return dest, -1, -1
+        return dest
     h = S.unit_hex[g, x]
     for d in range(6):
         n = T.nbr[h, d]
         if n == forbidden or not may_cross(T, x, h, d, n) or ezoc[n] or occ[n] < 0:
             continue
         y = occ[n]
-        if T.u_side[y] != T.u_side[x]:
-            continue
-        dest_y = vacant_step(T, S, g, y, h, occ, ezoc)
-        if dest_y >= 0:
-            return n, y, dest_y
-    return -1, -1, -1
+        if T.u_side[y] == T.u_side[x] and vacant_step(T, S, g, y, h, occ, ezoc) >= 0:
+            return n
+    return -1
 
 
 @njit(cache=True)
@@ -146,7 +144,7 @@ def displaced(T, S, g, x):
 def displace(T, S, g, x, forbidden, occ, ezoc):
     """Carry out the displacement of x by the default rule; returns False (nothing moved) when
     impossible."""
-    dest, _, _ = displacement_plan(T, S, g, x, forbidden, occ, ezoc)
+    dest = displacement_plan(T, S, g, x, forbidden, occ, ezoc)
     if dest < 0:
         return False
     displace_to(T, S, g, x, dest, occ, ezoc)
@@ -161,7 +159,7 @@ def hex_status(T, S, g, u, n, prev, occ, ezoc):
         return VACANT
     if T.u_side[x] != T.u_side[u] or x == u:
         return BLOCKED
-    dest, _, _ = displacement_plan(T, S, g, x, prev, occ, ezoc)
+    dest = displacement_plan(T, S, g, x, prev, occ, ezoc)
     return DISPLACE if dest >= 0 else BLOCKED
 
 

@@ -12,7 +12,8 @@ Which games are played (so that any two evaluations with the same seed deal the 
 With two players the games come in mirrored pairs: both games of a pair are dealt by the same seed
 and A plays one side in the first and the other side in the second, which cancels much of the
 luck of the dice and any first-player advantage (``swap_sides=False``: A always plays the first
-side, game j dealt by S + j).  A one-player ruleset is played by A alone.
+side, game j dealt by S + j; ``a_side="japan"``: A always plays that side, game j dealt by S + j,
+as for a policy trained for one side).  A one-player ruleset is played by A alone.
 
 Every step of a batch, each agent is asked for actions (``agent.act(core, state, side)``) for the
 side it plays and its actions are used in the games where that side is to decide; ``core.step``
@@ -212,12 +213,12 @@ def _side_agents(spec: Any, ruleset: str, players: tuple[str, ...], seed: int, f
 
 # --------------------------------------------------------------------------------------- playing
 def game_plan(games: int, seed: int, players: int, swap_sides: bool = True,
-              first_game: int = 0) -> list[tuple[int, int, int]]:
+              first_game: int = 0, a_side: int | None = None) -> list[tuple[int, int, int]]:
     """(game index j, dice seed, A's side index) of games ``first_game .. first_game + games - 1``."""
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
-    paired = swap_sides and players == 2
-    return [(j, seed + j // 2, j % 2) if paired else (j, seed + j, 0)
+    paired = swap_sides and players == 2 and a_side is None
+    return [(j, seed + j // 2, j % 2) if paired else (j, seed + j, a_side or 0)
             for j in range(first_game, first_game + games)]
 
 
@@ -257,14 +258,15 @@ def _play_batch(core, plan, agents_a, agents_b, record_actions: bool, progress):
 def evaluate(ruleset: str, agent_a: Any, agent_b: Any = None, games: int = 100, seed: int = 0,
              scenario: str | None = None, decisions: str | None = "full", swap_sides: bool = True,
              replay_dir: str | Path | None = None, batch_size: int = 64, first_game: int = 0,
-             core_options: Mapping[str, Any] | None = None,
+             core_options: Mapping[str, Any] | None = None, a_side: str | None = None,
              progress: Callable[[int], None] | None = None) -> EvalResult:
     """Play ``games`` seeded games of ``ruleset`` between ``agent_a`` and ``agent_b`` (see the
     module docstring for which games); ``replay_dir``: write one replay JSON per game there.
 
     ``decisions`` is passed to the core (None for a ruleset without that option), as are
     ``core_options`` (e.g. ``{"max_decisions": 2000}``); ``first_game`` starts the run at game j
-    (a tournament splits a pair's games into chunks); ``progress(n)`` is called as n games end."""
+    (a tournament splits a pair's games into chunks); ``a_side``: the side A plays in every game
+    (None: both, see the module docstring); ``progress(n)`` is called as n games end."""
     from wargym.registry import RULESETS
     from wargym.replay import GameRecord, save_replay
 
@@ -284,7 +286,10 @@ def evaluate(ruleset: str, agent_a: Any, agent_b: Any = None, games: int = 100, 
     scen_name = getattr(getattr(core, "scenario", None), "name", scenario)
 
     start = time.perf_counter()
-    plan = game_plan(games, seed, len(players), swap_sides, first_game)
+    if a_side is not None and a_side not in players:
+        raise ValueError(f"a_side {a_side!r} is not a player of {ruleset}; players: {players}")
+    plan = game_plan(games, seed, len(players), swap_sides, first_game,
+                     None if a_side is None else players.index(a_side))
     out = Path(replay_dir) if replay_dir is not None else None
     names = {"a": agent_name(agent_a), "b": agent_name(agent_b) if agent_b is not None else None}
     results: list[GameResult] = []
@@ -340,6 +345,8 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replays", default=None, metavar="DIR", help="write one replay JSON per game into DIR")
     p.add_argument("--batch-size", type=int, default=64, help="games played at once (default 64)")
     p.add_argument("--no-swap", action="store_true", help="A always plays the first side")
+    p.add_argument("--a-side", default=None, metavar="SIDE",
+                   help="A always plays this side (e.g. a policy trained for it), B the other")
     p.add_argument("--threads", type=int, default=None,
                    help="numba threads for the rules kernels (default: all cores; 1 is faster on a busy machine)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (every game included)")
@@ -370,7 +377,7 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         result = evaluate(args.ruleset, args.a, args.b, games=args.games, seed=args.seed, scenario=args.scenario,
                           decisions=args.decisions, swap_sides=not args.no_swap, replay_dir=args.replays,
-                          batch_size=args.batch_size, progress=update)
+                          batch_size=args.batch_size, a_side=args.a_side, progress=update)
     finally:
         close()
     if args.json:

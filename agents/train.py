@@ -19,6 +19,7 @@ The output folder::
     DIR/run.json                       run_name, seeds, the full config, library versions, timing
     DIR/tb/<run_name>/events.out...    TensorBoard: charts/ (win_rate, episodic_return, SPS, ...)
                                        and losses/ (value_loss, policy_gradient_loss, approx_kl, ...)
+    DIR/curve.csv                      per rollout: env steps, seconds, games, win rate (the curve)
     DIR/checkpoints/model_<N>_steps.zip    every ``checkpoint_every`` env steps, and at the end
     DIR/final.zip                      the trained model (``SB3Agent(path)`` plays it)
 
@@ -44,17 +45,27 @@ import yaml
 # Every key a config may set, with the value used when it does not.
 DEFAULTS: dict[str, Any] = {
     "ruleset": "island_war", "scenario": None, "side": None, "opponent": "rule",
-    "decisions": None, "max_decisions": None,
+    "decisions": None, "max_decisions": None, "reward_shaping": 0.0,
     "steps": 100_000, "seed": 0, "n_envs": 32, "checkpoint_every": 100_000,
     "device": "cpu", "torch_threads": None, "numba_threads": None, "progress_bar": True,
     "n_steps": 128, "batch_size": 1024, "n_epochs": 4, "learning_rate": 2.5e-4, "gamma": 0.999,
     "gae_lambda": 0.95, "clip_range": 0.2, "ent_coef": 0.01, "vf_coef": 0.5, "max_grad_norm": 0.5,
     "target_kl": None,
+    "max_minutes": None,
+    "policy": "hex_map",
     "net_arch": {"pi": [128], "vf": [128]},
-    "extractor": {"cnn_channels": [16, 16], "head_channels": 8, "spatial_dim": 128, "global_layers": [64]},
+    "extractor": None,
+    "pretrain": None,
+}
+# The policies a config may name: "hex_map" (MultiInputPolicy over HexMapExtractor, one linear
+# layer to the logits) and "hex_pointer" (HexPointerPolicy: a logit per hex from a convolutional
+# trunk); each with its extractor's defaults.
+EXTRACTOR_DEFAULTS: dict[str, dict[str, Any]] = {
+    "hex_map": {"cnn_channels": [16, 16], "head_channels": 8, "spatial_dim": 128, "global_layers": [64]},
+    "hex_pointer": {"channels": [16, 16, 16], "dilations": [1, 2, 4], "global_embed": 8, "summary_dim": 128},
 }
 # Keys that may change when a run is resumed (everything else must match the recorded config).
-RESUMABLE = ("steps", "checkpoint_every", "progress_bar", "torch_threads", "numba_threads", "device")
+RESUMABLE = ("steps", "max_minutes", "checkpoint_every", "progress_bar", "torch_threads", "numba_threads", "device")
 ENV_IDS = {"island_war": "wargym/IslandWar-v0"}
 WIN_RATE_WINDOW = 100  # charts/win_rate is over the last this many finished games
 
@@ -90,7 +101,13 @@ def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str |
     if unknown:
         raise ValueError(f"unknown training config keys {unknown}; known: {sorted(DEFAULTS)}")
     cfg = {**DEFAULTS, **raw}
-    cfg["extractor"] = {**DEFAULTS["extractor"], **(raw.get("extractor") or {})}
+    if cfg["policy"] not in EXTRACTOR_DEFAULTS:
+        raise ValueError(f"{source or 'config'}: policy {cfg['policy']!r} is not one of {sorted(EXTRACTOR_DEFAULTS)}")
+    cfg["extractor"] = {**EXTRACTOR_DEFAULTS[cfg["policy"]], **(raw.get("extractor") or {})}
+    if cfg["pretrain"] is not None:
+        from wargym.agents.pretrain import pretrain_config
+
+        cfg["pretrain"] = pretrain_config(cfg["pretrain"], source)
     return cfg, source
 
 
@@ -139,30 +156,40 @@ def _callbacks():
 
     class WinRateCallback(BaseCallback):
         """charts/win_rate: games won by the agent's side / games finished (the last
-        WIN_RATE_WINDOW), from each finished game's final reward (+1 win, -1 loss, 0 draw or
-        truncated by max_decisions: ``infos[g]["TimeLimit.truncated"]``)."""
+        WIN_RATE_WINDOW), from each finished game's result (``infos[g]["result"]``: +1 win, -1
+        loss, 0 draw or truncated by max_decisions).  Each rollout also appends a row to
+        ``curve`` (CSV: env steps, seconds since ``started``, games, win rate): the learning curve
+        against steps and wall time.  Stops the run after ``max_seconds`` since ``started``."""
 
-        def __init__(self, window: int = WIN_RATE_WINDOW):
+        def __init__(self, curve: Path, started: float, max_seconds: float | None = None,
+                     window: int = WIN_RATE_WINDOW):
             super().__init__()
             self.results: list[float] = []
             self.window = window
             self.finished = 0
+            self.curve, self.started, self.max_seconds = curve, started, max_seconds
+            if not curve.exists():
+                curve.write_text("steps,seconds,games,win_rate,loss_rate\n")
 
         def _on_step(self) -> bool:
-            dones, rewards, infos = self.locals["dones"], self.locals["rewards"], self.locals["infos"]
+            dones, infos = self.locals["dones"], self.locals["infos"]
             for g in np.flatnonzero(dones):
                 self.finished += 1
-                truncated = infos[g].get("TimeLimit.truncated", False)
-                self.results.append(0.0 if truncated else float(rewards[g]))
+                self.results.append(float(infos[g].get("result", 0.0)))
             del self.results[:-self.window]
-            return True
+            return self.max_seconds is None or time.perf_counter() - self.started < self.max_seconds
 
         def _on_rollout_end(self) -> None:
             self.logger.record("charts/episodes", self.finished)
+            win = loss = float("nan")
             if self.results:
                 results = np.asarray(self.results)
-                self.logger.record("charts/win_rate", float((results > 0).mean()))
-                self.logger.record("charts/loss_rate", float((results < 0).mean()))
+                win, loss = float((results > 0).mean()), float((results < 0).mean())
+                self.logger.record("charts/win_rate", win)
+                self.logger.record("charts/loss_rate", loss)
+            with self.curve.open("a") as f:
+                f.write(f"{self.num_timesteps},{time.perf_counter() - self.started:.1f},{self.finished},"
+                        f"{win:.4f},{loss:.4f}\n")
 
     class CleanRLTensorBoard(TensorBoardOutputFormat):
         """TensorBoard with CleanRL's names: SB3's train/* under losses/, rollout/* under charts/."""
@@ -184,12 +211,13 @@ def _callbacks():
 # ---------------------------------------------------------------------------------------- train
 def train(config: dict | str | Path | None = None, ruleset: str | None = None, side: str | None = None,
           opponent: str | None = None, steps: int | None = None, out_dir: str | Path = "runs/train",
-          seed: int | None = None, resume: bool = False, progress_bar: bool | None = None) -> Path:
+          seed: int | None = None, resume: bool = False, progress_bar: bool | None = None,
+          max_minutes: float | None = None) -> Path:
     """Train MaskablePPO for ``side`` of ``ruleset`` against ``opponent``; returns DIR/final.zip.
 
     ``config``: dict, YAML path or name in configs/train/ (see DEFAULTS for the keys).  ``ruleset``,
-    ``side``, ``opponent``, ``steps``, ``seed`` and ``progress_bar`` override the config's values
-    when given.  ``resume``: continue the run in ``out_dir`` from its latest checkpoint up to
+    ``side``, ``opponent``, ``steps``, ``seed``, ``progress_bar`` and ``max_minutes`` override the
+    config's values when given.  ``resume``: continue the run in ``out_dir`` from its latest checkpoint up to
     ``steps`` env steps in all.
     """
     import gymnasium
@@ -200,13 +228,16 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     from stable_baselines3.common.vec_env import VecMonitor
 
     import wargym.envs  # noqa: F401  (registers the gymnasium ids)
-    from wargym.agents.policy import HexMapExtractor
+    from wargym.agents.policy import HexMapExtractor, HexPointerExtractor, HexPointerPolicy, hex_planes
+    from wargym.agents.pretrain import pretrain
     from wargym.envs.sb3 import SB3VecEnv
+
+    run_started = time.perf_counter()  # max_minutes counts from here: pretraining included
 
     # 1. the config: file values, then the arguments given here
     cfg, config_path = load_config(config)
     for key, value in {"ruleset": ruleset, "side": side, "opponent": opponent, "steps": steps, "seed": seed,
-                       "progress_bar": progress_bar}.items():
+                       "progress_bar": progress_bar, "max_minutes": max_minutes}.items():
         if value is not None:
             cfg[key] = value
     if cfg["ruleset"] not in ENV_IDS:
@@ -255,14 +286,18 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     vector_env = gymnasium.make_vec(ENV_IDS[cfg["ruleset"]], num_envs=cfg["n_envs"],
                                     vectorization_mode="vector_entry_point", side=cfg["side"],
                                     opponent=cfg["opponent"], scenario=cfg["scenario"], decisions=cfg["decisions"],
-                                    max_decisions=cfg["max_decisions"])
+                                    max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"])
     env = VecMonitor(SB3VecEnv(vector_env))  # VecMonitor: episode returns and lengths for charts/
 
     # 4. the model: new, or the latest checkpoint
     if checkpoint is None:
-        policy_kwargs = {"features_extractor_class": HexMapExtractor, "features_extractor_kwargs": cfg["extractor"],
-                         "net_arch": cfg["net_arch"]}
-        model = MaskablePPO("MultiInputPolicy", env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
+        policy, policy_kwargs = "MultiInputPolicy", {"features_extractor_class": HexMapExtractor}
+        if cfg["policy"] == "hex_pointer":
+            policy = HexPointerPolicy
+            policy_kwargs = {"features_extractor_class": HexPointerExtractor,
+                             "hex_planes": hex_planes(vector_env.unwrapped.core)}
+        policy_kwargs.update(features_extractor_kwargs=cfg["extractor"], net_arch=cfg["net_arch"])
+        model = MaskablePPO(policy, env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
                             n_epochs=cfg["n_epochs"], learning_rate=cfg["learning_rate"], gamma=cfg["gamma"],
                             gae_lambda=cfg["gae_lambda"], clip_range=cfg["clip_range"], ent_coef=cfg["ent_coef"],
                             vf_coef=cfg["vf_coef"], max_grad_norm=cfg["max_grad_norm"], target_kl=cfg["target_kl"],
@@ -275,6 +310,12 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         record["resumes"].append({"checkpoint": str(checkpoint), "num_timesteps": model.num_timesteps,
                                   "seed": resume_seed, "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
         print(f"resuming {run_name} from {checkpoint.name} ({model.num_timesteps:,} steps)")
+
+    # 4b. a new model may first imitate a teacher (behaviour cloning, agents/pretrain.py)
+    if checkpoint is None and cfg["pretrain"] is not None:
+        record["pretrain"] = pretrain(model, vector_env.unwrapped, cfg["pretrain"], seed=cfg["seed"],
+                                      progress=bool(cfg["progress_bar"]))
+        record_path.write_text(json.dumps(record, indent=2, default=str))
 
     # 5. logging and callbacks: TensorBoard under DIR/tb/<run_name>, checkpoints, win rate
     WinRateCallback, CleanRLTensorBoard = _callbacks()
@@ -289,7 +330,9 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     start_steps, start = model.num_timesteps, time.perf_counter()
     remaining = cfg["steps"] - model.num_timesteps
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=[checkpoints, WinRateCallback()], tb_log_name=run_name,
+        max_seconds = None if cfg["max_minutes"] is None else 60.0 * cfg["max_minutes"]
+        win_rate = WinRateCallback(out / "curve.csv", run_started, max_seconds)
+        model.learn(total_timesteps=remaining, callback=[checkpoints, win_rate], tb_log_name=run_name,
                     reset_num_timesteps=checkpoint is None, progress_bar=bool(cfg["progress_bar"]))
     seconds = time.perf_counter() - start
 
@@ -302,7 +345,8 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     env.close()
     done = model.num_timesteps - start_steps
     record.update(status="finished", finished=time.strftime("%Y-%m-%dT%H:%M:%S"), num_timesteps=model.num_timesteps,
-                  seconds=round(seconds, 2), steps_per_second=round(done / seconds, 1) if seconds > 0 else None)
+                  seconds=round(seconds, 2), steps_per_second=round(done / seconds, 1) if seconds > 0 else None,
+                  wall_seconds=round(time.perf_counter() - run_started, 1))
     record_path.write_text(json.dumps(record, indent=2, default=str))
     return final
 
@@ -317,6 +361,8 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opponent", default=None, metavar="SPEC",
                    help="the other side: rule, random, or an agent spec (default: the config's)")
     p.add_argument("--steps", type=int, default=None, help="total env steps of the run (default: the config's)")
+    p.add_argument("--max-minutes", type=float, default=None,
+                   help="stop after this much wall-clock time, pretraining included (default: the config's)")
     p.add_argument("--out", default="runs/train", help="output folder (default ./runs/train)")
     p.add_argument("--seed", type=int, default=None, help="seed of the model and the games (default: the config's)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
@@ -330,7 +376,8 @@ def run_train(args: argparse.Namespace) -> int:
             raise ValueError("give --config, or --side to use configs/train/<ruleset>_<side>.yaml")
         config = f"{args.ruleset or DEFAULTS['ruleset']}_{args.side}.yaml"
     final = train(config, ruleset=args.ruleset, side=args.side, opponent=args.opponent, steps=args.steps,
-                  out_dir=args.out, seed=args.seed, resume=args.resume, progress_bar=False if args.quiet else None)
+                  out_dir=args.out, seed=args.seed, resume=args.resume, progress_bar=False if args.quiet else None,
+                  max_minutes=args.max_minutes)
     record = json.loads((final.parent / "run.json").read_text())
     print(f"{record['run_name']}: {record['num_timesteps']:,} steps "
           f"({record['steps_per_second'] or 0:,.0f}/s); model {final}; "

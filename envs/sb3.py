@@ -9,7 +9,8 @@ SB3 does not take nested Dict spaces, so the observation is the flat Dict
 ``{"spatial": float32[C, rows, cols], "global": float32[G]}``; the action mask is served by
 ``action_masks()`` (sb3-contrib's convention, also through ``env_method("action_masks")``).
 The vector env resets games in the same step, as SB3 expects: a finished game's last
-observation is in its info as ``"terminal_observation"``, with ``"TimeLimit.truncated"``.
+observation is in its info as ``"terminal_observation"``, with ``"TimeLimit.truncated"`` and
+``"result"`` (+1/-1/0 for the agent's side, unshaped).
 
 Requires the ``train`` extra (stable-baselines3); the rest of wargym does not import this module.
 """
@@ -54,6 +55,7 @@ class SB3VecEnv(VecEnv):
         for g in np.flatnonzero(dones):
             infos[g]["terminal_observation"] = info["final_obs"][g]["observation"]
             infos[g]["TimeLimit.truncated"] = bool(truncated[g])
+            infos[g]["result"] = float(info["final_info"]["result"][g])
         return obs["observation"], rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:

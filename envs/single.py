@@ -11,7 +11,11 @@ Action: ``Discrete(A)``, the core's flat action id (``core.describe_action(a)`` 
 A step is one decision of the agent's player (``side``).  After it the opponent makes every
 decision that is not the agent's -- its own turn, several decisions in a row, and the answers
 the rules ask of it inside the agent's turn -- until the agent must decide again or the game ends.
-Reward: ``core.rewards(state)[side]`` (+1 win / -1 loss / 0 draw at the end, 0 before).
+Reward: ``core.rewards(state)[side]`` (+1 win / -1 loss / 0 draw at the end, 0 before).  With
+``reward_shaping=c`` (off by default) every step also pays ``c`` times the change of the side's
+``core.score`` (Island War: the victory margin) over the step, the opponent's replies included:
+a potential-based shaping (Ng et al. 1999), so over a whole game it adds ``c`` times the final
+score minus the first, and the best policy for the final result stays the best.
 Episode: terminated when the rules end the game; truncated by the core's step limit or after
 ``max_decisions`` agent decisions.
 
@@ -132,6 +136,20 @@ def check_options(render_mode: str | None, illegal_action: str) -> None:
         raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
 
 
+def shaping_score(core: Core, state: BaseState, side: int, coef: float) -> np.ndarray:
+    """float64[B]: ``coef`` times the side's ``core.score`` (zeros when coef is 0)."""
+    if not coef:
+        return np.zeros(state.batch_size)
+    return coef * np.asarray(core.score(state), dtype=np.float64)[:, side]
+
+
+def check_shaping(core: Core, coef: float) -> float:
+    coef = float(coef)
+    if coef and core.score(core.init(1, 0)) is None:
+        raise ValueError(f"reward_shaping={coef} needs a score: ruleset {core.name!r} has none (core.score)")
+    return coef
+
+
 def build_core(core: Core | None, ruleset: str | None, scenario: str | None, decisions: str | None) -> Core:
     if core is not None:
         return core
@@ -156,6 +174,7 @@ class WargymEnv(gymnasium.Env):
         decisions: passed to the core ("major" or "full" where the ruleset has both).
         max_decisions: truncate after this many agent decisions.
         illegal_action: "raise" (IllegalActionError) or "lose" (the game ends as a loss).
+        reward_shaping: weight of the shaped reward (see the module docstring); 0 = results only.
         core: a ready core (then ruleset, scenario and decisions are not used).
 
     Attributes: ``core``, ``side`` (player index), ``opponents`` ({player: Agent}) and ``state``
@@ -167,9 +186,11 @@ class WargymEnv(gymnasium.Env):
     def __init__(self, ruleset: str | None = None, scenario: str | None = None, side: str | int = 0,
                  opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
-                 illegal_action: IllegalActionMode = "raise", core: Core | None = None):
+                 illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
+                 core: Core | None = None):
         check_options(render_mode, illegal_action)
         self.core = build_core(core, ruleset, scenario, decisions)
+        self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)
         self.render_mode = render_mode
@@ -200,6 +221,7 @@ class WargymEnv(gymnasium.Env):
         self.state = state
         self._decisions = 0
         self._forfeited = False
+        self._score = shaping_score(self.core, state, self.side, self.reward_shaping)[0]
         obs = self._observation()
         return obs, {"action_mask": obs["action_mask"].astype(bool)}
 
@@ -220,7 +242,9 @@ class WargymEnv(gymnasium.Env):
         self._decisions += 1
         terminated = bool(self.core.terminated(self.state)[0])
         truncated = not terminated and (bool(self.core.truncated(self.state)[0]) or self._out_of_decisions())
-        reward = float(self.core.rewards(self.state)[0, self.side])
+        score = shaping_score(self.core, self.state, self.side, self.reward_shaping)[0]
+        reward = float(self.core.rewards(self.state)[0, self.side]) + score - self._score
+        self._score = score
         obs = self._observation()
         info["action_mask"] = obs["action_mask"].astype(bool)
         return obs, reward, terminated, truncated, info

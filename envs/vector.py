@@ -6,7 +6,8 @@ wargym.envs.single); everything is batched and stepped together.
 Autoreset: ``AutoresetMode.SAME_STEP``.  A game that ends in ``step`` is replaced by a new one in
 the same call: the returned observation is already the new game's first decision, the ended
 game's last observation is in ``info["final_obs"]`` (an object array, None for running games,
-with the bool mask ``info["_final_obs"]``) and its info in ``info["final_info"]``.  Chosen so
+with the bool mask ``info["_final_obs"]``) and its info in ``info["final_info"]``, including
+``"result"``: the game's result for the agent's side (+1/-1/0, without any shaped reward).  Chosen so
 that every observation returned asks the agent for a decision and its action mask is never
 empty: masked policies (MaskablePPO) sample from it directly, and no step is wasted on a reset.
 
@@ -29,9 +30,9 @@ from gymnasium.vector.utils import batch_space
 
 from wargym.agents.base import Agent, Policy, reset_agent
 from wargym.core import BaseState, Core
-from wargym.envs.single import (MAX_RESTARTS, RENDER_MODES, IllegalActionMode, build_core, check_options, forfeit,
-                                illegal_actions, make_opponents, observation_space, observe, play_opponents,
-                                resolve_side)
+from wargym.envs.single import (MAX_RESTARTS, RENDER_MODES, IllegalActionMode, build_core, check_options,
+                                check_shaping, forfeit, illegal_actions, make_opponents, observation_space, observe,
+                                play_opponents, resolve_side, shaping_score)
 
 _SEED_BOUND = 2**31
 
@@ -47,11 +48,13 @@ class WargymVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, ruleset: str | None = None, scenario: str | None = None,
                  side: str | int = 0, opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
-                 illegal_action: IllegalActionMode = "raise", core: Core | None = None):
+                 illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
+                 core: Core | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         check_options(render_mode, illegal_action)
         self.core = build_core(core, ruleset, scenario, decisions)
+        self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.num_envs = num_envs
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)
@@ -66,6 +69,7 @@ class WargymVectorEnv(VectorEnv):
         self._seed = 0
         self._next_episode = num_envs
         self._decisions = np.zeros(num_envs, dtype=np.int64)
+        self._score = np.zeros(num_envs)
 
     # -- gymnasium API ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -87,6 +91,7 @@ class WargymVectorEnv(VectorEnv):
             self._decisions[:] = 0
             self.state = self._restart(play_opponents(self.core, self.core.init(self.num_envs, self._seed),
                                                       self.side, self.opponents))
+        self._score = shaping_score(self.core, self.state, self.side, self.reward_shaping)
         obs = observe(self.core, self.state, self.side)
         return obs, self._mask_info(obs)
 
@@ -108,18 +113,23 @@ class WargymVectorEnv(VectorEnv):
 
         terminated = np.asarray(core.terminated(state), dtype=bool).copy()
         truncated = np.asarray(core.truncated(state), dtype=bool) & ~terminated
-        rewards = np.asarray(core.rewards(state)[:, self.side], dtype=np.float64)
+        score = shaping_score(core, state, self.side, self.reward_shaping)
+        rewards = np.asarray(core.rewards(state)[:, self.side], dtype=np.float64) + score - self._score
         obs = observe(core, state, self.side)
         infos: dict[str, Any] = {}
         done = terminated | truncated
         if done.any():
             games = np.flatnonzero(done)
             infos["final_obs"], infos["_final_obs"] = self._final_obs(obs, games), done.copy()
-            infos["final_info"] = {"action_mask": obs["action_mask"].astype(bool), "_action_mask": done.copy()}
+            result = np.where(done, core.rewards(state)[:, self.side], 0.0)  # the result, unshaped
+            infos["final_info"] = {"action_mask": obs["action_mask"].astype(bool), "_action_mask": done.copy(),
+                                   "result": result, "_result": done.copy()}
             infos["_final_info"] = done.copy()
             state = self._restart(state)
             self._observe_games(obs, state, games)
+            score = shaping_score(core, state, self.side, self.reward_shaping)  # the new games' start
         self.state = state
+        self._score = score
         infos.update(self._mask_info(obs))
         return obs, rewards, terminated, truncated, infos
 

@@ -8,7 +8,8 @@ A ruleset subclasses ``BaseCore`` and writes only ``_init``, ``_step`` and ``_ob
 * the no-op on finished games (their action is ignored),
 * auto-reset of finished games (``reset_done``),
 * ``to_dict`` / ``from_dict`` records of one game, exact round trip,
-* rewards: +1 win / -1 loss / 0 draw, written by the ruleset into ``rewards`` when a game ends.
+* rewards: +1 win / -1 loss / 0 draw, written by the ruleset into ``rewards`` when a game ends;
+  ``score`` (optional) measures the standing in between, for shaped rewards.
 
 State fields every game has first (``BaseState``)::
 
@@ -144,6 +145,11 @@ class BaseCore(ABC):
     @abstractmethod
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:
         """Per-game shapes of the arrays ``observe`` returns, e.g. {"spatial": (C, R, Q), "global": (G,)}."""
+
+    def score(self, state: BaseState) -> np.ndarray | None:
+        """float[B, P]: how well each player stands by the rules' own measure (victory points and
+        the like), for the envs' optional shaped reward; None where a ruleset has no such measure."""
+        return None
 
     def why_illegal(self, state: BaseState, game: int, action: int) -> str:
         """Reason an action is masked; rulesets override with their own decision context."""

@@ -97,8 +97,17 @@ def test_game_plan():
     assert game_plan(2, 10, 2, first_game=6) == [(6, 13, 0), (7, 13, 1)]
     assert game_plan(3, 10, 2, swap_sides=False) == [(0, 10, 0), (1, 11, 0), (2, 12, 0)]
     assert game_plan(2, 0, 1) == [(0, 0, 0), (1, 1, 0)]  # one player: A alone
+    assert game_plan(3, 10, 2, a_side=1) == [(0, 10, 1), (1, 11, 1), (2, 12, 1)]  # A always japan
     with pytest.raises(ValueError, match="seed"):
         game_plan(2, -1, 2)
+
+
+def test_a_side_fixes_the_side_a_plays():
+    result = evaluate("island_war", "rule", "random", games=2, seed=3, decisions="major", a_side="japan")
+    assert [g.a_side for g in result.games] == ["japan", "japan"]
+    assert [g.seed for g in result.games] == [3, 4]
+    with pytest.raises(ValueError, match="a_side 'red' is not a player"):
+        evaluate("island_war", "rule", "random", games=2, a_side="red")
 
 
 def test_bad_arguments_are_refused():

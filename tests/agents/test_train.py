@@ -105,3 +105,97 @@ def _smoke_config() -> dict:
     from wargym.agents.train import load_config
 
     return load_config("smoke")[0]
+
+
+# ------------------------------------------------- the hex pointer policy, cloning, shaping, curve
+POINTER = {"policy": "hex_pointer", "net_arch": {"pi": [], "vf": [16]}, "reward_shaping": 0.02,
+           "extractor": {"channels": [4, 4], "dilations": [1, 2], "global_embed": 2, "summary_dim": 8},
+           "pretrain": {"teacher": "rule", "samples": 256, "epochs": 2, "batch_size": 64}}
+
+
+@pytest.fixture(scope="module")
+def pointer_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pointer")
+    train({**_smoke_config(), **POINTER}, side="us", opponent="rule", steps=256, out_dir=out, seed=5)
+    return out
+
+
+def test_pointer_policy_scores_each_hex_from_its_own_neighbourhood(pointer_run):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from wargym.agents.policy import HexPointerPolicy, PointerHead, sb3_observation
+
+    model = MaskablePPO.load(pointer_run / "final.zip", device="cpu")
+    policy = model.policy
+    assert isinstance(policy, HexPointerPolicy) and isinstance(policy.action_net, PointerHead)
+    core = IslandWarCore("saipan", decisions="major")
+    assert policy.hex_planes[:3] == [0, 17, 34]      # hexes 0101, 0102, 0103: one row of 17 columns apart
+    assert len(policy.hex_planes) == core.scenario.num_hexes
+
+    def logits(obs):
+        with torch.no_grad():
+            tensors = {k: torch.as_tensor(v) for k, v in obs.items()}
+            return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(tensors)))[0]
+
+    obs = sb3_observation(core, core.init(1, 0), 0)
+    before = logits(obs)
+    assert before.shape == (core.num_actions,)
+    # the trunk (1x1, then 3x3 dilations 1 and 2) sees 3 rows/columns around a hex: a change in
+    # plane row 0, column 0 (hex 0101) moves hex 0101's logit but not hex 0505's (4 away)
+    obs["spatial"][0, :, 0, 0] += 1.0
+    after = logits(obs)
+    h0101, h0505 = core.scenario.grid.index(101), core.scenario.grid.index(505)
+    assert after[h0505] == before[h0505]
+    assert after[h0101] != before[h0101]
+
+
+def test_pretraining_is_recorded_and_the_curve_is_written(pointer_run):
+    record = json.loads((pointer_run / "run.json").read_text())
+    pre = record["pretrain"]
+    assert pre["teacher"] == "rule" and pre["samples"] == 256 and len(pre["epochs"]) == 2
+    assert 0.0 <= pre["epochs"][-1]["accuracy"] <= 1.0
+    assert record["config"]["reward_shaping"] == 0.02 and record["wall_seconds"] > 0
+    lines = (pointer_run / "curve.csv").read_text().splitlines()
+    assert lines[0] == "steps,seconds,games,win_rate,loss_rate" and len(lines) >= 2
+    steps = [int(line.split(",")[0]) for line in lines[1:]]
+    assert steps == sorted(steps) and steps[-1] >= 256
+
+
+def test_cloning_fits_the_teacher_better_than_chance():
+    # 2 epochs over a few hundred teacher decisions: the cross-entropy falls
+    from wargym.agents.policy import HexPointerExtractor, HexPointerPolicy, hex_planes
+    from wargym.agents.pretrain import collect, fit
+    from wargym.envs.sb3 import SB3VecEnv
+    from wargym.envs.vector import WargymVectorEnv
+    from sb3_contrib import MaskablePPO
+
+    venv = WargymVectorEnv(4, ruleset="island_war", side="us", opponent="rule", decisions="major")
+    model = MaskablePPO(HexPointerPolicy, SB3VecEnv(venv), n_steps=8, batch_size=8, seed=0,
+                        policy_kwargs={"features_extractor_class": HexPointerExtractor, "net_arch": {"pi": [], "vf": [8]},
+                                       "hex_planes": hex_planes(venv.core),
+                                       "features_extractor_kwargs": {"channels": [4], "dilations": [1],
+                                                                     "global_embed": 2, "summary_dim": 8}})
+    data = collect(venv, "rule", 256, seed=1, gamma=0.99)
+    assert data["spatial"].dtype == np.float16 and len(data["action"]) == 256
+    assert data["mask"][np.arange(256), data["action"]].all()          # the teacher's actions are legal
+    history = fit(model.policy, data, epochs=3, batch_size=64, learning_rate=3e-3, value_coef=0.5, seed=0)
+    assert history[-1]["policy_loss"] < history[0]["policy_loss"]
+
+
+def test_pretrain_block_errors_name_the_key():
+    from wargym.agents.train import load_config
+
+    with pytest.raises(ValueError, match="unknown pretrain keys \\['sample'\\]"):
+        load_config({"pretrain": {"sample": 10}})
+    with pytest.raises(ValueError, match="pretrain.epochs must be a positive integer"):
+        load_config({"pretrain": {"epochs": 0}})
+    with pytest.raises(ValueError, match="policy 'lstm' is not one of"):
+        load_config({"policy": "lstm"})
+
+
+def test_max_minutes_stops_the_run(tmp_path):
+    final = train({**_smoke_config(), "max_minutes": 1e-4}, side="us", opponent="random", steps=100_000,
+                  out_dir=tmp_path, seed=1)
+    record = json.loads((final.parent / "run.json").read_text())
+    assert record["num_timesteps"] < 100_000 and record["status"] == "finished"

@@ -75,6 +75,45 @@ def test_7_12_every_phasing_unit_in_enemy_zoc_must_attack(tmp_path):
     assert legal(core, s, "CONFIRM")
 
 
+def test_7_2_cancelled_declarations_are_bounded_per_combat_phase(tmp_path):
+    # interpretation (README): MAX_CANCELS declarations may be abandoned per Combat Phase; after
+    # that CANCEL is offered only for a declaration that can neither grow nor be resolved
+    from wargym.island_war.state import MAX_CANCELS
+    core = make_core(tmp_path, [us("A", "0305"), us("B", "0505"), jp("X", "0405", defense=20)])
+    s = combat_start(core)
+    for _ in range(MAX_CANCELS):
+        s = play(core, s, ["0405", "CANCEL"])
+    s = play(core, s, ["0405"])
+    assert int(s.cancels[0]) == MAX_CANCELS and not legal(core, s, "CANCEL")
+    s = play(core, s, ["0305"])
+    assert not legal(core, s, "CANCEL") and not legal(core, s, "CONFIRM")   # B can still join (7.12)
+    s = play(core, s, ["0505"])
+    assert legal(core, s, "CONFIRM") and not legal(core, s, "CANCEL")
+
+
+def test_7_2_a_dead_end_declaration_is_cancelled_then_resolved_as_it_stands(tmp_path):
+    # A (0305) attacks X (0405) and Z (0306); B (0505) is next to X but not to Z, so it cannot
+    # join (7.23), and leaving it out strands it (7.12): nothing can be added, CONFIRM is illegal.
+    # Interpretation (README): within MAX_CANCELS such a declaration is cancelled; after that it is
+    # resolved as it stands and B's obligation lapses, so a Combat Phase always ends.
+    from wargym.island_war.state import MAX_CANCELS
+    core = make_core(tmp_path, [us("A", "0305"), us("B", "0505"), jp("X", "0405", defense=1),
+                                jp("Z", "0306", defense=1), jp("W", "0808")])
+    s = combat_start(core)
+    s = play(core, s, ["0405", "0305", "0306"])
+    assert legal_hexes(core, s) == set() and not legal(core, s, "CONFIRM") and legal(core, s, "CANCEL")
+    s = play(core, s, ["CANCEL"])
+    for _ in range(MAX_CANCELS - 1):
+        s = play(core, s, ["0405", "CANCEL"])
+    assert int(core.from_dict(core.to_dict(s, 0)).cancels[0]) == MAX_CANCELS   # saved with the game
+    s = play(core, s, ["0405", "0305", "0306"])
+    assert legal(core, s, "CONFIRM") and not legal(core, s, "CANCEL")
+    s = play(core, core.with_die(s, 1), ["CONFIRM"])
+    while int(s.phasing[0]) == 0:   # the attack's retreats and advances; B never attacks
+        s = play(core, s, ["CONFIRM"] if legal(core, s, "CONFIRM") else [min(legal_hexes(core, s))])
+    assert int(s.cancels[0]) == 0   # the Combat Phase ended (B never attacked); the next starts from 0
+
+
 def test_7_13_up_to_six_adjacent_attackers(tmp_path):
     ring = ["0404", "0505", "0506", "0406", "0306", "0305"]       # the six neighbours of 0405
     units = [us(f"A{i}", h, attack=2) for i, h in enumerate(ring)] + [jp("X", "0405", defense=2)]

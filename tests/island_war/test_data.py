@@ -312,9 +312,12 @@ def test_saipan_default_scenario_facts(saipan):
     assert (saipan.objective_owner == JAPAN).all()
     us_gs, jp_gs = saipan.ground_support[1:, US], saipan.ground_support[1:, JAPAN]
     assert ((us_gs >= 6) & (us_gs <= 12)).all() and ((jp_gs >= 0) & (jp_gs <= 2)).all()
-    # the whole US objective haul beats the threshold; holding nothing loses
-    assert saipan.objective_vp.sum() >= saipan.us_wins_at_margin
-    assert -saipan.objective_vp.sum() <= saipan.japan_wins_at_margin
+    # a US win needs every objective (32 VP) and 16+ Japanese units net of US losses (README's
+    # worked examples: 32 + 22 - 6 = +48 wins, 22 + 25 - 4 = +43 loses); no draw band
+    most = saipan.objective_vp.sum() + saipan.unit_vp[jp].sum()
+    assert saipan.us_wins_at_margin == 48 and saipan.japan_wins_at_margin == 47
+    assert saipan.objective_vp.sum() < saipan.us_wins_at_margin <= most == 59
+    assert 32 + 22 - 6 >= saipan.us_wins_at_margin and 22 + 25 - 4 <= saipan.japan_wins_at_margin
     terrain = {saipan.terrain_names[saipan.hex_terrain[h]] for h in saipan.objective_hex}
     assert "mountain" in terrain                  # Mount Tapotchau
 

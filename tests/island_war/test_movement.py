@@ -7,7 +7,7 @@ import pytest
 
 from wargym.core import IllegalActionError
 
-from conftest import jp, legal_hexes, make_core, phase, play, reach, step, us, where
+from conftest import jp, legal, legal_hexes, make_core, phase, play, reach, step, us, where
 
 
 def far_enemy():
@@ -200,10 +200,14 @@ def test_5_16_moved_unit_may_not_move_again(tmp_path):
     assert s.current_player[0] == 1
 
 
-def test_5_16_cancel_before_moving(tmp_path):
-    core = make_core(tmp_path, [us("A", "0206"), far_enemy()])
-    s = play(core, core.init(1, 0), ["0206", "CANCEL"])
-    assert phase(s) == "move: select unit" and "0206" in legal_hexes(core, s)
+def test_5_16_a_selected_unit_moves_or_stays_without_cancel(tmp_path):
+    # interpretation (README): once selected, a unit moves or stays in its own hex; no CANCEL,
+    # which only let a player select and deselect forever
+    core = make_core(tmp_path, [us("A", "0206"), us("B", "0208"), far_enemy()])
+    s = play(core, core.init(1, 0), ["0206"])
+    assert not legal(core, s, "CANCEL") and "0206" in legal_hexes(core, s)
+    s = play(core, s, ["0206"])                     # stays: its move is over (5.16)
+    assert phase(s) == "move: select unit" and legal_hexes(core, s) == {"0208"}
 
 
 def test_5_11_non_phasing_units_may_not_move(tmp_path):

@@ -158,6 +158,7 @@ def test_7_91_7_92_7_95_advance_along_the_path_of_retreat(tmp_path):
     assert phase(s) == "advance: select unit" and s.current_player[0] == 0
     s = play(core, s, ["0305"])
     assert legal_hexes(core, s) == {"0405", "0505"}   # the vacated hexes only (7.95); X is in 0604
+    assert not legal(core, s, "CANCEL")                # a unit chosen to advance advances (README)
     s = play(core, s, ["0405"])                          # may stop anywhere on it (7.92)
     assert where(core, s, "A") == "0405"
 

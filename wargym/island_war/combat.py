@@ -195,17 +195,20 @@ def leaves_no_one_behind(T, S, g, fresh):
 
 
 @njit(cache=True)
-def may_resolve(T, S, g, fresh):
-    """The declared attack is complete: attackers and defenders exist, several defenders only
-    with an adjacent attacker (8.13), and 7.12/7.21 hold."""
+def has_sides(T, S, g):
+    """Attackers and defenders exist, several defenders only with an adjacent attacker (8.13)."""
     n_all, n_adj = count_attackers(T, S, g)
     n_def = 0
     for d in range(T.u_side.shape[0]):
         if S.cb_defender[g, d]:
             n_def += 1
-    if n_all == 0 or n_def == 0 or (n_def > 1 and n_adj == 0):
-        return False
-    return leaves_no_one_behind(T, S, g, fresh)
+    return not (n_all == 0 or n_def == 0 or (n_def > 1 and n_adj == 0))
+
+
+@njit(cache=True)
+def may_resolve(T, S, g, fresh):
+    """The declared attack is complete: ``has_sides``, and 7.12/7.21 hold."""
+    return has_sides(T, S, g) and leaves_no_one_behind(T, S, g, fresh)
 
 
 @njit(cache=True)

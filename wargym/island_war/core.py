@@ -24,7 +24,7 @@ from wargym.island_war import actions as act
 from wargym.island_war.observe import N_GLOBAL, num_planes, observe, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, load_scenario
 from wargym.island_war.sequence import start_batch, step_batch
-from wargym.island_war.state import PHASE_NAMES, State, as_arrays, blank_state, make_tables
+from wargym.island_war.state import ELIMINATED, PHASE_NAMES, State, as_arrays, blank_state, make_tables
 
 DECISION_MODES = ("full", "major")
 
@@ -76,6 +76,16 @@ class IslandWarCore(RenderMixin, BaseCore):
         for key, (low, high) in self.observation_bounds.items():
             np.clip(obs[key], low, high, out=obs[key])
         return obs
+
+    def score(self, state: State) -> np.ndarray:
+        """float32[B, 2]: the victory margin (victory.margin, US points - Japanese points) as the
+        US sees it, and its negative for Japan."""
+        sc = self.scenario
+        owner = state.objective_owner
+        m = np.where(owner == 0, sc.objective_vp, np.where(owner == 1, -sc.objective_vp, 0)).sum(axis=1)
+        lost = state.unit_status == ELIMINATED
+        m = m + (lost * np.where(sc.unit_side == 1, sc.unit_vp, -sc.unit_vp)).sum(axis=1)
+        return np.stack([m, -m], axis=1).astype(np.float32)
 
     @property
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:

@@ -12,7 +12,7 @@ AI" decide (4.1 c, 7.62):
 
 from numba import njit
 
-from wargym.island_war.actions import CANCEL, CONFIRM, GS_ADD
+from wargym.island_war.actions import CONFIRM, GS_ADD
 from wargym.island_war.combat import attack_strength, crt_column, defense_strength
 from wargym.island_war.retreat import advance_choices, enemy_distance
 from wargym.island_war.state import ADVANCE_DEST, ADVANCE_SELECT, FPF, ON_MAP, RETREAT
@@ -27,6 +27,14 @@ def objective_to_take(T, S, g, out):
         h = T.obj_hex[i]
         if out[h] and S.objective_owner[g, i] != S.adv_side[g]:
             return h
+    return -1
+
+
+@njit(cache=True)
+def first_legal(m):
+    for i in range(m.shape[0]):
+        if m[i]:
+            return i
     return -1
 
 
@@ -65,6 +73,6 @@ def minor_decision(T, S, g, m):
                 best, best_attack = S.unit_hex[g, u], T.u_attack[u]
         return best if best >= 0 else H + CONFIRM
     if phase == ADVANCE_DEST:
-        h = objective_to_take(T, S, g, m[:H])
-        return h if h >= 0 else H + CANCEL
+        h = objective_to_take(T, S, g, m[:H])  # the unit was selected for it (ADVANCE_SELECT)
+        return h if h >= 0 else first_legal(m)
     return H + CONFIRM

@@ -11,7 +11,9 @@ Decisions within the phases (PHASE_NAMES), who decides, and what follows:
     move: select     phasing        move: destination | combat: select (END_PHASE)
     move: dest.      phasing        move: select
     combat: select   phasing        combat: declare | next Player-Turn (END_PHASE, when 7.1 allows)
-    combat: declare  phasing        FPF (CONFIRM) -> resolution | combat: select (CANCEL)
+    combat: declare  phasing        FPF (CONFIRM) -> resolution | combat: select (CANCEL: up to
+                                    MAX_CANCELS per Combat Phase; after that a declaration that can
+                                    neither grow nor meet 7.12/7.21 is resolved as it stands)
     FPF              non-phasing    resolution: CRT, results, retreats, advance
     retreat          unit's owner   displacement (into a friend's hex) | next hex | next unit |
                                     advance | combat: select
@@ -34,8 +36,8 @@ from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD
 from wargym.island_war.artillery import fpf_allowed, fpf_mask
 from wargym.island_war.banzai import exchange_losses
 from wargym.island_war.combat import (
-    attack_strength, count_attackers, crt_column, declare_mask, defense_strength, may_banzai, may_resolve,
-    open_obligation, target_mask, terrain_line, unit_flags,
+    attack_strength, count_attackers, crt_column, declare_mask, defense_strength, has_sides, may_banzai,
+    may_resolve, open_obligation, target_mask, terrain_line, unit_flags,
 )
 from wargym.island_war.ground_support import may_add_barrage, may_add_fpf, start_of_game_turn
 from wargym.island_war.movement import can_enter, destinations
@@ -45,8 +47,8 @@ from wargym.island_war.retreat import (
 )
 from wargym.island_war.scenario import A1, ARMOR, AE, D1, D2, D3, DE
 from wargym.island_war.state import (
-    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, DISPLACE, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, OVER,
-    RETREAT, WAITING,
+    ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, DISPLACE, FPF, MAX_CANCELS, MOVE_DEST, MOVE_SELECT,
+    ON_MAP, OVER, RETREAT, WAITING,
 )
 from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
@@ -94,6 +96,7 @@ def end_combat_phase(T, S, g):
     S.fpf_used[g, :] = False
     S.moved[g, :] = False
     S.combat_phase[g] += 1
+    S.cancels[g] = 0
     S.selected[g] = -1
     if S.player_turn[g] == 0:
         S.player_turn[g] = 1
@@ -233,9 +236,8 @@ def apply(T, S, g, a):
             S.phase[g] = MOVE_DEST
     elif phase == MOVE_DEST:
         u = S.selected[g]
-        if a < H:
-            occupy(T, S, g, u, a)
-            S.moved[g, u] = True  # 5.16
+        occupy(T, S, g, u, a)
+        S.moved[g, u] = True  # 5.16
         S.selected[g] = -1
         S.phase[g] = MOVE_SELECT
     elif phase == COMBAT_SELECT:
@@ -258,6 +260,7 @@ def apply(T, S, g, a):
             S.cb_banzai[g] = True
         elif k == CANCEL:
             S.gs_points[g, S.phasing[g]] += S.cb_gs_attack[g]
+            S.cancels[g] += 1
             finish_combat(T, S, g)
         else:  # CONFIRM
             S.phase[g] = FPF
@@ -289,8 +292,7 @@ def apply(T, S, g, a):
         else:
             finish_combat(T, S, g)
     elif phase == ADVANCE_DEST:
-        if a < H:
-            advance_to(T, S, g, S.selected[g], a)
+        advance_to(T, S, g, S.selected[g], a)
         S.selected[g] = -1
         S.phase[g] = ADVANCE_SELECT
 
@@ -314,8 +316,8 @@ def fill_mask(T, S, g, m):
         reinforcement_mask(T, S, g, occ, m[H + REINF_0:H + REINF_0 + MAX_REINF_CHOICES])
         m[H + END_PHASE] = True
     elif phase == MOVE_DEST:
+        # no CANCEL: its own hex is "stay" (5.16); any order of moves is had by the order of selection
         destinations(T, S, g, S.selected[g], occ, enemy_zoc(T, S, g, p), m[:H])
-        m[H + CANCEL] = True
     elif phase == COMBAT_SELECT:
         fresh, near, can_barrage = unit_flags(T, S, g, occ)
         target_mask(T, S, g, fresh, can_barrage, m)
@@ -330,7 +332,9 @@ def fill_mask(T, S, g, m):
             m[H + BANZAI] = True
         if may_resolve(T, S, g, fresh):
             m[H + CONFIRM] = True
-        m[H + CANCEL] = True
+        elif S.cancels[g] >= MAX_CANCELS and not any_hex(m, H) and has_sides(T, S, g):
+            m[H + CONFIRM] = True  # README: a dead end after MAX_CANCELS is resolved as it stands
+        m[H + CANCEL] = S.cancels[g] < MAX_CANCELS or not (m[H + CONFIRM] or any_hex(m, H))
     elif phase == FPF:
         if fpf_allowed(T, S, g):  # 8.45
             fresh, near, can_barrage = unit_flags(T, S, g, occ)
@@ -348,13 +352,20 @@ def fill_mask(T, S, g, m):
                 m[S.unit_hex[g, u]] = True
         m[H + CONFIRM] = True
     elif phase == ADVANCE_DEST:
-        advance_choices(T, S, g, S.selected[g], m[:H])
-        m[H + CANCEL] = True
+        advance_choices(T, S, g, S.selected[g], m[:H])  # no CANCEL: an advance once chosen is made (7.91)
     n = 0
     for i in range(m.shape[0]):
         if m[i]:
             n += 1
     return n
+
+
+@njit(cache=True)
+def any_hex(m, H):
+    for h in range(H):
+        if m[h]:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -24,6 +24,7 @@ Per game (U units, H hexes, A actions, O objectives)::
     cb_gs_attack        int16     Ground Support Points added as barrage              9.0
     cb_gs_defense       int16     Ground Support Points added as FPF                  9.0
     cb_banzai           bool      declared a Banzai attack                            10.0
+    cancels             int16     attack declarations cancelled this Combat Phase (MAX_CANCELS)
     rt_queue            int16[U]  units to retreat after the combat, in order         7.7
     rt_head, rt_len     int16     position in / length of that queue
     rt_hexes            int8      hexes each must retreat (D1-3 / A1-3)
@@ -49,6 +50,10 @@ import numpy as np
 from wargym.core import BaseState
 from wargym.island_war.scenario import Scenario
 
+# Attack declarations a player may abandon per Combat Phase before CANCEL is offered only for a
+# declaration that can neither grow nor be resolved (README: declaring is not a rule of the book;
+# unbounded cancelling let a player cycle forever without changing the game)
+MAX_CANCELS = 8
 MAX_PATHS = 6      # at most six units can be adjacent to one hex (no stacking, 5.31)
 PATH_LEN = 4       # combat position + up to three hexes of retreat (D3/A3)
 
@@ -84,6 +89,7 @@ class State(BaseState):
     cb_gs_attack: np.ndarray
     cb_gs_defense: np.ndarray
     cb_banzai: np.ndarray
+    cancels: np.ndarray
     rt_queue: np.ndarray
     rt_head: np.ndarray
     rt_len: np.ndarray
@@ -152,7 +158,7 @@ def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
         moved=zb(u), attacked=zb(u), advanced=zb(u), fpf_used=zb(u),
         last_adverse=np.full((b, u), -10, dtype=np.int16), selected=np.full(b, -1, dtype=np.int16),
         cb_attacker=zb(u), cb_barrage=zb(u), cb_defender=zb(u), cb_fpf=zb(u),
-        cb_gs_attack=z16(), cb_gs_defense=z16(), cb_banzai=zb(),
+        cb_gs_attack=z16(), cb_gs_defense=z16(), cb_banzai=zb(), cancels=z16(),
         rt_queue=np.full((b, u), -1, dtype=np.int16), rt_head=z16(), rt_len=z16(), rt_hexes=z8(), rt_done=z8(),
         rt_origin=np.full(b, -1, dtype=np.int16), displace_into=np.full(b, -1, dtype=np.int16),
         path_hex=np.full((b, MAX_PATHS, PATH_LEN), -1, dtype=np.int16),

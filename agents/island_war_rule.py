@@ -60,6 +60,7 @@ from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD
 from wargym.island_war.artillery import fpf_allowed
 from wargym.island_war.banzai import doubled
 from wargym.island_war.combat import attack_strength, crt_column, defense_strength, terrain_line
+from wargym.island_war.defaults import first_legal
 from wargym.island_war.movement import INF, may_exit_enemy_zoc
 from wargym.island_war.retreat import advance_choices, enemy_distance
 from wargym.island_war.scenario import A1, A2, A3, AE, ARMOR, ARTILLERY, D1, D2, D3, DE, PROHIBITED, RIVER, ROAD, TRAIL
@@ -720,11 +721,8 @@ def choose_advance_dest(T, S, g, side, occ, m, tdist, P):
             v = advance_value(T, S, g, u, h, side, occ, tdist, P)
             if v > best_v:
                 best, best_v = h, v
-    if best < 0:  # not reached: the unit was selected for a destination worth advancing to
-        for h in range(H):
-            if m[h]:
-                return h
-    return best
+    # not reached: the unit was selected for a destination worth advancing to
+    return best if best >= 0 else first_legal(m[:H])
 
 
 # ------------------------------------------------------------------------------------------ batch

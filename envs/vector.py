@@ -113,17 +113,17 @@ class WargymVectorEnv(VectorEnv):
 
         terminated = np.asarray(core.terminated(state), dtype=bool).copy()
         truncated = np.asarray(core.truncated(state), dtype=bool) & ~terminated
+        results = np.asarray(core.rewards(state)[:, self.side], dtype=np.float64)
         score = shaping_score(core, state, self.side, self.reward_shaping)
-        rewards = np.asarray(core.rewards(state)[:, self.side], dtype=np.float64) + score - self._score
+        rewards = results + score - self._score
         obs = observe(core, state, self.side)
         infos: dict[str, Any] = {}
         done = terminated | truncated
         if done.any():
             games = np.flatnonzero(done)
             infos["final_obs"], infos["_final_obs"] = self._final_obs(obs, games), done.copy()
-            result = np.where(done, core.rewards(state)[:, self.side], 0.0)  # the result, unshaped
             infos["final_info"] = {"action_mask": obs["action_mask"].astype(bool), "_action_mask": done.copy(),
-                                   "result": result, "_result": done.copy()}
+                                   "result": np.where(done, results, 0.0), "_result": done.copy()}  # unshaped
             infos["_final_info"] = done.copy()
             state = self._restart(state)
             self._observe_games(obs, state, games)

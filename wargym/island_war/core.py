@@ -24,7 +24,8 @@ from wargym.island_war import actions as act
 from wargym.island_war.observe import N_GLOBAL, num_planes, observe, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, load_scenario
 from wargym.island_war.sequence import start_batch, step_batch
-from wargym.island_war.state import ELIMINATED, PHASE_NAMES, State, as_arrays, blank_state, make_tables
+from wargym.island_war.state import PHASE_NAMES, State, as_arrays, blank_state, make_tables
+from wargym.island_war.victory import margins
 
 DECISION_MODES = ("full", "major")
 
@@ -80,11 +81,7 @@ class IslandWarCore(RenderMixin, BaseCore):
     def score(self, state: State) -> np.ndarray:
         """float32[B, 2]: the victory margin (victory.margin, US points - Japanese points) as the
         US sees it, and its negative for Japan."""
-        sc = self.scenario
-        owner = state.objective_owner
-        m = np.where(owner == 0, sc.objective_vp, np.where(owner == 1, -sc.objective_vp, 0)).sum(axis=1)
-        lost = state.unit_status == ELIMINATED
-        m = m + (lost * np.where(sc.unit_side == 1, sc.unit_vp, -sc.unit_vp)).sum(axis=1)
+        m = margins(self.tables, as_arrays(state))
         return np.stack([m, -m], axis=1).astype(np.float32)
 
     @property
@@ -140,8 +137,6 @@ class IslandWarCore(RenderMixin, BaseCore):
 
     def summary(self, state: State, game: int = 0) -> dict[str, Any]:
         """Plain facts of one game for logs and the CLI."""
-        from wargym.island_war.victory import margin
-
         sc = self.scenario
         alive = state.unit_status[game] == 1
         res = int(state.last_result[game])
@@ -153,7 +148,7 @@ class IslandWarCore(RenderMixin, BaseCore):
                            for i, s in enumerate(SIDES)},
             "objectives": {n: (SIDES[o] if o >= 0 else None)
                            for n, o in zip(sc.objective_names, state.objective_owner[game].tolist())},
-            "margin": int(margin(self.tables, as_arrays(state), game)),
+            "margin": int(self.score(state.take([game]))[0, 0]),
             "last_result": RESULTS[res] if res >= 0 else None,
             "terminated": bool(state.terminated[game]), "truncated": bool(state.truncated[game]),
             "rewards": dict(zip(SIDES, state.rewards[game].tolist())),

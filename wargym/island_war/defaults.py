@@ -32,6 +32,7 @@ def objective_to_take(T, S, g, out):
 
 @njit(cache=True)
 def first_legal(m):
+    """The first action marked in mask ``m`` (-1 when none is)."""
     for i in range(m.shape[0]):
         if m[i]:
             return i

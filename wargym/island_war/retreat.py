@@ -72,6 +72,17 @@ def vacant_step(T, S, g, x, avoid, occ, ezoc):
 
 
 @njit(cache=True)
+def friend_makes_room(T, S, g, x, h, d, forbidden, occ, ezoc):
+    """Unit x (in hex h) may be displaced across direction d into a friend's hex, that friend
+    itself moving on to a vacant hex (7.82's chain)."""
+    n = T.nbr[h, d]
+    if n == forbidden or not may_cross(T, x, h, d, n) or ezoc[n] or occ[n] < 0:
+        return False
+    y = occ[n]
+    return T.u_side[y] == T.u_side[x] and vacant_step(T, S, g, y, h, occ, ezoc) >= 0
+
+
+@njit(cache=True)
 def displacement_plan(T, S, g, x, forbidden, occ, ezoc):
     """Where the default rule displaces unit x (7.81): a vacant hex, else the hex of a friend that
     can itself move to a vacant hex (the chain of 7.82, carried out by ``displace_to``).  -1 when x
@@ -81,12 +92,8 @@ def displacement_plan(T, S, g, x, forbidden, occ, ezoc):
         return dest
     h = S.unit_hex[g, x]
     for d in range(6):
-        n = T.nbr[h, d]
-        if n == forbidden or not may_cross(T, x, h, d, n) or ezoc[n] or occ[n] < 0:
-            continue
-        y = occ[n]
-        if T.u_side[y] == T.u_side[x] and vacant_step(T, S, g, y, h, occ, ezoc) >= 0:
-            return n
+        if friend_makes_room(T, S, g, x, h, d, forbidden, occ, ezoc):
+            return T.nbr[h, d]
     return -1
 
 
@@ -105,12 +112,8 @@ def displacement_choices(T, S, g, x, forbidden, occ, ezoc, out):
     if n > 0:
         return n
     for d in range(6):
-        t = T.nbr[h, d]
-        if t == forbidden or not may_cross(T, x, h, d, t) or ezoc[t] or occ[t] < 0:
-            continue
-        y = occ[t]
-        if T.u_side[y] == T.u_side[x] and vacant_step(T, S, g, y, h, occ, ezoc) >= 0:
-            out[t] = True
+        if friend_makes_room(T, S, g, x, h, d, forbidden, occ, ezoc):
+            out[T.nbr[h, d]] = True
             n += 1
     return n
 

@@ -330,11 +330,12 @@ def fill_mask(T, S, g, m):
             m[H + GS_ADD] = True
         if may_banzai(T, S, g):
             m[H + BANZAI] = True
+        grows = defaults.first_legal(m[:H]) >= 0
         if may_resolve(T, S, g, fresh):
             m[H + CONFIRM] = True
-        elif S.cancels[g] >= MAX_CANCELS and not any_hex(m, H) and has_sides(T, S, g):
+        elif S.cancels[g] >= MAX_CANCELS and not grows and has_sides(T, S, g):
             m[H + CONFIRM] = True  # README: a dead end after MAX_CANCELS is resolved as it stands
-        m[H + CANCEL] = S.cancels[g] < MAX_CANCELS or not (m[H + CONFIRM] or any_hex(m, H))
+        m[H + CANCEL] = S.cancels[g] < MAX_CANCELS or not (m[H + CONFIRM] or grows)
     elif phase == FPF:
         if fpf_allowed(T, S, g):  # 8.45
             fresh, near, can_barrage = unit_flags(T, S, g, occ)
@@ -358,14 +359,6 @@ def fill_mask(T, S, g, m):
         if m[i]:
             n += 1
     return n
-
-
-@njit(cache=True)
-def any_hex(m, H):
-    for h in range(H):
-        if m[h]:
-            return True
-    return False
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ less, anything between is a draw.  Interpretation (README): a side with no unit 
 none to arrive loses at once.
 """
 
+import numpy as np
 from numba import njit
 
 from wargym.island_war.state import ELIMINATED, ON_MAP, OVER, WAITING
@@ -44,6 +45,15 @@ def margin(T, S, g):
         if S.unit_status[g, u] == ELIMINATED:
             m += T.u_vp[u] if T.u_side[u] == 1 else -T.u_vp[u]
     return m
+
+
+@njit(cache=True)
+def margins(T, S):
+    """int64[B]: ``margin`` of every game."""
+    out = np.empty(S.phase.shape[0], dtype=np.int64)
+    for g in range(out.shape[0]):
+        out[g] = margin(T, S, g)
+    return out
 
 
 @njit(cache=True)

@@ -2,7 +2,8 @@
 
 The board games print a number on every hex: ``XXYY`` where ``XX`` is the column and ``YY`` the
 row, both counted from 01.  Columns are vertical, hexes are flat-topped, and every even column is
-shifted half a hex down (hex 0201 sits between 0101 and 0102), the usual layout of these maps.
+shifted half a hex down (hex 0201 sits between 0101 and 0102), the usual layout of these maps;
+``odd_columns_down=True`` shifts the odd columns instead (Attu: 2717 borders 2617 and 2618).
 
 A ``HexGrid`` numbers the hexes of a ``columns x rows`` rectangle with a dense index
 ``h = (column - 1) * rows + (row - 1)`` and precomputes, once, the tables every rule needs:
@@ -50,9 +51,9 @@ def split_hex_id(hexnum: int) -> tuple[int, int]:
     return hexnum // 100, hexnum % 100
 
 
-def _offset_step(column: int, row: int, direction: int) -> tuple[int, int]:
-    """Column/row of the neighbour in ``direction`` (even columns shifted down)."""
-    down = column % 2 == 0  # even columns sit half a hex lower
+def _offset_step(column: int, row: int, direction: int, odd_down: bool = False) -> tuple[int, int]:
+    """Column/row of the neighbour in ``direction`` (even columns shifted down, or odd ones)."""
+    down = column % 2 == (1 if odd_down else 0)  # the shifted columns sit half a hex lower
     if direction == N:
         return column, row - 1
     if direction == S:
@@ -63,11 +64,11 @@ def _offset_step(column: int, row: int, direction: int) -> tuple[int, int]:
     return column + dc, row + 1 if down else row
 
 
-def _cube(column: int, row: int) -> tuple[int, int, int]:
-    q = column - 1  # 0-based: odd q are the shifted-down columns ("odd-q" layout)
+def _cube(column: int, row: int, odd_down: bool = False) -> tuple[int, int, int]:
+    q = column - 1  # 0-based: odd q shifted down is the "odd-q" layout, even q the "even-q" one
     r = row - 1
     x = q
-    z = r - (q - (q & 1)) // 2
+    z = r - ((q + (q & 1)) // 2 if odd_down else (q - (q & 1)) // 2)
     return x, -x - z, z
 
 
@@ -84,6 +85,7 @@ class HexGrid:
 
     columns: int
     rows: int
+    odd_columns_down: bool = False
     _index: dict[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -127,7 +129,7 @@ class HexGrid:
         for h in range(self.size):
             column, row = split_hex_id(self.number(h))
             for d in range(6):
-                c, r = _offset_step(column, row, d)
+                c, r = _offset_step(column, row, d, self.odd_columns_down)
                 if 1 <= c <= self.columns and 1 <= r <= self.rows:
                     table[h, d] = self._index[hex_id(c, r)]
         table.setflags(write=False)
@@ -135,7 +137,7 @@ class HexGrid:
 
     @cached_property
     def cube(self) -> np.ndarray:
-        cube = np.array([_cube(*split_hex_id(self.number(h))) for h in range(self.size)], dtype=np.int32)
+        cube = np.array([_cube(*split_hex_id(self.number(h)), self.odd_columns_down) for h in range(self.size)], dtype=np.int32)
         cube.setflags(write=False)
         return cube
 
@@ -160,7 +162,8 @@ class HexGrid:
         q = self.plane_col.astype(np.float64)
         r = self.plane_row.astype(np.float64)
         x = 1.5 * q + 1.0
-        y = np.sqrt(3.0) * (r + 0.5 * (q % 2)) + np.sqrt(3.0) / 2
+        shifted = (q + 1) % 2 if self.odd_columns_down else q % 2
+        y = np.sqrt(3.0) * (r + 0.5 * shifted) + np.sqrt(3.0) / 2
         return np.stack([x, y], axis=1)
 
     @cached_property

@@ -1,0 +1,135 @@
+"""Who is where: sides, occupancy, stacking (4.0) and Zones of Control (6.0).
+
+Captured U.S. artillery (8.2.1.4) fights for the Japanese, so a unit's side is read through
+``side_of``.  Stacking is checked for a hex plus a unit about to enter it; in a Landing Zone the
+zone's capacity replaces the normal limits (9.2.1).
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.attu.scenario import ARTILLERY, DEPOT, INFANTRY, JAPAN, UNKNOWN, US
+from wargym.attu.state import LOC_MAP
+from wargym.rng import draw
+
+
+@njit(cache=True)
+def roll(S, g):
+    """One d10, 1-10 (1.2: a '0' reads as 10); a die queued by a test comes first."""
+    if S.dice_pos[g] < S.dice_n[g]:
+        d = S.dice_queue[g, S.dice_pos[g]]
+        S.dice_pos[g] += 1
+    else:
+        d = draw(S.rng_key, S.rng_counter, g, 10)
+    if S.last_n[g] < S.last_dice.shape[1]:
+        S.last_dice[g, S.last_n[g]] = d
+        S.last_n[g] += 1
+    return d
+
+
+@njit(cache=True)
+def side_of(T, S, g, u):
+    return JAPAN if S.captured[g, u] else T.u_side[u]
+
+
+@njit(cache=True)
+def on_map(S, g, u):
+    return S.unit_loc[g, u] == LOC_MAP
+
+
+@njit(cache=True)
+def hex_side(T, S, g, h):
+    """Side of the units in hex h (-1 empty); the two sides never share a hex."""
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
+            return side_of(T, S, g, u)
+    return -1
+
+
+@njit(cache=True)
+def occupancy(T, S, g):
+    """int8[H]: side occupying each hex, -1 empty."""
+    occ = np.full(T.nbr.shape[0], -1, dtype=np.int8)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP:
+            occ[S.unit_hex[g, u]] = side_of(T, S, g, u)
+    return occ
+
+
+@njit(cache=True)
+def units_in(T, S, g, h, out):
+    """Fill ``out`` with the units in hex h (index order); returns their count."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def zoc_of(T, S, g, side):
+    """bool[H]: hexes in the ZOC of ``side``'s units (6.0: every unit, Unknowns included, into
+    each neighbour it could move into; not across cliffs)."""
+    z = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side:
+            h = S.unit_hex[g, u]
+            for d in range(6):
+                if T.zoc_reach[h, d]:
+                    z[T.nbr[h, d]] = True
+    return z
+
+
+@njit(cache=True)
+def us_stack_ok(T, S, g, h, add_unit, add_steps):
+    """4.1 / 9.2.1: may hex h hold its U.S. units plus ``add_steps`` steps of ``add_unit``?"""
+    total = add_steps
+    batt = T.u_batt[add_unit] if add_unit >= 0 else -1
+    single = True
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and u != add_unit and side_of(T, S, g, u) == US:
+            total += S.unit_steps[g, u]
+            b = T.u_batt[u]
+            if b >= 0:  # Independent units belong to every battalion (4.1)
+                if batt < 0:
+                    batt = b
+                elif b != batt:
+                    single = False
+    lz = T.lz_of_hex[h]
+    if lz >= 0:
+        return total <= T.lz_cap[lz]
+    return total <= (12 if single else 8)
+
+
+@njit(cache=True)
+def jp_stack_ok(T, S, g, h, add_unit):
+    """4.2: up to three Infantry or Artillery units (any number of Unknowns)."""
+    if T.u_type[add_unit] == UNKNOWN and not S.captured[g, add_unit]:
+        return True
+    n = 1
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and u != add_unit and side_of(T, S, g, u) == JAPAN:
+            if T.u_type[u] != UNKNOWN or S.captured[g, u]:
+                n += 1
+    return n <= 3
+
+
+@njit(cache=True)
+def stack_ok(T, S, g, h, u):
+    if side_of(T, S, g, u) == US:
+        return us_stack_ok(T, S, g, h, u, S.unit_steps[g, u])
+    return jp_stack_ok(T, S, g, h, u)
+
+
+@njit(cache=True)
+def is_infantry_like(T, S, g, u):
+    """Units that may Declare Melee (8.2): not Artillery, not Supply Depots."""
+    t = T.u_type[u]
+    return not S.captured[g, u] and t != ARTILLERY and t != DEPOT
+
+
+@njit(cache=True)
+def counts_on_casualty_track(T, u):
+    """8.4: only U.S. infantry steps (Independent Infantry too: 9.3) go on the Casualty Track."""
+    return T.u_side[u] == US and T.u_type[u] == INFANTRY

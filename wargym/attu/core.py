@@ -1,0 +1,159 @@
+"""AttuCore: B games of War in the Wind: The Battle for Attu Island stepped at once.
+
+    core = AttuCore("campaign")              # campaign_free, hogs_back, holtz_bay_jarmin_pass, linkup
+    state = core.init(batch_size=64, seed=0)
+    state = core.step(state, actions)         # int[B], each legal in core.legal_mask(state)
+
+Players are ("us", "japan").  Options: ``decisions`` ("full": every choice to the agents; "major":
+the minor ones by defaults.py), ``vp_chits`` (14.0 victory point chits), ``heroes`` (11.0, where the
+scenario allows them), ``solitaire`` (13.0: the book's solitaire rules; the Japanese side is then
+played by the section 13 baseline in the envs).  The rule kernels are numba-compiled per-game
+functions looped over the batch in compiled code (sequence.step_batch).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from wargym.attu import actions as act
+from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, static_planes
+from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, load_scenario
+from wargym.attu.sequence import start_batch, step_batch
+from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, make_tables
+from wargym.core import BaseCore, RenderMixin
+
+DECISION_MODES = ("full", "major")
+
+
+class AttuCore(RenderMixin, BaseCore):
+    name = "attu"
+    state_class = State
+    observation_bounds = {"spatial": (0.0, 4.0), "global": (-2.0, 4.0)}
+
+    def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
+                 heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000):
+        if decisions not in DECISION_MODES:
+            raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
+        self.decisions = decisions
+        self.options = {"vp_chits": bool(vp_chits), "heroes": bool(heroes), "solitaire": bool(solitaire)}
+        self.players = SIDES
+        self.num_actions = act.num_actions(self.scenario.num_hexes)
+        self.tables = make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions)
+        self._static = static_planes(self.scenario)
+
+    # -- protocol --------------------------------------------------------------------------------
+    def record_header(self) -> dict[str, Any]:
+        return {**super().record_header(), "scenario": self.scenario.name, "options": self.options}
+
+    def _init(self, keys: np.ndarray) -> State:
+        state = blank_state(self.scenario, keys, self.num_actions)
+        start_batch(self.tables, as_arrays(state))
+        return state
+
+    def _step(self, state: State, actions: np.ndarray) -> State:
+        new = state.copy()
+        step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
+        return new
+
+    def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
+        g = self.scenario.grid
+        b = state.batch_size
+        spatial = np.zeros((b, N_PLANES, g.rows, g.columns), dtype=np.float32)
+        spatial[:, :N_STATIC] = self._static
+        glob = np.zeros((b, N_GLOBAL), dtype=np.float32)
+        observe_batch(self.tables, as_arrays(state), player, g.plane_row, g.plane_col, spatial, glob)
+        for key, arr in (("spatial", spatial), ("global", glob)):
+            np.clip(arr, *self.observation_bounds[key], out=arr)
+        return {"spatial": spatial, "global": glob}
+
+    @property
+    def observation_shapes(self) -> dict[str, tuple[int, ...]]:
+        g = self.scenario.grid
+        return {"spatial": (N_PLANES, g.rows, g.columns), "global": (N_GLOBAL,)}
+
+    # -- readable descriptions -------------------------------------------------------------------
+    def unit_label(self, u: int) -> str:
+        sc = self.scenario
+        return f"{SIDES[sc.unit_side[u]].upper()} {sc.unit_names[u]}"
+
+    def units_at(self, state: State, game: int, h: int) -> list[int]:
+        return [int(u) for u in np.nonzero((state.unit_loc[game] == LOC_MAP) & (state.unit_hex[game] == h))[0]]
+
+    def describe_action(self, action: int, state: State | None = None, game: int = 0) -> str:
+        sc = self.scenario
+        H = sc.num_hexes
+        action = int(action)
+        if not 0 <= action < self.num_actions:
+            return f"action {action} (outside [0, {self.num_actions}))"
+        if action >= H:
+            k = action - H
+            text = act.special_name(k)
+            if act.REINF_0 <= k < act.REINF_0 + act.MAX_BATTALIONS and k - act.REINF_0 < len(sc.battalion_names):
+                text = f"reinforcement from {sc.battalion_names[k - act.REINF_0]}"
+            return text
+        where = sc.hex_label(action)
+        if state is None:
+            return f"hex {where}"
+        phase = PHASE_NAMES[int(state.phase[game])]
+        return f"{phase}: hex {where}"
+
+    def why_illegal(self, state: State, game: int, action: int) -> str:
+        if state.terminated[game] or state.truncated[game]:
+            return "the game is over"
+        phase = PHASE_NAMES[int(state.phase[game])]
+        legal = np.nonzero(state.legal_action_mask[game])[0]
+        sample = ", ".join(self.describe_action(a, state, game) for a in legal[:6])
+        more = f" (+{len(legal) - 6} more)" if len(legal) > 6 else ""
+        return f"not allowed in phase '{phase}' for {SIDES[int(state.current_player[game])]}; legal: {sample}{more}"
+
+    def summary(self, state: State, game: int = 0) -> dict[str, Any]:
+        """Plain facts of one game for logs and the CLI."""
+        sc = self.scenario
+        loc = state.unit_loc[game]
+        return {
+            "scenario": sc.name, "turn": int(state.turn[game]), "date": f"May {10 + int(state.turn[game])}",
+            "phase": PHASE_NAMES[int(state.phase[game])], "weather": WEATHERS[int(state.weather[game])],
+            "decisions": int(state.decisions[game]), "casualty_track": int(state.casualties[game]),
+            "units": {s: {LOC_NAMES[k]: int(((loc == k) & (sc.unit_side == i)).sum()) for k in range(len(LOC_NAMES))}
+                      for i, s in enumerate(SIDES)},
+            "victory_hexes": {sc.hex_label(int(h)): self._holder(state, game, int(h)) for h in sc.victory_hex},
+            "terminated": bool(state.terminated[game]), "truncated": bool(state.truncated[game]),
+            "rewards": dict(zip(SIDES, state.rewards[game].tolist())),
+        }
+
+    def _holder(self, state: State, game: int, h: int) -> str | None:
+        us = self.units_at(state, game, h)
+        if not us:
+            return None
+        u = us[0]
+        side = 1 if state.captured[game, u] else int(self.scenario.unit_side[u])
+        return SIDES[side]
+
+    def unit_type_name(self, u: int) -> str:
+        return UNIT_TYPES[int(self.scenario.unit_type[u])]
+
+    # -- rendering ---------------------------------------------------------------------------------
+    def _render_ansi(self, state: State, game: int, viewer: int | None) -> str:
+        from wargym.attu.render import render_ansi
+        return render_ansi(self, state, game, viewer)
+
+    def _render_rgb(self, state: State, game: int, viewer: int | None) -> np.ndarray:
+        from wargym.attu.render import render_rgb
+        return render_rgb(self, state, game, viewer)
+
+    def with_dice(self, state: State, dice, games=None) -> State:
+        """A copy of ``state`` whose next die rolls are ``dice`` (tests replay worked examples)."""
+        q = state.dice_queue.copy()
+        n = state.dice_n.copy()
+        p = state.dice_pos.copy()
+        sel = slice(None) if games is None else games
+        dice = list(dice)
+        q[sel] = 0
+        q[sel, :len(dice)] = dice
+        n[sel] = len(dice)
+        p[sel] = 0
+        return dataclasses.replace(state, dice_queue=q, dice_n=n, dice_pos=p)

@@ -1,0 +1,66 @@
+"""Taking hits (8.0, 8.4, 8.5, 8.2.1.2).
+
+Each hit removes one step of the unit its owner picks (``LOSS`` decisions, or the default of
+defaults.py).  U.S. infantry steps go on the Casualty Track (8.4).  A Japanese Infantry or Artillery
+unit hit is eliminated, except that Ranged Combat (airpower included, 8.1.6) never eliminates the
+last Japanese Infantry unit in a hex (8.5); an Unknown hit by Ranged Combat goes off-map unrevealed,
+at most one per attack (2.5).  U.S. artillery eliminated as a Melee defender is set aside until the
+Melee ends, for capture (8.2.1.2, 8.2.1.4).
+"""
+
+from numba import njit
+
+from wargym.attu.board import counts_on_casualty_track, side_of
+from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
+from wargym.attu.state import LOC_ASIDE, LOC_MAP, LOC_RESERVE, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED
+from wargym.attu.victory import check_immediate, eliminate
+
+
+@njit(cache=True)
+def japanese_infantry_in(T, S, g, h):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and T.u_side[u] == JAPAN \
+                and T.u_type[u] == INFANTRY:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def hit_unit(T, S, g, u, kind):
+    """One hit on unit u (``kind``: a LOSS_* of state.py)."""
+    if side_of(T, S, g, u) == US:
+        S.unit_steps[g, u] -= 1
+        if counts_on_casualty_track(T, u):
+            S.casualties[g] += 1
+        if S.unit_steps[g, u] <= 0:
+            if kind == LOSS_MELEE_ON_DEFENDER and T.u_type[u] == ARTILLERY:
+                S.unit_loc[g, u] = LOC_ASIDE  # 8.2.1.2; unit_steps restored on capture
+                S.unit_steps[g, u] = 0
+            else:
+                eliminate(T, S, g, u)
+    elif S.captured[g, u]:
+        S.unit_steps[g, u] -= 1
+        if S.unit_steps[g, u] <= 0:
+            eliminate(T, S, g, u)
+    elif T.u_type[u] == UNKNOWN:
+        S.unit_loc[g, u] = LOC_RESERVE  # 2.5 / 8.5: melts away, eligible to return (9.6)
+        S.unit_hex[g, u] = -1
+        S.loss_unknown_done[g] = True
+    elif T.u_type[u] == INFANTRY and kind == LOSS_RANGED and japanese_infantry_in(T, S, g, S.unit_hex[g, u]) <= 1:
+        pass  # 8.5: Ranged Combat never eliminates the last Japanese Infantry unit in a hex
+    else:
+        eliminate(T, S, g, u)
+    check_immediate(T, S, g)
+
+
+@njit(cache=True)
+def may_take_hit(T, S, g, u, kind):
+    """u may be picked for a hit: in the loss pool, and not a second Unknown of one attack."""
+    if not S.loss_pool[g, u]:
+        return False
+    if S.unit_loc[g, u] != LOC_MAP:
+        return False
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u] and S.loss_unknown_done[g]:
+        return False
+    return True

@@ -1,0 +1,151 @@
+"""Movement (5.0) with Zones of Control (6.1), stacking (4.0) and the 15.3 force areas.
+
+Costs per hexside and nationality are precomputed in ``Tables.cost`` (scenario.py: clear, river,
+lake, slope up/down, up a level; cliffs impassable).  ``reach`` is a bucketed shortest-path search
+bounded by the unit's Movement Allowance:
+
+* 5.1/5.2: rain -1; night halves (round up) before the rain deduction;
+* 5.8: a unit may always move one hex (interpretation: not a unit whose rating is 0 -- the 105mm
+  fixed positions and Supply Depots never move);
+* 4.0: a hex that could not hold the unit may not be entered, not even in passing;
+* 6.1: entering an enemy ZOC ends the move; a unit that starts in one may not leave it, except at
+  night by spending its whole allowance to enter an adjacent hex free of enemy ZOCs;
+* 10.0: Unknowns never enter a cleared Victory Zone; 15.0: hexes outside the play area are not land.
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.attu.board import side_of, stack_ok, zoc_of
+from wargym.attu.scenario import IMPASSABLE, RAIN, UNKNOWN
+from wargym.attu.state import LOC_MAP
+
+INF = 10000
+
+
+@njit(cache=True)
+def allowance(T, S, g, u, rating):
+    """5.1, 5.2: Movement Points of a unit of movement rating ``rating`` this turn."""
+    m = rating
+    if S.night[g]:
+        m = (m + 1) // 2
+    if S.weather[g] == RAIN:
+        m -= 1
+    return max(m, 0)
+
+
+@njit(cache=True)
+def may_enter_zone(T, S, g, u, h):
+    """10.0 (Unknowns and cleared zones) and 15.3 (a force stays in its area until secured)."""
+    z = T.zone[h]
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u] and S.zone_cleared[g, z]:
+        return False
+    f = T.u_force[u]
+    if f >= 0 and not T.force_zones[f, z] and not S.secured[g, f]:
+        return False
+    return True
+
+
+@njit(cache=True)
+def reach(T, S, g, u, occ, ezoc, mp, ignore_zoc, out):
+    """Mark in bool ``out[H]`` every hex unit u may move to this action with ``mp`` Movement
+    Points (its own hex excluded).  ``occ``: side per hex; ``ezoc``: enemy ZOC hexes."""
+    H = T.nbr.shape[0]
+    side = side_of(T, S, g, u)
+    start = S.unit_hex[g, u]
+    cost = T.cost[side]
+    if T.u_move[u] == 0 and not S.captured[g, u]:
+        return
+    if ezoc[start] and not ignore_zoc:
+        if S.night[g]:  # 6.1: the whole allowance into an adjacent hex free of enemy ZOCs
+            for d in range(6):
+                n = T.nbr[start, d]
+                if n >= 0 and cost[start, d] < IMPASSABLE and not ezoc[n] and occ[n] != 1 - side \
+                        and may_enter_zone(T, S, g, u, n) and stack_ok(T, S, g, n, u):
+                    out[n] = True
+        return
+    dist = np.full(H, INF, dtype=np.int32)
+    frontier = np.empty(H, dtype=np.int32)
+    dist[start] = 0
+    frontier[0] = start
+    n_front = 1
+    for level in range(mp + 1):
+        i = 0
+        while i < n_front:
+            a = frontier[i]
+            i += 1
+            if dist[a] != level:
+                continue
+            if a != start and ezoc[a] and not ignore_zoc:
+                continue  # 6.1: stop on entering an enemy ZOC
+            for d in range(6):
+                b = T.nbr[a, d]
+                if b < 0:
+                    continue
+                c = cost[a, d]
+                if c >= IMPASSABLE or occ[b] == 1 - side:
+                    continue
+                nd = level + c
+                if nd > mp and not (a == start):
+                    continue
+                if nd > mp:  # 5.8: one hex whatever its cost
+                    nd = mp
+                if nd < dist[b] and may_enter_zone(T, S, g, u, b) and stack_ok(T, S, g, b, u):
+                    if dist[b] == INF:
+                        frontier[n_front] = b
+                        n_front += 1
+                    dist[b] = nd
+    for i in range(n_front):
+        h = frontier[i]
+        if h != start:
+            out[h] = True
+
+
+@njit(cache=True)
+def move_destinations(T, S, g, u, out):
+    """``reach`` for an ordinary Move action of unit u (3.5)."""
+    side = side_of(T, S, g, u)
+    occ = np.full(T.nbr.shape[0], -1, dtype=np.int8)
+    for v in range(T.u_side.shape[0]):
+        if S.unit_loc[g, v] == LOC_MAP:
+            occ[S.unit_hex[g, v]] = side_of(T, S, g, v)
+    ezoc = zoc_of(T, S, g, 1 - side)
+    reach(T, S, g, u, occ, ezoc, allowance(T, S, g, u, T.u_move[u]), False, out)
+
+
+@njit(cache=True)
+def path_cost_from(T, S, g, side, sources, n_sources, blocked, limit, dist):
+    """Shortest costs (``side``'s Movement Points) from the source hexes to every hex, not
+    entering ``blocked`` hexes, up to ``limit``; fills ``dist`` (INF beyond).  Used by supply
+    (7.2) and the Unknown placement distance (9.6)."""
+    H = T.nbr.shape[0]
+    cost = T.cost[side]
+    dist[:] = INF
+    frontier = np.empty(H, dtype=np.int32)
+    n_front = 0
+    for i in range(n_sources):
+        s = sources[i]
+        if dist[s] == INF:
+            frontier[n_front] = s
+            n_front += 1
+        dist[s] = 0
+    for level in range(limit + 1):
+        i = 0
+        while i < n_front:
+            a = frontier[i]
+            i += 1
+            if dist[a] != level:
+                continue
+            for d in range(6):
+                b = T.nbr[a, d]
+                if b < 0 or blocked[b]:
+                    continue
+                c = cost[a, d]
+                if c >= IMPASSABLE:
+                    continue
+                nd = level + c
+                if nd <= limit and nd < dist[b]:
+                    if dist[b] == INF:
+                        frontier[n_front] = b
+                        n_front += 1
+                    dist[b] = nd

@@ -1,0 +1,172 @@
+"""Ranged Combat (8.1) and Airpower (8.1.6); the die roll modifiers of 8.3.
+
+A firer needs the target hex within its range and Spotting Distance (3 hexes; Fog 1; Williwaw none,
+8.1.1) and a line of sight (precomputed, ``Tables.sight``), unless it is artillery called in by any
+friendly unit that has both (8.1.4).  Unknowns fire as the Infantry they reveal (2.5; interpretation:
+every Infantry unit the roll gives fires, with the Infantry range of 2).  A U.S. attack on a hex
+mixing face-up and face-down units names its target unit first (8.0; interpretation: "a face-down
+unit" is one of them at random, since the U.S. cannot tell them apart).  Airpower attacks are
+announced hex by hex and then rolled one die each; a modified 2 or less hits the attacker's nearest
+own unit, ties chosen by the U.S. by day and by Japan at night (8.1.6).
+"""
+
+from numba import njit
+
+from wargym.attu.board import roll, side_of
+from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, WILLIWAW
+from wargym.attu.state import (
+    LOC_MAP, M_FACE_DOWN, M_FOG, M_HIGHER, M_NIGHT, M_RAIN, M_SUPPLY, M_WILLIWAW,
+)
+from wargym.rng import draw
+
+UNKNOWN_RANGE = 2  # the Infantry an Unknown reveals fire at range 2 (counters.yaml)
+HIT_ON = 7
+FRIENDLY_FIRE_AT = 2
+
+
+@njit(cache=True)
+def weather_modifier(T, S, g, table):
+    w = S.weather[g]
+    if w == WILLIWAW:
+        return table[M_WILLIWAW]
+    if w == FOG:
+        return table[M_FOG]
+    if w == RAIN:
+        return table[M_RAIN]
+    return 0
+
+
+@njit(cache=True)
+def fire_dice(S, g, n, modifier, fixed_low):
+    """Roll n dice at ``modifier``; returns (hits, natural 1s and 2s).  8.0: a modified 7 or more
+    hits, a natural '0' (10) always hits."""
+    hits = 0
+    low = 0
+    for _ in range(n):
+        d = roll(S, g)
+        if d == 10 or d + modifier >= HIT_ON:
+            hits += 1
+        if fixed_low and d <= 2:
+            low += 1
+    return hits, low
+
+
+@njit(cache=True)
+def spots(T, S, g, a, t):
+    """A unit in hex a may see to fire at (or call artillery on) hex t (8.1.1, 8.1.2)."""
+    return T.dist[a, t] <= T.spotting[S.weather[g]] and T.sight[a, t]
+
+
+@njit(cache=True)
+def ranged_dice(T, S, g, u):
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+        return 1  # fires as the Infantry it reveals
+    k = S.unit_steps[g, u]
+    return T.u_ranged[u, k - 1] if k > 0 else 0
+
+
+@njit(cache=True)
+def unit_range(T, S, g, u):
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+        return UNKNOWN_RANGE
+    return T.u_range[u]
+
+
+@njit(cache=True)
+def may_fire_at(T, S, g, u, t, occ):
+    """8.1: unit u may make a Ranged attack on hex t."""
+    side = side_of(T, S, g, u)
+    if occ[t] != 1 - side or S.weather[g] == WILLIWAW:
+        return False
+    a = S.unit_hex[g, u]
+    if T.dist[a, t] > unit_range(T, S, g, u):
+        return False
+    if spots(T, S, g, a, t):
+        return True
+    if T.u_type[u] == ARTILLERY:  # 8.1.4: called in by any friendly unit
+        for v in range(T.u_side.shape[0]):
+            if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == side and spots(T, S, g, S.unit_hex[g, v], t):
+                return True
+    return False
+
+
+@njit(cache=True)
+def ranged_modifier(T, S, g, u, t, supplied, face_down_target):
+    """8.3, Ranged column."""
+    m = weather_modifier(T, S, g, T.mod_ranged)
+    if T.u_type[u] != ARTILLERY and T.level[t] > T.level[S.unit_hex[g, u]]:
+        m += T.mod_ranged[M_HIGHER]
+    if not supplied:
+        m += T.mod_ranged[M_SUPPLY]
+    if face_down_target:
+        m += T.mod_ranged[M_FACE_DOWN]
+    return m
+
+
+@njit(cache=True)
+def air_modifier(T, S, g, t):
+    """8.3, Airpower column."""
+    m = weather_modifier(T, S, g, T.mod_air)
+    if S.night[g]:
+        m += T.mod_air[M_NIGHT]
+    if all_face_down(T, S, g, t):
+        m += T.mod_air[M_FACE_DOWN]
+    return m
+
+
+@njit(cache=True)
+def all_face_down(T, S, g, t):
+    any_unit = False
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t:
+            any_unit = True
+            if not S.face_down[g, u]:
+                return False
+    return any_unit
+
+
+@njit(cache=True)
+def mixed_target(T, S, g, t):
+    """8.0: a hex with face-up and face-down Japanese units."""
+    up = False
+    down = False
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and side_of(T, S, g, u) == JAPAN:
+            if S.face_down[g, u]:
+                down = True
+            else:
+                up = True
+    return up and down
+
+
+@njit(cache=True)
+def nearest_friends(T, S, g, side, t, out):
+    """Mark the hexes of ``side``'s units nearest to hex t (8.1.6 friendly fire); returns count."""
+    best = 10000
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side:
+            best = min(best, T.dist[S.unit_hex[g, u], t])
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == best:
+            h = S.unit_hex[g, u]
+            if not out[h]:
+                out[h] = True
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def random_face_down_unit(T, S, g, t):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and S.face_down[g, u]:
+            n += 1
+    k = draw(S.rng_key, S.rng_counter, g, n) - 1
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and S.face_down[g, u]:
+            if k == 0:
+                return u
+            k -= 1
+    return -1
+

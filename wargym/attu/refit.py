@@ -1,0 +1,275 @@
+"""Refit and reinforcements (9.0-9.6) and the landings of 12.5/12.6.
+
+* 9.1: two dice, fog -1, williwaw -2 and the scenario's modifier (15.x), cross-indexed with the
+  Casualty Track on the Loss Recovery Table (charts.yaml, reconstructed); never more steps than the
+  track shows; the track is then reset.  Steps go to in-supply Infantry units one at a time, never
+  above their set-up strength nor over the stacking limit.
+* 9.2: units staged for open Landing Zones (no Japanese unit, no Japanese ZOC) roll one die each on
+  the Scatter Chart (fog -1, williwaw -2, less than 1 reads 1); a unit scattered into a Japanese unit
+  or ZOC is eliminated; then over-capacity zones lose the most recently landed steps first (9.2.1).
+  Interpretation: only infantry steps go on the Loss Track (8.4 says only they are recorded).
+* 9.3 Independent units, 9.4 Supply Depots: in supply, not in a Japanese ZOC.
+* 9.6: Unknown moves and Infantry-for-Unknown swaps, away from U.S. units, Landing Zones and cleared
+  Victory Zones; placed Unknowns never outnumber the Infantry the Japanese have left.
+  Interpretation: a swap places at most one Unknown per Infantry unit removed, and a hex holding
+  artillery cannot be swapped ("all units in a hex must be removed").
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.attu.board import counts_on_casualty_track, roll, side_of, us_stack_ok, zoc_of
+from wargym.attu.movement import INF, may_enter_zone, path_cost_from
+from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, UNKNOWN, US
+from wargym.attu.state import (
+    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, OPT_REFIT_MOD,
+)
+from wargym.attu.supply import in_supply
+from wargym.attu.victory import check_immediate, eliminate
+
+SWAP_RANGE = 7  # 9.6: Unknowns up to seven Movement Points from the swapped hex
+
+
+@njit(cache=True)
+def recovery_steps(T, S, g):
+    """9.1: roll the Loss Recovery Table; returns the refit steps and resets the track."""
+    r = roll(S, g) + roll(S, g) + T.rec_weather[S.weather[g]] + T.opts[OPT_REFIT_MOD]
+    row = 0
+    for i in range(T.rec_rows.shape[0]):
+        if r >= T.rec_rows[i]:
+            row = i
+    col = 0
+    for j in range(T.rec_cols.shape[0]):
+        if S.casualties[g] >= T.rec_cols[j]:
+            col = j
+    steps = min(T.rec_steps[row, col], S.casualties[g])
+    S.casualties[g] = 0
+    return steps
+
+
+@njit(cache=True)
+def refit_ok(T, S, g, u, dist):
+    """9.1: u may take one refit step."""
+    if S.unit_loc[g, u] != LOC_MAP or side_of(T, S, g, u) != US or T.u_type[u] != INFANTRY:
+        return False
+    if S.unit_steps[g, u] >= T.u_steps[u] or not in_supply(T, S, g, u, dist):
+        return False
+    return us_stack_ok(T, S, g, S.unit_hex[g, u], u, S.unit_steps[g, u] + 1)
+
+
+@njit(cache=True)
+def lz_open(T, S, g, k, jzoc):
+    """9.2: a Landing Zone with no Japanese unit on it and not in a Japanese ZOC."""
+    h = T.lz_hex[k]
+    if h < 0 or jzoc[h]:
+        return False
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == JAPAN:
+            return False
+    return True
+
+
+@njit(cache=True)
+def group_unit(T, S, g, k):
+    """The next unit of order-of-battle line k waiting in the Reinforcements Box, or -1."""
+    for u in range(T.u_side.shape[0]):
+        if T.u_group[u] == k and S.unit_loc[g, u] == LOC_RESERVE and T.u_side[u] == US and T.u_in_play[u]:
+            return u
+    return -1
+
+
+@njit(cache=True)
+def lose_steps(T, S, g, u, n):
+    """Remove n steps of U.S. unit u outside combat (9.2), recording infantry ones (8.4)."""
+    n = min(n, S.unit_steps[g, u])
+    S.unit_steps[g, u] -= n
+    if counts_on_casualty_track(T, u):
+        S.casualties[g] += n
+    if S.unit_steps[g, u] <= 0:
+        eliminate(T, S, g, u)
+
+
+@njit(cache=True)
+def resolve_landing(T, S, g):
+    """9.2.2 and 9.2.1 for every staged unit."""
+    jzoc = zoc_of(T, S, g, JAPAN)
+    for k in range(9):
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] != LOC_STAGING or S.unit_hex[g, u] != k:
+                continue
+            die = max(roll(S, g) + T.scatter_weather[S.weather[g]], 1)
+            result = T.scatter[k, die]
+            dest = k if result == LANDED else result
+            if result == DELAYED or T.lz_hex[dest] < 0:
+                S.unit_loc[g, u] = LOC_RESERVE
+                S.unit_hex[g, u] = -1
+                continue
+            S.unit_loc[g, u] = LOC_MAP
+            S.unit_hex[g, u] = T.lz_hex[dest]
+            if not lz_open(T, S, g, dest, jzoc):
+                lose_steps(T, S, g, u, S.unit_steps[g, u])
+                continue
+            S.land_order[g, u] = S.land_count[g]
+            S.land_count[g] += 1
+    for k in range(9):  # 9.2.1: over capacity, the most recently landed steps go first
+        h = T.lz_hex[k]
+        if h < 0:
+            continue
+        while True:
+            total = 0
+            latest, latest_order = -1, -2
+            for u in range(T.u_side.shape[0]):
+                if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == US:
+                    total += S.unit_steps[g, u]
+                    if S.land_order[g, u] > latest_order:
+                        latest, latest_order = u, S.land_order[g, u]
+            excess = total - T.lz_cap[k]
+            if excess <= 0 or latest < 0:
+                break
+            lose_steps(T, S, g, latest, excess)
+    for u in range(T.u_side.shape[0]):
+        S.land_order[g, u] = -1
+    check_immediate(T, S, g)
+
+
+@njit(cache=True)
+def free_independent(T, S, g):
+    for i in range(T.indeps.shape[0]):
+        v = T.indeps[i]
+        if S.unit_loc[g, v] == LOC_NONE and T.u_in_play[v]:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def independent_ok(T, S, g, u, dist, jzoc):
+    """9.3: an in-supply U.S. Infantry company, not in a Japanese ZOC, while counters remain."""
+    return S.unit_loc[g, u] == LOC_MAP and T.u_side[u] == US and not S.captured[g, u] and \
+        T.u_type[u] == INFANTRY and T.u_batt[u] >= 0 and not jzoc[S.unit_hex[g, u]] and \
+        in_supply(T, S, g, u, dist) and free_independent(T, S, g) >= 0
+
+
+@njit(cache=True)
+def create_independent(T, S, g, u):
+    v = free_independent(T, S, g)
+    h = S.unit_hex[g, u]
+    S.unit_steps[g, u] -= 1  # 9.3: not a loss for the Casualty Track
+    if S.unit_steps[g, u] <= 0:
+        eliminate(T, S, g, u)
+    S.unit_loc[g, v] = LOC_MAP
+    S.unit_hex[g, v] = h
+    S.unit_steps[g, v] = 1
+
+
+@njit(cache=True)
+def depot_ok(T, S, g, u, dist, jzoc):
+    """9.4 / 7.3: an Engineer whose depot is unused, in supply, not in an enemy ZOC."""
+    if S.unit_loc[g, u] != LOC_MAP or T.u_type[u] != ENGINEER or S.captured[g, u]:
+        return False
+    d = T.u_depot[u]
+    return d >= 0 and S.unit_loc[g, d] == LOC_NONE and T.u_in_play[d] and not jzoc[S.unit_hex[g, u]] \
+        and in_supply(T, S, g, u, dist)
+
+
+@njit(cache=True)
+def create_depot(T, S, g, u):
+    d = T.u_depot[u]
+    h = S.unit_hex[g, u]
+    S.unit_steps[g, u] -= 1  # 7.3: even its last step
+    if S.unit_steps[g, u] <= 0:
+        eliminate(T, S, g, u)
+    S.unit_loc[g, d] = LOC_MAP
+    S.unit_hex[g, d] = h
+    S.unit_steps[g, d] = 1
+
+
+# ------------------------------------------------------------------------------------------ 9.6
+@njit(cache=True)
+def near_us(T, S, g):
+    """bool[H]: hexes holding or adjacent to a U.S. unit."""
+    out = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US:
+            h = S.unit_hex[g, u]
+            out[h] = True
+            for d in range(6):
+                if T.nbr[h, d] >= 0:
+                    out[T.nbr[h, d]] = True
+    return out
+
+
+@njit(cache=True)
+def unknown_spot_ok(T, S, g, u, h, near):
+    """9.6: where an Unknown may be moved or placed."""
+    return T.land[h] and not near[h] and not T.near_lz[h] and not S.zone_cleared[g, T.zone[h]] \
+        and may_enter_zone(T, S, g, u, h)
+
+
+@njit(cache=True)
+def infantry_left(T, S, g):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] == JAPAN and T.u_type[u] == INFANTRY and T.u_in_play[u] and \
+                (S.unit_loc[g, u] == LOC_MAP or S.unit_loc[g, u] == LOC_RESERVE):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def spare_unknown(T, S, g):
+    """An off-map Unknown that may be placed now (9.6: never more on the map than Infantry left)."""
+    on_map = 0
+    spare = -1
+    for u in range(T.u_side.shape[0]):
+        if T.u_type[u] == UNKNOWN and T.u_side[u] == JAPAN and T.u_in_play[u]:
+            if S.unit_loc[g, u] == LOC_MAP:
+                on_map += 1
+            elif S.unit_loc[g, u] == LOC_RESERVE and spare < 0:
+                spare = u
+    if on_map >= infantry_left(T, S, g):
+        return -1
+    return spare
+
+
+@njit(cache=True)
+def swap_ok(T, S, g, h):
+    """9.6 step 2: a hex of Japanese Infantry (and Unknowns) only, with an Unknown to place."""
+    inf = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
+            if side_of(T, S, g, u) != JAPAN or T.u_type[u] == ARTILLERY or S.captured[g, u]:
+                return False
+            if T.u_type[u] == INFANTRY:
+                inf += 1
+    return inf > 0
+
+
+@njit(cache=True)
+def swap_remove(T, S, g, h):
+    """Take every unit of hex h off the map (Infantry back to the pool); returns Infantry count."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
+            if T.u_type[u] == INFANTRY:
+                n += 1
+            S.unit_loc[g, u] = LOC_RESERVE
+            S.unit_hex[g, u] = -1
+            S.face_down[g, u] = True
+    return n
+
+
+@njit(cache=True)
+def swap_reach(T, S, g, h, out):
+    """Hexes within seven Japanese MP of h (not through U.S. units)."""
+    H = T.nbr.shape[0]
+    blocked = np.zeros(H, dtype=np.bool_)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US:
+            blocked[S.unit_hex[g, u]] = True
+    src = np.empty(1, dtype=np.int32)
+    src[0] = h
+    dist = np.empty(H, dtype=np.int32)
+    path_cost_from(T, S, g, JAPAN, src, 1, blocked, SWAP_RANGE, dist)
+    for x in range(H):
+        out[x] = dist[x] < INF
+

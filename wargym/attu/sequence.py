@@ -1,0 +1,1092 @@
+"""The turn sequence (3.0, 9.0, 12.0) as a machine of atomic decisions, and the step kernel.
+
+    set-up          JP_SETUP (free set-ups) -> US_STAGING -> US_WAIT (12.6) -> landing (9.2)
+    Step 1 (3.1)    REFIT_DECISION: yes -> Refit Turn: weather, recovery roll, REFIT_ALLOC ->
+                    REINF_PICK/REINF_ZONE -> landing -> INDEPENDENT -> DEPOT -> hiding (9.5) ->
+                    UNKNOWN_PICK/UNKNOWN_DEST -> SWAP_PICK/SWAP_PLACE -> next turn (9.7)
+    Step 2 (3.2)    NIGHT_DECISION, then weather (3.3) and airpower (3.4) are rolled
+    Steps 5-6       ACT_SELECT (a hex, SLOT if several units) -> ACT_ORDER (move / fire / declare
+                    melee / hold) [-> RANGED_TARGET] ; AIR -> AIR_TARGET ; STRIKE ; END
+    Step 7 (3.7)    MELEE_PICK alternately -> [ARNOLD] -> rounds: defensive fire, offensive fire
+                    (each [MARTINEZ] -> LOSS), RETREAT_OPTION -> RETREAT ; ADVANCE
+    Step 8-9        victory (3.8), hiding (3.9), next turn, Komandorski (12.1)
+
+Hits wait in LOSS for their owner's choice of unit.  Decisions with one legal action are taken
+automatically; with ``decisions="major"`` the minor ones (defaults.MINOR_PHASES) are too.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from wargym.attu import defaults
+from wargym.attu.actions import (
+    AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YES,
+)
+from wargym.attu.board import roll, side_of, stack_ok, zoc_of
+from wargym.attu.fog import hide_units, reveal_unknowns
+from wargym.attu.losses import hit_unit, may_take_hit
+from wargym.attu.melee import (
+    MAX_ROUNDS, advance_ok, any_pickable, arnold_candidate, attackers_left, declare_direction_ok, defenders_left,
+    martinez_may, melee_dice, melee_modifier, pickable, retreat_hexes, side_dice, surround_count,
+)
+from wargym.attu.movement import move_destinations
+from wargym.attu.ranged import (
+    air_modifier, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
+    ranged_modifier,
+)
+from wargym.attu.refit import (
+    create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
+    refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spot_ok,
+)
+from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US
+from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
+from wargym.attu.state import (
+    ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
+    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
+    LOSS_SOFT_GROUND, MARTINEZ, MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_OPTION, MEL_ROUND_END, MELEE_PICK, NIGHT_DECISION,
+    OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI, OPT_END_DATE, OPT_MAJOR_ONLY, OPT_US_FREE, OVER, RANGED_TARGET,
+    REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE,
+    UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT,
+)
+from wargym.attu.supply import in_supply, supply_distance
+from wargym.attu.victory import check_immediate, eliminate, end_of_turn, step8, update_zones
+from wargym.attu.weather import roll_airpower, roll_weather
+
+MEL_RETREATED = 4      # mel_stage after the U.S. took the retreat option
+LOSS_EXCESS = 5        # loss_kind: defensive hits past the attackers (8.2.1.1)
+MAX_WAIT_TURN = 13     # 12.6 interpretation: the landing may wait until May 23
+
+
+# ------------------------------------------------------------------------------ unit candidates
+@njit(cache=True)
+def candidates(T, S, g, purpose, h, dist, out):
+    """Units of hex h eligible for ``purpose`` (a phase), in index order; returns the count."""
+    n = 0
+    jzoc = zoc_of(T, S, g, JAPAN) if purpose == INDEPENDENT or purpose == DEPOT else np.zeros(1, dtype=np.bool_)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] != LOC_MAP or S.unit_hex[g, u] != h:
+            continue
+        ok = False
+        if purpose == ACT_SELECT:
+            ok = side_of(T, S, g, u) == S.acting[g] and not S.acted[g, u]
+        elif purpose == REFIT_ALLOC:
+            ok = refit_ok(T, S, g, u, dist)
+        elif purpose == INDEPENDENT:
+            ok = independent_ok(T, S, g, u, dist, jzoc)
+        elif purpose == DEPOT:
+            ok = depot_ok(T, S, g, u, dist, jzoc)
+        if ok:
+            if n < out.shape[0]:
+                out[n] = u
+            n += 1
+    return min(n, out.shape[0])
+
+
+@njit(cache=True)
+def loss_candidates(T, S, g, out):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if may_take_hit(T, S, g, u, S.loss_kind[g]) and n < out.shape[0]:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def advance_candidates(T, S, g, out):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if advance_ok(T, S, g, u) and n < out.shape[0]:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def face_up_targets(T, S, g, t, out):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and not S.face_down[g, u] and n < out.shape[0] - 1:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def stage_unit(T, S, g):
+    """The next U.S. unit to stage (12.5: D-G and H/I choices; 12.6: every unit), or -1."""
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] != US or not T.u_in_play[u] or S.unit_loc[g, u] != LOC_NONE or T.u_staging[u] == -3:
+            continue
+        if T.opts[OPT_US_FREE] or T.u_staging[u] >= 10:
+            return u
+    return -1
+
+
+# ------------------------------------------------------------------------------- turn structure
+@njit(cache=True)
+def begin_turn(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        S.acted[g, u] = False
+        S.melee_target[g, u] = -1
+        S.fought[g, u] = False
+    S.night[g] = False
+    S.refit[g] = False
+    S.first[g] = US
+    S.air_n[g] = 0
+    S.air_struck[g] = False
+    S.airpower[g, 0] = 0
+    S.airpower[g, 1] = 0
+    S.phase[g] = REFIT_DECISION
+
+
+@njit(cache=True)
+def advance_turn(T, S, g, normal_turn):
+    """3.9 / 9.7: end of a turn; 3.8.3 and 12.1."""
+    end_of_turn(T, S, g)
+    if S.terminated[g]:
+        return
+    if normal_turn:
+        hide_units(T, S, g, False)
+    S.turn[g] += 1
+    t = S.turn[g]
+    if T.opts[OPT_KOMANDORSKI]:
+        if t == T.ke_turn and S.ke_revealed[g] == 0:
+            S.ke_revealed[g] = 1
+            if S.ke_effect[g] == 10 + t:
+                S.ke_revealed[g] = 2
+                S.last_turn[g] = t + S.ke_delay[g] - 1
+        elif S.ke_revealed[g] == 1 and t == S.ke_effect[g] - 10:
+            S.ke_revealed[g] = 2
+            S.last_turn[g] = t + S.ke_delay[g] - 1
+    begin_turn(T, S, g)
+
+
+@njit(cache=True)
+def start_actions(T, S, g):
+    S.first[g] = JAPAN if S.night[g] else US
+    roll_weather(T, S, g)
+    roll_airpower(T, S, g)
+    S.acting[g] = S.first[g]
+    S.act_step[g] = 0
+    S.phase[g] = ACT_SELECT
+
+
+@njit(cache=True)
+def end_actions(T, S, g):
+    S.air_n[g] = 0
+    S.air_struck[g] = False
+    S.airpower[g, S.acting[g]] = 0  # 3.4: unused factors are lost
+    if S.act_step[g] == 0:
+        S.act_step[g] = 1
+        S.acting[g] = 1 - S.first[g]
+        S.phase[g] = ACT_SELECT
+    else:
+        S.mel_picker[g] = S.first[g]
+        S.phase[g] = MELEE_PICK
+
+
+@njit(cache=True)
+def after_setup(T, S, g):
+    """Next set-up step: Japanese placement, U.S. staging, then the opening landing (12.5)."""
+    if T.opts[OPT_JP_FREE] and skip_unplaceable_guns(T, S, g) >= 0:
+        S.phase[g] = JP_SETUP
+        return
+    if stage_unit(T, S, g) >= 0:
+        S.phase[g] = US_STAGING
+        return
+    if T.opts[OPT_US_FREE] and S.phase[g] != US_WAIT:
+        S.phase[g] = US_WAIT
+        return
+    resolve_landing(T, S, g)
+    update_zones(T, S, g)
+    begin_turn(T, S, g)
+
+
+@njit(cache=True)
+def start_game(T, S, g):
+    draw_chits(T, S, g)
+    start_positions(T, S, g)
+    S.weather[g] = FOG  # 12.2 / 12.5: the opening landing in Fog; turn 1 rolls on the Fog line
+    if not T.opts[OPT_KOMANDORSKI]:
+        S.last_turn[g] = T.opts[OPT_END_DATE]
+    S.phase[g] = JP_SETUP
+    after_setup(T, S, g)
+
+
+@njit(cache=True)
+def end_refit_allocation(T, S, g):
+    S.refit_steps[g] = 0
+    S.phase[g] = REINF_PICK
+
+
+@njit(cache=True)
+def after_unknowns(T, S, g):
+    S.phase[g] = SWAP_PICK
+
+
+# ---------------------------------------------------------------------------------------- combat
+@njit(cache=True)
+def start_loss(T, S, g, owner, kind, hits, h):
+    """Hits on hex h (or, for Melee attackers, on the attacking units) wait for ``owner``."""
+    S.loss_hits[g] = hits
+    S.loss_side[g] = owner
+    S.loss_kind[g] = kind
+    S.loss_unknown_done[g] = False
+    for u in range(T.u_side.shape[0]):
+        if kind == LOSS_MELEE_ON_ATTACKER:
+            S.loss_pool[g, u] = S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP
+        else:
+            S.loss_pool[g, u] = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h
+    S.phase[g] = LOSS
+
+
+@njit(cache=True)
+def resolve_ranged(T, S, g, u, t, target):
+    """8.1: unit u (an Unknown: the Infantry it reveals) fires at hex t; ``target``: the unit the
+    U.S. named in a mixed hex (8.0), -1 otherwise."""
+    side = side_of(T, S, g, u)
+    a = S.unit_hex[g, u]
+    firers = np.zeros(T.u_side.shape[0], dtype=np.bool_)
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+        before = np.zeros(T.u_side.shape[0], dtype=np.bool_)
+        for v in range(T.u_side.shape[0]):
+            before[v] = S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a
+        reveal_unknowns(T, S, g, a, False)
+        for v in range(T.u_side.shape[0]):
+            if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a and not before[v]:
+                firers[v] = True
+    else:
+        firers[u] = True
+    S.acted[g, u] = True
+    dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)
+    face_down = False
+    if target >= 0:
+        face_down = S.face_down[g, target]
+    else:
+        face_down = side == US and all_face_down_jp(T, S, g, t)
+    hits = 0
+    S.last_n[g] = 0
+    S.soft_unit[g] = -1
+    S.soft_hits[g] = 0
+    for v in range(T.u_side.shape[0]):
+        if not firers[v]:
+            continue
+        S.acted[g, v] = True
+        supplied = side != US or in_supply(T, S, g, v, dist)
+        mod = ranged_modifier(T, S, g, v, t, supplied, face_down)
+        fixed = T.u_fixed[v] and not S.captured[g, v]
+        h, low = fire_dice(S, g, ranged_dice(T, S, g, v), mod, fixed)
+        hits += h
+        if low > 0:
+            S.soft_unit[g] = v
+            S.soft_hits[g] = low
+    if target >= 0:
+        for _ in range(min(hits, max(S.unit_steps[g, target], 1))):
+            if S.unit_loc[g, target] == LOC_MAP:
+                S.loss_kind[g] = LOSS_RANGED
+                hit_unit(T, S, g, target, LOSS_RANGED)
+        after_losses(T, S, g)
+        return
+    start_loss(T, S, g, 1 - side, LOSS_RANGED, hits, t)
+
+
+@njit(cache=True)
+def all_face_down_jp(T, S, g, t):
+    found = False
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t:
+            found = True
+            if not S.face_down[g, u]:
+                return False
+    return found
+
+
+@njit(cache=True)
+def air_run(T, S, g):
+    """8.1.6: the announced Airpower attacks, one die each, in the order announced."""
+    side = S.acting[g]
+    while S.air_i[g] < S.air_n[g]:
+        t = S.air_target[g, S.air_i[g]]
+        S.air_i[g] += 1
+        enemy = False
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and side_of(T, S, g, u) != side:
+                enemy = True
+        if not enemy:
+            continue  # wasted
+        S.last_n[g] = 0
+        d = roll(S, g)
+        m = d + air_modifier(T, S, g, t)
+        if d == 10 or m >= 7:
+            start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
+            return
+        if m <= 2:
+            S.ff_side[g] = JAPAN if S.night[g] else US
+            S.ff_from[g] = t
+            S.phase[g] = FRIENDLY_FIRE
+            return
+    after_losses(T, S, g)
+
+
+@njit(cache=True)
+def after_losses(T, S, g):
+    """Where play goes once the hits of an attack are placed."""
+    S.loss_hits[g] = 0
+    if S.terminated[g]:
+        return
+    if S.mel_hex[g] >= 0:
+        melee_run(T, S, g)
+        return
+    if S.air_struck[g] and S.air_i[g] < S.air_n[g]:
+        air_run(T, S, g)
+        return
+    if S.soft_unit[g] >= 0:  # 8.1.5: after the hits are applied
+        u = S.soft_unit[g]
+        for _ in range(S.soft_hits[g]):
+            if S.unit_loc[g, u] == LOC_MAP:
+                hit_unit(T, S, g, u, LOSS_SOFT_GROUND)
+        S.soft_unit[g] = -1
+        S.soft_hits[g] = 0
+    update_zones(T, S, g)
+    check_immediate(T, S, g)
+    if not S.terminated[g]:
+        S.phase[g] = ACT_SELECT
+
+
+# ----------------------------------------------------------------------------------------- melee
+@njit(cache=True)
+def start_melee(T, S, g, t):
+    side = S.mel_picker[g]
+    S.mel_hex[g] = t
+    S.mel_side[g] = side
+    S.mel_round[g] = 0
+    S.mel_stage[g] = MEL_DEFENSIVE
+    S.mel_arnold[g] = -1
+    for i in range(6):
+        S.mel_from[g, i] = -1
+    U = T.u_side.shape[0]
+    for u in range(U):
+        if S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
+                side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1:
+            a = S.unit_hex[g, u]
+            if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+                reveal_unknowns(T, S, g, a, True)  # 2.5: attacking Unknowns show themselves
+    reveal_unknowns(T, S, g, t, False)             # 2.5: so do defending ones
+    for u in range(U):
+        S.mel_att[g, u] = S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
+            side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1
+        if S.mel_att[g, u]:
+            a = S.unit_hex[g, u]
+            for i in range(6):
+                if S.mel_from[g, i] == a:
+                    break
+                if S.mel_from[g, i] < 0:
+                    S.mel_from[g, i] = a
+                    break
+        in_target = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t
+        if S.mel_att[g, u] or in_target:
+            S.fought[g, u] = True
+            S.pre_steps[g, u] = S.unit_steps[g, u]
+            if side_of(T, S, g, u) == JAPAN:
+                S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
+    if T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
+        S.phase[g] = ARNOLD
+        return
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def melee_fire(T, S, g, offensive):
+    """One side's fire of a round; returns (hits, misses)."""
+    attackers = offensive
+    dist = supply_distance(T, S, g)
+    surround = surround_count(T, S, g) if offensive else 0
+    hits = 0
+    misses = 0
+    S.last_n[g] = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] != LOC_MAP:
+            continue
+        if attackers and not S.mel_att[g, u]:
+            continue
+        if not attackers and (S.unit_hex[g, u] != S.mel_hex[g] or S.mel_att[g, u]):
+            continue
+        n = melee_dice(T, S, g, u)
+        mod = melee_modifier(T, S, g, u, offensive, in_supply(T, S, g, u, dist), surround)
+        h, _ = fire_dice(S, g, n, mod, False)
+        hits += h
+        misses += n - h
+    return hits, misses
+
+
+@njit(cache=True)
+def deliver_melee_hits(T, S, g):
+    """Hits of the fire just rolled (mel_hits) go to the other side's units (8.2.1.1-2)."""
+    hits = S.mel_hits[g]
+    S.mel_hits[g] = 0
+    if S.mel_stage[g] == MEL_OFFENSIVE:  # the fire was defensive: hits on the attackers
+        start_loss(T, S, g, S.mel_side[g], LOSS_MELEE_ON_ATTACKER, hits, -1)
+    else:
+        start_loss(T, S, g, 1 - S.mel_side[g], LOSS_MELEE_ON_DEFENDER, hits, S.mel_hex[g])
+
+
+@njit(cache=True)
+def orphans(T, S, g):
+    """8.2: units that did not declare, left alone in a hex whose attackers are all gone, retreat
+    (U.S.) or are eliminated (Japan).  Returns True when U.S. units must now retreat."""
+    must = False
+    for i in range(6):
+        a = S.mel_from[g, i]
+        if a < 0:
+            continue
+        attackers_here = False
+        others = False
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a:
+                if S.mel_att[g, u]:
+                    attackers_here = True
+                else:
+                    others = True
+        if attackers_here or not others:
+            continue
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and not S.mel_att[g, u]:
+                if side_of(T, S, g, u) == JAPAN:
+                    eliminate(T, S, g, u)
+                else:
+                    S.ret_left[g, u] = True
+                    must = True
+        S.mel_from[g, i] = -1
+    check_immediate(T, S, g)
+    return must
+
+
+@njit(cache=True)
+def us_in_melee(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
+                (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def melee_run(T, S, g):
+    """Advance the Melee in progress until a decision is needed (8.2.1)."""
+    while not S.terminated[g]:
+        st = S.mel_stage[g]
+        if st == MEL_DEFENSIVE or st == MEL_OFFENSIVE:
+            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
+                end_melee(T, S, g)
+                return
+            if S.mel_round[g] >= MAX_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
+                finish_melee(T, S, g)
+                return
+            offensive = st == MEL_OFFENSIVE
+            firing = S.mel_side[g] if offensive else 1 - S.mel_side[g]
+            hits, misses = melee_fire(T, S, g, offensive)
+            S.mel_stage[g] = MEL_ROUND_END if offensive else MEL_OFFENSIVE
+            S.mel_hits[g] = hits
+            S.mel_martinez[g] = misses
+            if T.opts[OPT_HEROES] and misses > 0 and martinez_may(T, S, g, firing):
+                S.phase[g] = MARTINEZ
+                return
+            deliver_melee_hits(T, S, g)
+            if S.loss_hits[g] > 0:
+                return
+            continue
+        if st == MEL_ROUND_END:
+            S.mel_stage[g] = MEL_OPTION
+            if orphans(T, S, g):
+                S.phase[g] = RETREAT
+                return
+            continue
+        if st == MEL_OPTION:
+            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
+                end_melee(T, S, g)
+                return
+            if us_in_melee(T, S, g):
+                S.phase[g] = RETREAT_OPTION
+                return
+            S.mel_round[g] += 1
+            S.mel_stage[g] = MEL_DEFENSIVE
+            continue
+        if st == MEL_RETREATED:
+            end_melee(T, S, g)
+            return
+        return
+
+
+@njit(cache=True)
+def end_melee(T, S, g):
+    """8.2.1.4: the attacker may advance into a vacated defender's hex."""
+    out = np.empty(MAX_SLOTS, dtype=np.int64)
+    if attackers_left(T, S, g) and not defenders_left(T, S, g) and advance_candidates(T, S, g, out) > 0:
+        S.phase[g] = ADVANCE
+        return
+    finish_melee(T, S, g)
+
+
+@njit(cache=True)
+def finish_melee(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_ASIDE:
+            eliminate(T, S, g, u)
+        S.mel_att[g, u] = False
+        S.ret_left[g, u] = False
+    S.mel_hex[g] = -1
+    S.mel_arnold[g] = -1
+    update_zones(T, S, g)
+    check_immediate(T, S, g)
+    S.mel_picker[g] = 1 - S.mel_picker[g]
+    S.phase[g] = MELEE_PICK
+
+
+@njit(cache=True)
+def next_retreater(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        if S.ret_left[g, u]:
+            if S.unit_loc[g, u] == LOC_MAP:
+                return u
+            S.ret_left[g, u] = False
+    return -1
+
+
+@njit(cache=True)
+def capture_artillery(T, S, g, h):
+    """8.2.1.4: a Japanese unit advancing where U.S. artillery was set aside captures it."""
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_ASIDE and S.unit_hex[g, u] == h:
+            S.unit_loc[g, u] = LOC_MAP
+            S.captured[g, u] = True
+            S.unit_steps[g, u] = max(S.pre_steps[g, u], 1)
+            S.fought[g, u] = True
+            S.acted[g, u] = True
+
+
+@njit(cache=True)
+def end_melee_step(T, S, g):
+    """Steps 8 and 9."""
+    update_zones(T, S, g)
+    step8(T, S, g)
+    if not S.terminated[g]:
+        advance_turn(T, S, g, True)
+
+
+# ------------------------------------------------------------------------------------------ masks
+@njit(cache=True)
+def enemy_occupancy(T, S, g):
+    occ = np.full(T.nbr.shape[0], -1, dtype=np.int8)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP:
+            occ[S.unit_hex[g, u]] = side_of(T, S, g, u)
+    return occ
+
+
+@njit(cache=True)
+def fill_mask(T, S, g, m):
+    """Write the legal actions of the decision in progress into ``m``; returns their count."""
+    H = T.nbr.shape[0]
+    m[:] = False
+    ph = S.phase[g]
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    hexes = m[:H]
+    if ph == JP_SETUP:
+        placement_mask(T, S, g, placement_unit(T, S, g), hexes)
+    elif ph == US_STAGING:
+        u = stage_unit(T, S, g)
+        code = T.u_staging[u]
+        for k in range(9):
+            if T.lz_hex[k] >= 0 and (T.opts[OPT_US_FREE] or (code == 10 and 3 <= k <= 6) or (code == 11 and k >= 7)):
+                m[H + LZ_0 + k] = True
+        if T.opts[OPT_US_FREE] or not m[H + LZ_0:H + LZ_0 + 9].any():
+            m[H + RESERVE] = True
+    elif ph == US_WAIT:
+        m[H + YES] = True
+        m[H + NO] = S.turn[g] < MAX_WAIT_TURN
+    elif ph == REFIT_DECISION or ph == NIGHT_DECISION or ph == ARNOLD or ph == MARTINEZ or ph == RETREAT_OPTION:
+        m[H + YES] = True
+        m[H + NO] = True
+    elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT:
+        dist = supply_distance(T, S, g)
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and T.u_side[u] == US and not m[S.unit_hex[g, u]]:
+                if candidates(T, S, g, ph, S.unit_hex[g, u], dist, buf) > 0:
+                    m[S.unit_hex[g, u]] = True
+        m[H + END] = True
+    elif ph == REINF_PICK:
+        jzoc = zoc_of(T, S, g, JAPAN)
+        open_any = False
+        for k in range(9):
+            if lz_open(T, S, g, k, jzoc):
+                open_any = True
+        if open_any:
+            for k in range(MAX_BATTALIONS):
+                if group_unit(T, S, g, k) >= 0:
+                    m[H + REINF_0 + k] = True
+        m[H + END] = True
+    elif ph == REINF_ZONE:
+        jzoc = zoc_of(T, S, g, JAPAN)
+        for k in range(9):
+            if lz_open(T, S, g, k, jzoc):
+                m[H + LZ_0 + k] = True
+    elif ph == UNKNOWN_PICK:
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] and not S.acted[g, u]:
+                m[S.unit_hex[g, u]] = True
+        m[H + END] = True
+    elif ph == UNKNOWN_DEST:
+        near = near_us(T, S, g)
+        u = S.selected[g]
+        for h in range(H):
+            if unknown_spot_ok(T, S, g, u, h, near):
+                m[h] = True
+        m[S.unit_hex[g, u]] = True
+    elif ph == SWAP_PICK:
+        u = spare_unknown(T, S, g)
+        if u >= 0:
+            near = near_us(T, S, g)
+            reach = np.zeros(H, dtype=np.bool_)
+            for v in range(T.u_side.shape[0]):
+                if S.unit_loc[g, v] == LOC_MAP and T.u_side[v] == JAPAN and not m[S.unit_hex[g, v]]:
+                    h = S.unit_hex[g, v]
+                    if swap_ok(T, S, g, h):
+                        swap_reach(T, S, g, h, reach)
+                        for x in range(H):
+                            if reach[x] and unknown_spot_ok(T, S, g, u, x, near):
+                                m[h] = True
+                                break
+        m[H + END] = True
+    elif ph == SWAP_PLACE:
+        u = spare_unknown(T, S, g)
+        if u >= 0 and S.swap_left[g] > 0:
+            near = near_us(T, S, g)
+            swap_reach(T, S, g, S.sel_hex[g], hexes)
+            for x in range(H):
+                if hexes[x] and not unknown_spot_ok(T, S, g, u, x, near):
+                    hexes[x] = False
+        m[H + END] = S.setup_k[g] > 0 or not hexes.any()
+    elif ph == ACT_SELECT:
+        side = S.acting[g]
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side and not S.acted[g, u]:
+                m[S.unit_hex[g, u]] = True
+        pending = S.air_n[g] > 0 and not S.air_struck[g]
+        m[H + END] = not pending
+        m[H + STRIKE] = pending
+        if S.airpower[g, side] > 0 and not S.air_struck[g] and S.air_n[g] < S.air_target.shape[1]:
+            occ = enemy_occupancy(T, S, g)
+            for h in range(H):
+                if occ[h] == 1 - side:
+                    m[H + AIR] = True
+                    break
+    elif ph == SLOT:
+        dist = supply_distance(T, S, g) if S.slot_for[g] != ACT_SELECT else np.zeros(1, dtype=np.int32)
+        n = candidates(T, S, g, S.slot_for[g], S.sel_hex[g], dist, buf)
+        for k in range(n):
+            m[H + SLOT_0 + k] = True
+    elif ph == ACT_ORDER:
+        u = S.selected[g]
+        side = side_of(T, S, g, u)
+        move_destinations(T, S, g, u, hexes)
+        if ranged_dice(T, S, g, u) > 0:
+            occ = enemy_occupancy(T, S, g)
+            for t in range(H):
+                if occ[t] == 1 - side and may_fire_at(T, S, g, u, t, occ):
+                    m[t] = True
+        occ = enemy_occupancy(T, S, g)
+        for d in range(6):
+            if declare_direction_ok(T, S, g, u, d, occ):
+                m[H + MELEE_0 + d] = True
+        m[H + HOLD] = True
+    elif ph == RANGED_TARGET:
+        n = face_up_targets(T, S, g, S.sel_hex[g], buf)
+        for k in range(n + 1):
+            m[H + SLOT_0 + k] = True
+    elif ph == AIR_TARGET:
+        occ = enemy_occupancy(T, S, g)
+        for h in range(H):
+            m[h] = occ[h] == 1 - S.acting[g]
+    elif ph == LOSS:
+        n = loss_candidates(T, S, g, buf)
+        for k in range(n):
+            m[H + SLOT_0 + k] = True
+    elif ph == FRIENDLY_FIRE:
+        nearest_friends(T, S, g, S.acting[g], S.ff_from[g], hexes)
+    elif ph == MELEE_PICK:
+        occ = enemy_occupancy(T, S, g)
+        for h in range(H):
+            m[h] = pickable(T, S, g, S.mel_picker[g], h, occ)
+    elif ph == RETREAT:
+        retreat_hexes(T, S, g, next_retreater(T, S, g), hexes)
+    elif ph == ADVANCE:
+        n = advance_candidates(T, S, g, buf)
+        for k in range(n):
+            m[H + SLOT_0 + k] = True
+        m[H + END] = True
+    n = 0
+    for a in range(m.shape[0]):
+        if m[a]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def decider(T, S, g):
+    """Who makes the current decision (index into ("us", "japan"))."""
+    ph = S.phase[g]
+    if ph == JP_SETUP or ph == UNKNOWN_PICK or ph == UNKNOWN_DEST or ph == SWAP_PICK or ph == SWAP_PLACE:
+        return JAPAN
+    if ph == ACT_SELECT or ph == ACT_ORDER or ph == AIR_TARGET or ph == RANGED_TARGET:
+        return S.acting[g]
+    if ph == SLOT:
+        return S.acting[g] if S.slot_for[g] == ACT_SELECT else US
+    if ph == LOSS:
+        return S.loss_side[g]
+    if ph == FRIENDLY_FIRE:
+        return S.ff_side[g]
+    if ph == MELEE_PICK:
+        return S.mel_picker[g]
+    if ph == ADVANCE:
+        return S.mel_side[g]
+    return US
+
+
+# ------------------------------------------------------------------------------------- actions
+@njit(cache=True)
+def select_in_hex(T, S, g, purpose, h):
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    dist = supply_distance(T, S, g) if purpose != ACT_SELECT else np.zeros(1, dtype=np.int32)
+    n = candidates(T, S, g, purpose, h, dist, buf)
+    if n == 1:
+        do_unit(T, S, g, purpose, buf[0])
+    else:
+        S.sel_hex[g] = h
+        S.slot_for[g] = purpose
+        S.phase[g] = SLOT
+
+
+@njit(cache=True)
+def do_unit(T, S, g, purpose, u):
+    if purpose == ACT_SELECT:
+        S.selected[g] = u
+        S.phase[g] = ACT_ORDER
+    elif purpose == REFIT_ALLOC:
+        S.unit_steps[g, u] += 1
+        S.refit_steps[g] -= 1
+        S.phase[g] = REFIT_ALLOC
+    elif purpose == INDEPENDENT:
+        create_independent(T, S, g, u)
+        S.phase[g] = INDEPENDENT
+    elif purpose == DEPOT:
+        create_depot(T, S, g, u)
+        S.phase[g] = DEPOT
+
+
+@njit(cache=True)
+def apply(T, S, g, a):
+    H = T.nbr.shape[0]
+    ph = S.phase[g]
+    k = a - H
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    if ph == JP_SETUP:
+        u = placement_unit(T, S, g)
+        S.unit_loc[g, u] = LOC_MAP
+        S.unit_hex[g, u] = a
+        S.face_down[g, u] = True
+        after_setup(T, S, g)
+    elif ph == US_STAGING:
+        u = stage_unit(T, S, g)
+        if k == RESERVE:
+            S.unit_loc[g, u] = LOC_RESERVE
+        else:
+            S.unit_loc[g, u] = LOC_STAGING
+            S.unit_hex[g, u] = k - LZ_0
+        after_setup(T, S, g)
+    elif ph == US_WAIT:
+        if k == YES:
+            resolve_landing(T, S, g)
+            update_zones(T, S, g)
+            begin_turn(T, S, g)
+        else:  # 12.6: the turn marker moves on; the weather is rolled before the scatter
+            S.turn[g] += 1
+            roll_weather(T, S, g)
+    elif ph == REFIT_DECISION:
+        if k == YES:
+            S.refit[g] = True
+            roll_weather(T, S, g)
+            S.refit_steps[g] = recovery_steps(T, S, g)
+            S.phase[g] = REFIT_ALLOC
+        else:
+            S.phase[g] = NIGHT_DECISION
+    elif ph == NIGHT_DECISION:
+        S.night[g] = k == YES
+        start_actions(T, S, g)
+    elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT:
+        if k == END:
+            if ph == REFIT_ALLOC:
+                end_refit_allocation(T, S, g)
+            elif ph == INDEPENDENT:
+                S.phase[g] = DEPOT
+            else:
+                hide_units(T, S, g, True)  # 9.5
+                S.phase[g] = UNKNOWN_PICK
+        else:
+            select_in_hex(T, S, g, ph, a)
+    elif ph == SLOT:
+        dist = supply_distance(T, S, g) if S.slot_for[g] != ACT_SELECT else np.zeros(1, dtype=np.int32)
+        candidates(T, S, g, S.slot_for[g], S.sel_hex[g], dist, buf)
+        do_unit(T, S, g, S.slot_for[g], buf[k - SLOT_0])
+    elif ph == REINF_PICK:
+        if k == END:
+            resolve_landing(T, S, g)
+            update_zones(T, S, g)
+            S.phase[g] = INDEPENDENT
+        else:
+            S.selected[g] = group_unit(T, S, g, k - REINF_0)
+            S.phase[g] = REINF_ZONE
+    elif ph == REINF_ZONE:
+        u = S.selected[g]
+        S.unit_loc[g, u] = LOC_STAGING
+        S.unit_hex[g, u] = k - LZ_0
+        S.phase[g] = REINF_PICK
+    elif ph == UNKNOWN_PICK:
+        if k == END:
+            S.phase[g] = SWAP_PICK
+        else:
+            for u in range(T.u_side.shape[0]):
+                if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and T.u_type[u] == UNKNOWN \
+                        and not S.captured[g, u] and not S.acted[g, u]:
+                    S.selected[g] = u
+                    break
+            S.phase[g] = UNKNOWN_DEST
+    elif ph == UNKNOWN_DEST:
+        u = S.selected[g]
+        S.unit_hex[g, u] = a
+        S.acted[g, u] = True
+        S.face_down[g, u] = True
+        S.phase[g] = UNKNOWN_PICK
+    elif ph == SWAP_PICK:
+        if k == END:
+            advance_turn(T, S, g, False)
+        else:
+            S.sel_hex[g] = a
+            S.swap_left[g] = swap_remove(T, S, g, a)
+            S.setup_k[g] = 0
+            S.phase[g] = SWAP_PLACE
+    elif ph == SWAP_PLACE:
+        if k == END:
+            S.phase[g] = SWAP_PICK
+        else:
+            u = spare_unknown(T, S, g)
+            S.unit_loc[g, u] = LOC_MAP
+            S.unit_hex[g, u] = a
+            S.face_down[g, u] = True
+            S.acted[g, u] = True
+            S.swap_left[g] -= 1
+            S.setup_k[g] += 1
+            if S.swap_left[g] <= 0 or spare_unknown(T, S, g) < 0:
+                S.phase[g] = SWAP_PICK
+    elif ph == ACT_SELECT:
+        if k == END:
+            end_actions(T, S, g)
+        elif k == AIR:
+            S.phase[g] = AIR_TARGET
+        elif k == STRIKE:
+            S.air_struck[g] = True
+            S.air_i[g] = 0
+            air_run(T, S, g)
+        else:
+            select_in_hex(T, S, g, ACT_SELECT, a)
+    elif ph == AIR_TARGET:
+        S.air_target[g, S.air_n[g]] = a
+        S.air_n[g] += 1
+        S.airpower[g, S.acting[g]] -= 1
+        S.phase[g] = ACT_SELECT
+    elif ph == ACT_ORDER:
+        u = S.selected[g]
+        if k == HOLD:
+            S.acted[g, u] = True
+            S.phase[g] = ACT_SELECT
+        elif k >= MELEE_0 and k < MELEE_0 + 6:
+            S.melee_target[g, u] = T.nbr[S.unit_hex[g, u], k - MELEE_0]
+            S.acted[g, u] = True
+            S.phase[g] = ACT_SELECT
+        elif enemy_occupancy(T, S, g)[a] == 1 - side_of(T, S, g, u):
+            if side_of(T, S, g, u) == US and mixed_target(T, S, g, a):
+                S.sel_hex[g] = a
+                S.phase[g] = RANGED_TARGET
+            else:
+                resolve_ranged(T, S, g, u, a, -1)
+        else:
+            S.unit_hex[g, u] = a
+            S.acted[g, u] = True
+            update_zones(T, S, g)
+            S.phase[g] = ACT_SELECT
+    elif ph == RANGED_TARGET:
+        n = face_up_targets(T, S, g, S.sel_hex[g], buf)
+        i = k - SLOT_0
+        target = buf[i] if i < n else random_face_down_unit(T, S, g, S.sel_hex[g])
+        resolve_ranged(T, S, g, S.selected[g], S.sel_hex[g], target)
+    elif ph == LOSS:
+        loss_candidates(T, S, g, buf)
+        kind = LOSS_MELEE_ON_ATTACKER if S.loss_kind[g] == LOSS_EXCESS else S.loss_kind[g]
+        hit_unit(T, S, g, buf[k - SLOT_0], kind)
+        S.loss_hits[g] -= 1
+    elif ph == FRIENDLY_FIRE:
+        start_loss(T, S, g, S.ff_side[g], LOSS_RANGED, 1, a)
+    elif ph == MELEE_PICK:
+        start_melee(T, S, g, a)
+    elif ph == ARNOLD:
+        if k == YES:
+            S.heroes_used[g, 1] = True
+            S.mel_arnold[g] = arnold_candidate(T, S, g)
+        melee_run(T, S, g)
+    elif ph == MARTINEZ:
+        if k == YES:
+            S.heroes_used[g, 0] = True
+            S.mel_hits[g] += 1
+        deliver_melee_hits(T, S, g)
+    elif ph == RETREAT_OPTION:
+        if k == YES:
+            for u in range(T.u_side.shape[0]):
+                if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
+                        (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
+                    S.ret_left[g, u] = True
+            S.mel_stage[g] = MEL_RETREATED
+            S.phase[g] = RETREAT
+        else:
+            S.mel_round[g] += 1
+            S.mel_stage[g] = MEL_DEFENSIVE
+            melee_run(T, S, g)
+    elif ph == RETREAT:
+        u = next_retreater(T, S, g)
+        S.unit_hex[g, u] = a
+        S.ret_left[g, u] = False
+        S.mel_att[g, u] = False
+    elif ph == ADVANCE:
+        if k == END:
+            finish_melee(T, S, g)
+        else:
+            advance_candidates(T, S, g, buf)
+            u = buf[k - SLOT_0]
+            S.unit_hex[g, u] = S.mel_hex[g]
+            if side_of(T, S, g, u) == JAPAN:
+                capture_artillery(T, S, g, S.mel_hex[g])
+            update_zones(T, S, g)
+
+
+# --------------------------------------------------------------------------- automatic progress
+@njit(cache=True)
+def loss_done(T, S, g):
+    """The hits waiting are all placed (or nobody is left to take them)."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    if S.loss_hits[g] > 0 and loss_candidates(T, S, g, buf) > 0:
+        return False
+    if S.loss_hits[g] > 0 and S.loss_kind[g] == LOSS_MELEE_ON_ATTACKER:
+        # 8.2.1.1: past the attackers, hits fall on the other units of their hexes
+        for u in range(T.u_side.shape[0]):
+            S.loss_pool[g, u] = False
+            if S.unit_loc[g, u] == LOC_MAP and not S.mel_att[g, u]:
+                for i in range(6):
+                    if S.mel_from[g, i] >= 0 and S.unit_hex[g, u] == S.mel_from[g, i]:
+                        S.loss_pool[g, u] = True
+        S.loss_kind[g] = LOSS_EXCESS
+        if loss_candidates(T, S, g, buf) > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def only_action(m):
+    found = -1
+    for i in range(m.shape[0]):
+        if m[i]:
+            if found >= 0:
+                return -1
+            found = i
+    return found
+
+
+@njit(cache=True)
+def is_minor(ph):
+    return ph == LOSS or ph == RETREAT or ph == MARTINEZ or ph == ARNOLD or ph == FRIENDLY_FIRE
+
+
+@njit(cache=True)
+def settle(T, S, g):
+    """Take the decisions nobody has to think about until a real one, and leave its mask."""
+    m = S.legal_action_mask[g]
+    while True:
+        if S.terminated[g]:
+            S.phase[g] = OVER
+            m[:] = False
+            return
+        ph = S.phase[g]
+        if ph == MELEE_PICK:
+            occ = enemy_occupancy(T, S, g)
+            if not any_pickable(T, S, g, S.mel_picker[g], occ):
+                if any_pickable(T, S, g, 1 - S.mel_picker[g], occ):
+                    S.mel_picker[g] = 1 - S.mel_picker[g]
+                else:
+                    end_melee_step(T, S, g)
+                continue
+        if ph == LOSS and loss_done(T, S, g):
+            after_losses(T, S, g)
+            continue
+        if ph == RETREAT:
+            u = next_retreater(T, S, g)
+            if u < 0:
+                melee_run(T, S, g)
+                continue
+            tmp = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+            if retreat_hexes(T, S, g, u, tmp) == 0:  # README: no hex to retreat to
+                S.ret_left[g, u] = False
+                S.mel_att[g, u] = False
+                from_steps = S.unit_steps[g, u]
+                for _ in range(from_steps):
+                    hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
+                continue
+        if ph == REFIT_ALLOC and S.refit_steps[g] <= 0:
+            end_refit_allocation(T, S, g)
+            continue
+        n = fill_mask(T, S, g, m)
+        if n == 0:  # cannot happen by construction; stop the game rather than loop
+            S.truncated[g] = True
+            m[:] = False
+            return
+        if n == 1:
+            apply(T, S, g, only_action(m))
+            continue
+        if T.opts[OPT_MAJOR_ONLY] and is_minor(ph):
+            apply(T, S, g, defaults.minor_decision(T, S, g, m))
+            continue
+        S.current_player[g] = decider(T, S, g)
+        return
+
+
+# ---------------------------------------------------------------------------------- batch step
+@njit(cache=True)
+def step_game(T, S, g, a):
+    S.decisions[g] += 1
+    apply(T, S, g, a)
+    settle(T, S, g)
+    if not S.terminated[g] and S.decisions[g] >= T.max_decisions:
+        S.truncated[g] = True
+        S.legal_action_mask[g, :] = False
+
+
+@njit(cache=True, parallel=True)
+def step_batch(T, S, actions):
+    """One decision in every game whose action is >= 0 (others untouched)."""
+    for g in prange(actions.shape[0]):
+        if actions[g] >= 0:
+            step_game(T, S, g, actions[g])
+
+
+@njit(cache=True)
+def start_batch(T, S):
+    for g in range(S.phase.shape[0]):
+        start_game(T, S, g)
+        settle(T, S, g)

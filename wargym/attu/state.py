@@ -1,0 +1,246 @@
+"""Attu state: B games as numpy arrays with a leading batch axis, and the static tables.
+
+``State`` is a frozen dataclass; ``as_arrays(state)`` views it as a namedtuple that the jitted rule
+kernels take, and ``Tables`` does the same for the ``Scenario``.  Per game (U units, H hexes)::
+
+    phase             int8      decision phase (PHASE_NAMES)
+    weather           int8      CLOUDY / RAIN / FOG / WILLIWAW                          3.3
+    night, refit      bool      this turn is a Night Turn / a Refit Turn               3.1, 3.2
+    first             int8      first player of the turn (0 US by day, 1 Japan at night) 3.2
+    acting            int8      side whose Player Actions step runs                    3.5, 3.6
+    act_step          int8      0 = Step 5 (first player), 1 = Step 6                  3.5, 3.6
+    airpower          int8[2]   factors left this turn                                 3.4
+    air_target        int16[6]  hexes of the announced Airpower attacks, air_n of them  8.1.6
+    air_struck        bool      the acting player has made his Airpower attacks        8.1.6
+    unit_hex          int16[U]  hex on the map (or staging zone 0-8 while LOC_STAGING), -1
+    unit_loc          int8[U]   LOC_* below
+    unit_steps        int8[U]   steps left                                             2.4
+    face_down         bool[U]   Japanese unit unrevealed                               2.5
+    acted             bool[U]   has taken its action this Player Actions step          3.5
+    melee_target      int16[U]  hex it declared Melee against, -1                      8.2
+    fought            bool[U]   took part in a Melee this Melee step                   8.2
+    captured          bool[U]   U.S. artillery captured by the Japanese                8.2.1.4
+    land_order        int16[U]  order of landing in this Refit Turn (9.2.1), -1
+    casualties        int16     U.S. Casualty Track                                    8.4
+    zone_cleared      bool[6]   Zone Cleared markers                                   10.0
+    heroes_used       bool[3]   Martinez, Arnold, Yamasaki                             11.0
+    secured           bool[2]   15.3: Jarmin Pass (north) / Engineer Hill (south) captured
+    ke_effect, ke_delay  int8   Komandorski chits (hidden from the U.S. until revealed) 12.1
+    ke_revealed       int8      0 hidden, 1 effect revealed, 2 delay revealed too
+    last_turn         int16     last turn of the game once known (-1 while hidden)
+    vp_value, vp_cancel int8[6] victory point chits per Victory Hex (14.0), -9 none
+    selected, sel_hex int16     unit / hex of the decision in progress
+    loss_*                      hits waiting for their owner's allocation (8.0, 8.2.1)
+    mel_*                       the Melee being resolved (8.2.1)
+    refit_steps       int8      refit steps left to place                              9.1
+    soft_unit/hits            a 105mm battery's Soft Ground losses after its attack  8.1.5
+    air_i             int8      next announced Airpower attack to resolve              8.1.6
+    pre_steps         int8[U]   steps of each Melee defender when the Melee began      8.2.1.4
+    ret_left          bool[U]   U.S. units still to retreat                            8.2.1.3
+    slot_for          int8      the phase a SLOT decision picks a unit for
+    mel_from          int16[6]  hexes the Melee's attackers came from                  8.2
+    mel_hits          int8      hits of the fire just rolled, before Joe Martinez      11.1
+    setup_k           int16     progress through a set-up list                         12.x
+    dice_queue        int8[24]  dice tests force before the generator (book examples)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from wargym.core import BaseState
+from wargym.attu.scenario import Scenario
+
+LOC_NONE, LOC_MAP, LOC_ELIM, LOC_RESERVE, LOC_STAGING, LOC_ASIDE, LOC_OUT = range(7)
+LOC_NAMES = ("not yet placed", "map", "eliminated", "off map", "staging", "set aside", "out of the game")
+MAX_AIR = 6
+DICE_QUEUE = 24
+
+# decision phases
+(JP_SETUP, US_STAGING, US_WAIT, REFIT_DECISION, REFIT_ALLOC, REINF_PICK, REINF_ZONE, INDEPENDENT, DEPOT,
+ UNKNOWN_PICK, UNKNOWN_DEST, SWAP_PICK, SWAP_PLACE, NIGHT_DECISION, ACT_SELECT, SLOT, ACT_ORDER, RANGED_TARGET,
+ AIR_TARGET, LOSS, FRIENDLY_FIRE, MELEE_PICK, ARNOLD, MARTINEZ, RETREAT_OPTION, RETREAT, ADVANCE, OVER) = range(28)
+PHASE_NAMES = (
+    "set-up: Japanese placement", "set-up: U.S. staging", "set-up: land or wait", "refit decision",
+    "refit: restore a step", "reinforcements: select battalion", "reinforcements: staging zone",
+    "create independent units", "create supply depots", "unknowns: select", "unknowns: destination",
+    "unknowns: swap infantry", "unknowns: place", "night decision", "actions: select", "select unit",
+    "actions: order", "ranged: target unit", "airpower: target hex", "allocate losses", "friendly fire: hex",
+    "melee: select target", "General Arnold", "Joe Martinez", "retreat option", "retreat", "advance", "game over",
+)
+
+# melee stages (mel_stage)
+MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_ROUND_END, MEL_OPTION = range(4)
+# loss kinds (loss_kind)
+LOSS_RANGED, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_SOFT_GROUND = range(4)
+
+
+@dataclass(frozen=True)
+class State(BaseState):
+    phase: np.ndarray
+    decisions: np.ndarray
+    weather: np.ndarray
+    night: np.ndarray
+    refit: np.ndarray
+    first: np.ndarray
+    acting: np.ndarray
+    act_step: np.ndarray
+    airpower: np.ndarray
+    air_target: np.ndarray
+    air_n: np.ndarray
+    air_struck: np.ndarray
+    unit_hex: np.ndarray
+    unit_loc: np.ndarray
+    unit_steps: np.ndarray
+    face_down: np.ndarray
+    acted: np.ndarray
+    melee_target: np.ndarray
+    fought: np.ndarray
+    captured: np.ndarray
+    land_order: np.ndarray
+    casualties: np.ndarray
+    zone_cleared: np.ndarray
+    heroes_used: np.ndarray
+    secured: np.ndarray
+    ke_effect: np.ndarray
+    ke_delay: np.ndarray
+    ke_revealed: np.ndarray
+    last_turn: np.ndarray
+    vp_value: np.ndarray
+    vp_cancel: np.ndarray
+    selected: np.ndarray
+    sel_hex: np.ndarray
+    loss_hits: np.ndarray
+    loss_side: np.ndarray
+    loss_kind: np.ndarray
+    loss_pool: np.ndarray
+    loss_unknown_done: np.ndarray
+    mel_hex: np.ndarray
+    mel_side: np.ndarray
+    mel_att: np.ndarray
+    mel_stage: np.ndarray
+    mel_round: np.ndarray
+    mel_picker: np.ndarray
+    mel_martinez: np.ndarray
+    mel_arnold: np.ndarray
+    mel_surround: np.ndarray
+    refit_steps: np.ndarray
+    setup_k: np.ndarray
+    land_count: np.ndarray
+    swap_left: np.ndarray
+    ff_hits: np.ndarray
+    ff_side: np.ndarray
+    ff_from: np.ndarray
+    soft_unit: np.ndarray
+    soft_hits: np.ndarray
+    air_i: np.ndarray
+    pre_steps: np.ndarray
+    ret_left: np.ndarray
+    slot_for: np.ndarray
+    mel_from: np.ndarray
+    mel_hits: np.ndarray
+    dice_queue: np.ndarray
+    dice_n: np.ndarray
+    dice_pos: np.ndarray
+    last_dice: np.ndarray
+    last_n: np.ndarray
+
+
+StateArrays = namedtuple("StateArrays", [f.name for f in fields(State)])
+
+Tables = namedtuple("Tables", [
+    "nbr", "dist", "land", "level", "zone", "slope", "cliff", "cost", "zoc_reach", "sight", "lz_hex", "lz_cap",
+    "lz_of_hex", "near_lz", "victory_hex", "target_hex", "u_side", "u_type", "u_steps", "u_start", "u_melee",
+    "u_ranged", "u_range", "u_move", "u_batt", "u_fixed", "u_table", "u_depot", "u_in_play", "u_staging",
+    "u_force", "u_group", "u_gun", "gun_hexes", "indeps", "jp_unknown_hexes", "jp_art_hex", "weather_next", "first_weather", "air_table",
+    "air_weather", "spotting", "mod_melee", "mod_ranged", "mod_air", "scatter", "scatter_weather", "rec_cols",
+    "rec_rows", "rec_steps", "rec_weather", "casualty_max", "ke_turn", "effect_chits", "delay_chits",
+    "vp_values", "vp_cancels", "zone_area", "force_zones", "opts", "max_decisions",
+])
+
+# modifier slots of Tables.mod_* (8.3), in this order
+MOD_KEYS = ("attacking_higher_level", "attacking_up_slope", "out_of_supply", "williwaw", "fog", "rain", "night",
+            "surround_5", "surround_6", "target_face_down")
+(M_HIGHER, M_UPSLOPE, M_SUPPLY, M_WILLIWAW, M_FOG, M_RAIN, M_NIGHT, M_SURROUND5, M_SURROUND6, M_FACE_DOWN) = \
+    range(len(MOD_KEYS))
+# Tables.opts: scenario switches and modifiers
+(OPT_MAJOR_ONLY, OPT_HEROES, OPT_VP_CHITS, OPT_SOLITAIRE, OPT_US_FREE, OPT_JP_FREE, OPT_KOMANDORSKI, OPT_END_DATE,
+ OPT_CAPTURE, OPT_AIR_MOD, OPT_REFIT_MOD, OPT_UNKNOWNS_SINGLE_USE, OPT_SUBSET, N_OPTS) = range(14)
+
+
+def as_arrays(state: State) -> StateArrays:
+    return StateArrays(*(getattr(state, f) for f in StateArrays._fields))
+
+
+def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, solitaire: bool,
+                max_decisions: int) -> Tables:
+    spec = sc.spec
+    opts = np.zeros(N_OPTS, dtype=np.int64)
+    opts[OPT_MAJOR_ONLY] = major_only
+    opts[OPT_HEROES] = heroes and spec.heroes
+    opts[OPT_VP_CHITS] = vp_chits
+    opts[OPT_SOLITAIRE] = solitaire
+    opts[OPT_US_FREE] = spec.us_setup == "free"
+    opts[OPT_JP_FREE] = spec.japan_setup == "free"
+    opts[OPT_KOMANDORSKI] = spec.end == "komandorski"
+    opts[OPT_END_DATE] = spec.end_date - 10          # turn of the last date (turn 1 = May 11)
+    opts[OPT_CAPTURE] = spec.victory == "capture"
+    opts[OPT_AIR_MOD] = spec.airpower_modifier
+    opts[OPT_REFIT_MOD] = spec.refit_modifier
+    opts[OPT_UNKNOWNS_SINGLE_USE] = spec.unknowns_single_use
+    opts[OPT_SUBSET] = spec.us_setup == "historic_subset"
+    zone_area = np.array([sc.zone[sc.victory_hex[z]] >= 0 for z in range(6)], dtype=np.bool_)
+    # 15.3: the zones of each force's own area (north: Holtz Bay, Jarmin Pass; south: Engineer Hill)
+    force_zones = np.zeros((2, 6), dtype=np.bool_)
+    force_zones[0, [1, 2]] = True
+    force_zones[1, [3]] = True
+    mods = np.array([sc.mod[k] for k in MOD_KEYS], dtype=np.int64)
+    return Tables(
+        nbr=sc.grid.neighbours, dist=sc.grid.distance, land=sc.land, level=sc.level, zone=sc.zone,
+        slope=sc.slope, cliff=sc.cliff, cost=sc.move_cost, zoc_reach=sc.zoc_reach, sight=sc.sight,
+        lz_hex=sc.lz_hex, lz_cap=sc.lz_capacity, lz_of_hex=sc.lz_of_hex, near_lz=sc.near_lz,
+        victory_hex=sc.victory_hex, target_hex=sc.target_hex, u_side=sc.unit_side, u_type=sc.unit_type,
+        u_steps=sc.unit_steps, u_start=sc.unit_start_steps, u_melee=sc.unit_melee, u_ranged=sc.unit_ranged,
+        u_range=sc.unit_range, u_move=sc.unit_move, u_batt=sc.unit_battalion, u_fixed=sc.unit_fixed,
+        u_table=sc.unit_table, u_depot=sc.unit_depot, u_in_play=sc.unit_in_play, u_staging=sc.unit_staging,
+        u_force=sc.unit_force, u_group=sc.unit_group, u_gun=sc.unit_gun, gun_hexes=sc.gun_hexes, indeps=sc.independent_units, jp_unknown_hexes=sc.japan_historic_unknown_hexes,
+        jp_art_hex=sc.japan_historic_artillery, weather_next=sc.weather_next,
+        first_weather=np.int64(sc.first_weather_line), air_table=sc.airpower, air_weather=sc.airpower_weather,
+        spotting=sc.spotting, mod_melee=mods[:, 0].copy(), mod_ranged=mods[:, 1].copy(), mod_air=mods[:, 2].copy(),
+        scatter=sc.scatter, scatter_weather=sc.scatter_weather, rec_cols=sc.recovery_columns,
+        rec_rows=sc.recovery_rows, rec_steps=sc.recovery_steps, rec_weather=sc.recovery_weather,
+        casualty_max=np.int64(sc.casualty_max), ke_turn=np.int64(sc.komandorski_turn),
+        effect_chits=sc.effect_chits, delay_chits=sc.delay_chits, vp_values=sc.vp_value_chits,
+        vp_cancels=sc.vp_cancel_chits, zone_area=zone_area, force_zones=force_zones, opts=opts,
+        max_decisions=np.int64(max_decisions),
+    )
+
+
+def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
+    """Games before set-up (12.0): every counter off the map, masks not yet computed."""
+    b, u = len(keys), sc.num_units
+    z8 = lambda *s: np.zeros((b, *s), dtype=np.int8)  # noqa: E731
+    z16 = lambda *s: np.zeros((b, *s), dtype=np.int16)  # noqa: E731
+    zb = lambda *s: np.zeros((b, *s), dtype=bool)  # noqa: E731
+    m16 = lambda *s: np.full((b, *s), -1, dtype=np.int16)  # noqa: E731
+    return State(
+        current_player=z8(), legal_action_mask=zb(num_actions), terminated=zb(), truncated=zb(),
+        rewards=np.zeros((b, 2), dtype=np.float32), turn=np.ones(b, dtype=np.int16),
+        rng_key=np.asarray(keys, dtype=np.uint64).copy(), rng_counter=np.zeros(b, dtype=np.uint32), next_die=z8(),
+        phase=z8(), decisions=np.zeros(b, dtype=np.int32), weather=z8(), night=zb(), refit=zb(), first=z8(),
+        acting=z8(), act_step=z8(), airpower=z8(2), air_target=m16(MAX_AIR), air_n=z8(), air_struck=zb(),
+        unit_hex=m16(u), unit_loc=z8(u), unit_steps=np.tile(sc.unit_start_steps, (b, 1)).astype(np.int8),
+        face_down=zb(u), acted=zb(u), melee_target=m16(u), fought=zb(u), captured=zb(u), land_order=m16(u),
+        casualties=z16(), zone_cleared=zb(6), heroes_used=zb(3), secured=zb(2), ke_effect=z8(), ke_delay=z8(),
+        ke_revealed=z8(), last_turn=m16(), vp_value=np.full((b, 6), -9, dtype=np.int8),
+        vp_cancel=np.full((b, 6), -9, dtype=np.int8), selected=m16(), sel_hex=m16(), loss_hits=z8(),
+        loss_side=z8(), loss_kind=z8(), loss_pool=zb(u), loss_unknown_done=zb(), mel_hex=m16(), mel_side=z8(),
+        mel_att=zb(u), mel_stage=z8(), mel_round=z8(), mel_picker=z8(), mel_martinez=z8(), mel_arnold=m16(),
+        mel_surround=z8(), refit_steps=z8(), setup_k=z16(), land_count=z16(), swap_left=z8(), ff_hits=z8(),
+        ff_side=z8(), ff_from=m16(), soft_unit=m16(), soft_hits=z8(), air_i=z8(), pre_steps=z8(u),
+        ret_left=zb(u), slot_for=z8(), mel_from=m16(6), mel_hits=z8(), dice_queue=z8(DICE_QUEUE), dice_n=z8(), dice_pos=z8(),
+        last_dice=z8(DICE_QUEUE), last_n=z8(),
+    )

@@ -1,0 +1,195 @@
+"""Victory (3.8), Victory Zones (10.0), game length (12.1) and victory point chits (14.0).
+
+* 3.8.1, Step 8: the U.S. wins holding all six Victory Hexes (15.x: the scenario's target hexes);
+  Japan wins holding Landing Zones D, E, F and G, or with a Japanese (or captured) gun on 2717
+  whose range reaches all four.
+* 3.8.2, at any moment: the U.S. wins when every Japanese Infantry and Artillery unit is
+  eliminated (Unknowns do not count; 13.6: not in solitaire play); Japan wins when the Casualty
+  Track reaches 30.
+* 3.8.3: Japan wins if the U.S. has not won by the end of the last turn.
+* 14.0 (option): the chits decide instead, at the end of the game.  Interpretation: 3.8.2 still
+  ends the game at once, and the chits are then scored as at any other end.
+"""
+
+import numpy as np
+from numba import njit
+
+from wargym.attu.board import side_of
+from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, INFANTRY, JAPAN, UNKNOWN, US
+from wargym.attu.state import (
+    LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_CAPTURE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
+)
+
+GOAL_LZS = (3, 4, 5, 6)  # D, E, F, G
+
+
+@njit(cache=True)
+def finish(S, g, winner):
+    S.terminated[g] = True
+    S.phase[g] = OVER
+    S.rewards[g, winner] = 1.0
+    S.rewards[g, 1 - winner] = -1.0
+    S.legal_action_mask[g, :] = False
+
+
+@njit(cache=True)
+def occupant(T, S, g, h):
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
+            return side_of(T, S, g, u)
+    return -1
+
+
+@njit(cache=True)
+def japanese_fighting_units_left(T, S, g):
+    """3.8.2: Japanese Infantry and Artillery not eliminated, on the map or off it."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] == JAPAN and T.u_type[u] != UNKNOWN and T.u_in_play[u]:
+            if S.unit_loc[g, u] == LOC_MAP or S.unit_loc[g, u] == LOC_RESERVE:
+                n += 1
+        elif S.captured[g, u] and S.unit_loc[g, u] == LOC_MAP:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def vp_total(T, S, g):
+    """14.0: U.S. victory points for the Victory Hexes it holds now."""
+    total = 0
+    for z in range(6):
+        if occupant(T, S, g, T.victory_hex[z]) != US:
+            continue
+        if S.vp_cancel[g, z] == -1:
+            continue
+        total += max(S.vp_cancel[g, z], 0) + max(S.vp_value[g, z], 0)
+        if z == ATTU_VILLAGE_ZONE:
+            total += 4
+    return total
+
+
+@njit(cache=True)
+def end_by_chits(T, S, g):
+    """14.0: the game is over; score the chits (dates: turn t is May 10 + t)."""
+    vp = vp_total(T, S, g)
+    date = 10 + S.turn[g]
+    if date < 27:
+        vp += 1
+    elif date > 30:
+        vp -= 1
+    finish(S, g, US if vp >= 7 else JAPAN)
+
+
+@njit(cache=True)
+def check_immediate(T, S, g):
+    """3.8.2, checked whenever units are lost."""
+    if S.terminated[g]:
+        return
+    if S.casualties[g] >= T.casualty_max:
+        if T.opts[OPT_VP_CHITS]:
+            end_by_chits(T, S, g)
+        else:
+            finish(S, g, JAPAN)
+        return
+    if japanese_fighting_units_left(T, S, g) == 0 and not T.opts[OPT_SOLITAIRE]:
+        if T.opts[OPT_VP_CHITS]:
+            end_by_chits(T, S, g)
+        else:
+            finish(S, g, US)
+
+
+@njit(cache=True)
+def japanese_hold_beaches(T, S, g):
+    """3.8.1 for Japan: D, E, F, G all occupied, or a gun on 2717 reaching them all."""
+    all_held = True
+    any_zone = False
+    for k in GOAL_LZS:
+        h = T.lz_hex[k]
+        if h < 0:
+            continue
+        any_zone = True
+        if occupant(T, S, g, h) != JAPAN:
+            all_held = False
+    if any_zone and all_held:
+        return True
+    eh = T.victory_hex[3]
+    if T.zone[eh] < 0 or not any_zone:
+        return False
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == eh and side_of(T, S, g, u) == JAPAN \
+                and T.u_type[u] == ARTILLERY:
+            ok = True
+            for k in GOAL_LZS:
+                h = T.lz_hex[k]
+                if h >= 0 and T.dist[eh, h] > T.u_range[u]:
+                    ok = False
+            if ok:
+                return True
+    return False
+
+
+@njit(cache=True)
+def step8(T, S, g):
+    """3.8.1 at Step 8 (the chit option scores only at the end of the game)."""
+    if S.terminated[g] or T.opts[OPT_VP_CHITS]:
+        return
+    us_all = True
+    for i in range(T.target_hex.shape[0]):
+        if occupant(T, S, g, T.target_hex[i]) != US:
+            us_all = False
+    if us_all:
+        finish(S, g, US)
+        return
+    if not T.opts[OPT_CAPTURE] and japanese_hold_beaches(T, S, g):
+        finish(S, g, JAPAN)
+
+
+@njit(cache=True)
+def end_of_turn(T, S, g):
+    """3.8.3: after the last turn the Japanese win unless the U.S. has won (14.0: chits)."""
+    if S.terminated[g]:
+        return
+    if S.last_turn[g] >= 0 and S.turn[g] >= S.last_turn[g]:
+        if T.opts[OPT_VP_CHITS]:
+            end_by_chits(T, S, g)
+        else:
+            finish(S, g, JAPAN)
+
+
+@njit(cache=True)
+def update_zones(T, S, g):
+    """10.0: a zone is cleared the moment a U.S. unit holds its Victory Hex and no non-Unknown
+    Japanese unit is in the zone (its Unknowns go off-map); the marker goes when a Japanese
+    non-Unknown Infantry unit enters the Victory Hex.  Attu Village is never cleared.  15.3: the
+    force areas are secured when their target hex is held."""
+    jp_in_zone = np.zeros(6, dtype=np.bool_)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == JAPAN and \
+                (T.u_type[u] != UNKNOWN or S.captured[g, u]):
+            z = T.zone[S.unit_hex[g, u]]
+            if z >= 0:
+                jp_in_zone[z] = True
+                if S.unit_hex[g, u] == T.victory_hex[z] and T.u_type[u] == INFANTRY:
+                    S.zone_cleared[g, z] = False
+    for z in range(6):
+        if z == ATTU_VILLAGE_ZONE or not T.zone_area[z] or S.zone_cleared[g, z]:
+            continue
+        if occupant(T, S, g, T.victory_hex[z]) == US and not jp_in_zone[z]:
+            S.zone_cleared[g, z] = True
+            for u in range(T.u_side.shape[0]):
+                if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] \
+                        and T.zone[S.unit_hex[g, u]] == z:
+                    S.unit_loc[g, u] = LOC_RESERVE
+                    S.unit_hex[g, u] = -1
+    if occupant(T, S, g, T.victory_hex[2]) == US:
+        S.secured[g, 0] = True
+    if occupant(T, S, g, T.victory_hex[3]) == US:
+        S.secured[g, 1] = True
+
+
+@njit(cache=True)
+def eliminate(T, S, g, u):
+    S.unit_loc[g, u] = LOC_ELIM
+    S.unit_hex[g, u] = -1
+    S.unit_steps[g, u] = 0
+    S.melee_target[g, u] = -1

@@ -1,0 +1,21 @@
+"""Weather (3.3) and Airpower determination (3.4)."""
+
+from numba import njit
+
+from wargym.attu.board import roll
+from wargym.attu.state import OPT_AIR_MOD
+
+
+@njit(cache=True)
+def roll_weather(T, S, g):
+    """3.3: the new weather from the previous turn's line (turn 1: the Fog line, 12.2)."""
+    S.weather[g] = T.weather_next[S.weather[g], roll(S, g)]
+
+
+@njit(cache=True)
+def roll_airpower(T, S, g):
+    """3.4: each side's factors this turn; weather modifier and the scenario's (15.x)."""
+    for side in range(2):
+        r = roll(S, g) + T.air_weather[S.weather[g]] + T.opts[OPT_AIR_MOD]
+        r = min(max(r, 1), 10)
+        S.airpower[g, side] = T.air_table[r, side]

@@ -66,7 +66,7 @@ EXTRACTOR_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 # Keys that may change when a run is resumed (everything else must match the recorded config).
 RESUMABLE = ("steps", "max_minutes", "checkpoint_every", "progress_bar", "torch_threads", "numba_threads", "device")
-ENV_IDS = {"island_war": "wargym/IslandWar-v0"}
+ENV_IDS = {"island_war": "wargym/IslandWar-v0", "attu": "wargym/Attu-v0"}
 WIN_RATE_WINDOW = 100  # charts/win_rate is over the last this many finished games
 
 

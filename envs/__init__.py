@@ -22,6 +22,7 @@ from wargym.core import Core
 # gymnasium id -> ruleset name (wargym.registry)
 ENV_IDS: dict[str, str] = {
     "wargym/IslandWar-v0": "island_war",
+    "wargym/Attu-v0": "attu",
 }
 
 ENTRY_POINT = "wargym.envs.single:WargymEnv"
@@ -65,7 +66,7 @@ for _env_id, _ruleset in ENV_IDS.items():
 def __getattr__(name: str) -> Any:
     # the front-door classes load on first use, so `import wargym.envs` stays light
     lazy = {"WargymEnv": "single", "WargymVectorEnv": "vector", "WargymAECEnv": "pettingzoo_env",
-            "SB3VecEnv": "sb3", "island_war_v0": None}
+            "SB3VecEnv": "sb3", "island_war_v0": None, "attu_v0": None}
     if name not in lazy:
         raise AttributeError(f"module 'wargym.envs' has no attribute {name!r}")
     from importlib import import_module

@@ -9,6 +9,7 @@ from importlib import import_module
 # ruleset -> (module, Core class, gymnasium id stem, default scenario)
 RULESETS: dict[str, tuple[str, str, str, str]] = {
     "island_war": ("wargym.island_war.core", "IslandWarCore", "IslandWar", "saipan"),
+    "attu": ("wargym.attu.core", "AttuCore", "Attu", "campaign"),
 }
 
 

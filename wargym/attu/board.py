@@ -133,3 +133,45 @@ def is_infantry_like(T, S, g, u):
 def counts_on_casualty_track(T, u):
     """8.4: only U.S. infantry steps (Independent Infantry too: 9.3) go on the Casualty Track."""
     return T.u_side[u] == US and T.u_type[u] == INFANTRY
+
+
+@njit(cache=True)
+def hex_stats(T, S, g, occ, us_steps, us_batt, jp_n):
+    """Per-hex aggregates for O(1) stacking checks: side, U.S. steps, U.S. battalion (-1 none or
+    independents only, -2 mixed), Japanese Infantry/Artillery count (4.0)."""
+    occ[:] = -1
+    us_steps[:] = 0
+    us_batt[:] = -1
+    jp_n[:] = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] != LOC_MAP:
+            continue
+        h = S.unit_hex[g, u]
+        side = side_of(T, S, g, u)
+        occ[h] = side
+        if side == US:
+            us_steps[h] += S.unit_steps[g, u]
+            b = T.u_batt[u]
+            if b >= 0:
+                if us_batt[h] == -1:
+                    us_batt[h] = b
+                elif us_batt[h] != b:
+                    us_batt[h] = -2
+        elif T.u_type[u] != UNKNOWN or S.captured[g, u]:
+            jp_n[h] += 1
+
+
+@njit(cache=True)
+def stack_ok_fast(T, S, g, h, u, us_steps, us_batt, jp_n):
+    """``stack_ok`` for a unit u not in hex h, from ``hex_stats``."""
+    if side_of(T, S, g, u) == US:
+        total = us_steps[h] + S.unit_steps[g, u]
+        lz = T.lz_of_hex[h]
+        if lz >= 0:
+            return total <= T.lz_cap[lz]
+        b = T.u_batt[u]
+        single = us_batt[h] != -2 and (b < 0 or us_batt[h] < 0 or us_batt[h] == b)
+        return total <= (12 if single else 8)
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+        return True
+    return jp_n[h] + 1 <= 3

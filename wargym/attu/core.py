@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numba
 import numpy as np
 
 from wargym.attu import actions as act
@@ -34,7 +35,10 @@ class AttuCore(RenderMixin, BaseCore):
     observation_bounds = {"spatial": (0.0, 4.0), "global": (-2.0, 4.0)}
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
-                 heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000):
+                 heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1):
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+        self.threads = threads  # games of a batch shared among threads (as IslandWarCore)
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
@@ -56,7 +60,12 @@ class AttuCore(RenderMixin, BaseCore):
 
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
+        previous = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+        try:
+            step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
+        finally:
+            numba.set_num_threads(previous)
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:

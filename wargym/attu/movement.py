@@ -16,9 +16,8 @@ bounded by the unit's Movement Allowance:
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import side_of, stack_ok, zoc_of
+from wargym.attu.board import hex_stats, side_of, stack_ok_fast, zoc_of
 from wargym.attu.scenario import IMPASSABLE, RAIN, UNKNOWN
-from wargym.attu.state import LOC_MAP
 
 INF = 10000
 
@@ -47,9 +46,10 @@ def may_enter_zone(T, S, g, u, h):
 
 
 @njit(cache=True)
-def reach(T, S, g, u, occ, ezoc, mp, ignore_zoc, out):
+def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out):
     """Mark in bool ``out[H]`` every hex unit u may move to this action with ``mp`` Movement
-    Points (its own hex excluded).  ``occ``: side per hex; ``ezoc``: enemy ZOC hexes."""
+    Points (its own hex excluded).  ``occ`` and the stacking aggregates come from ``hex_stats``;
+    ``ezoc``: enemy ZOC hexes."""
     H = T.nbr.shape[0]
     side = side_of(T, S, g, u)
     start = S.unit_hex[g, u]
@@ -61,7 +61,7 @@ def reach(T, S, g, u, occ, ezoc, mp, ignore_zoc, out):
             for d in range(6):
                 n = T.nbr[start, d]
                 if n >= 0 and cost[start, d] < IMPASSABLE and not ezoc[n] and occ[n] != 1 - side \
-                        and may_enter_zone(T, S, g, u, n) and stack_ok(T, S, g, n, u):
+                        and may_enter_zone(T, S, g, u, n) and stack_ok_fast(T, S, g, n, u, us_steps, us_batt, jp_n):
                     out[n] = True
         return
     dist = np.full(H, INF, dtype=np.int32)
@@ -90,7 +90,7 @@ def reach(T, S, g, u, occ, ezoc, mp, ignore_zoc, out):
                     continue
                 if nd > mp:  # 5.8: one hex whatever its cost
                     nd = mp
-                if nd < dist[b] and may_enter_zone(T, S, g, u, b) and stack_ok(T, S, g, b, u):
+                if nd < dist[b] and may_enter_zone(T, S, g, u, b) and stack_ok_fast(T, S, g, b, u, us_steps, us_batt, jp_n):
                     if dist[b] == INF:
                         frontier[n_front] = b
                         n_front += 1
@@ -104,13 +104,15 @@ def reach(T, S, g, u, occ, ezoc, mp, ignore_zoc, out):
 @njit(cache=True)
 def move_destinations(T, S, g, u, out):
     """``reach`` for an ordinary Move action of unit u (3.5)."""
+    H = T.nbr.shape[0]
     side = side_of(T, S, g, u)
-    occ = np.full(T.nbr.shape[0], -1, dtype=np.int8)
-    for v in range(T.u_side.shape[0]):
-        if S.unit_loc[g, v] == LOC_MAP:
-            occ[S.unit_hex[g, v]] = side_of(T, S, g, v)
+    occ = np.empty(H, dtype=np.int8)
+    us_steps = np.empty(H, dtype=np.int16)
+    us_batt = np.empty(H, dtype=np.int16)
+    jp_n = np.empty(H, dtype=np.int8)
+    hex_stats(T, S, g, occ, us_steps, us_batt, jp_n)
     ezoc = zoc_of(T, S, g, 1 - side)
-    reach(T, S, g, u, occ, ezoc, allowance(T, S, g, u, T.u_move[u]), False, out)
+    reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, allowance(T, S, g, u, T.u_move[u]), False, out)
 
 
 @njit(cache=True)

@@ -73,8 +73,25 @@ def unit_range(T, S, g, u):
 
 
 @njit(cache=True)
-def may_fire_at(T, S, g, u, t, occ):
-    """8.1: unit u may make a Ranged attack on hex t."""
+def spotted_by(T, S, g, side, out):
+    """bool[H]: hexes some unit of ``side`` sees within Spotting Distance (8.1.4 call-ins)."""
+    out[:] = False
+    if T.spotting[S.weather[g]] <= 0:
+        return
+    for v in range(T.u_side.shape[0]):
+        if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == side:
+            a = S.unit_hex[g, v]
+            for i in range(T.near3.shape[1]):
+                t = T.near3[a, i]
+                if t < 0:
+                    break
+                if spots(T, S, g, a, t):
+                    out[t] = True
+
+
+@njit(cache=True)
+def may_fire_at(T, S, g, u, t, occ, spotted):
+    """8.1: unit u may make a Ranged attack on hex t (``spotted``: from ``spotted_by``)."""
     side = side_of(T, S, g, u)
     if occ[t] != 1 - side or S.weather[g] == WILLIWAW:
         return False
@@ -83,11 +100,7 @@ def may_fire_at(T, S, g, u, t, occ):
         return False
     if spots(T, S, g, a, t):
         return True
-    if T.u_type[u] == ARTILLERY:  # 8.1.4: called in by any friendly unit
-        for v in range(T.u_side.shape[0]):
-            if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == side and spots(T, S, g, S.unit_hex[g, v], t):
-                return True
-    return False
+    return T.u_type[u] == ARTILLERY and spotted[t]  # 8.1.4: called in by any friendly unit
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from wargym.attu import defaults
 from wargym.attu.actions import (
     AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YES,
 )
-from wargym.attu.board import roll, side_of, stack_ok, zoc_of
+from wargym.attu.board import roll, side_of, zoc_of
 from wargym.attu.fog import hide_units, reveal_unknowns
 from wargym.attu.losses import hit_unit, may_take_hit
 from wargym.attu.melee import (
@@ -32,13 +32,13 @@ from wargym.attu.melee import (
 from wargym.attu.movement import move_destinations
 from wargym.attu.ranged import (
     air_modifier, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
-    ranged_modifier,
+    ranged_modifier, spotted_by,
 )
 from wargym.attu.refit import (
     create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
     refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spot_ok,
 )
-from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
 from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
@@ -61,8 +61,14 @@ MAX_WAIT_TURN = 13     # 12.6 interpretation: the landing may wait until May 23
 @njit(cache=True)
 def candidates(T, S, g, purpose, h, dist, out):
     """Units of hex h eligible for ``purpose`` (a phase), in index order; returns the count."""
-    n = 0
     jzoc = zoc_of(T, S, g, JAPAN) if purpose == INDEPENDENT or purpose == DEPOT else np.zeros(1, dtype=np.bool_)
+    return candidates_z(T, S, g, purpose, h, dist, jzoc, out)
+
+
+@njit(cache=True)
+def candidates_z(T, S, g, purpose, h, dist, jzoc, out):
+    """``candidates`` with the Japanese ZOC already known."""
+    n = 0
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] != LOC_MAP or S.unit_hex[g, u] != h:
             continue
@@ -326,7 +332,7 @@ def air_run(T, S, g):
             S.ff_from[g] = t
             S.phase[g] = FRIENDLY_FIRE
             return
-    after_losses(T, S, g)
+    finish_attack(T, S, g)
 
 
 @njit(cache=True)
@@ -341,6 +347,12 @@ def after_losses(T, S, g):
     if S.air_struck[g] and S.air_i[g] < S.air_n[g]:
         air_run(T, S, g)
         return
+    finish_attack(T, S, g)
+
+
+@njit(cache=True)
+def finish_attack(T, S, g):
+    """A Ranged or Airpower attack is over: Soft Ground losses (8.1.5), zones, victory."""
     if S.soft_unit[g] >= 0:  # 8.1.5: after the hits are applied
         u = S.soft_unit[g]
         for _ in range(S.soft_hits[g]):
@@ -610,9 +622,10 @@ def fill_mask(T, S, g, m):
         m[H + NO] = True
     elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT:
         dist = supply_distance(T, S, g)
+        jzoc = zoc_of(T, S, g, JAPAN)
         for u in range(T.u_side.shape[0]):
             if S.unit_loc[g, u] == LOC_MAP and T.u_side[u] == US and not m[S.unit_hex[g, u]]:
-                if candidates(T, S, g, ph, S.unit_hex[g, u], dist, buf) > 0:
+                if candidates_z(T, S, g, ph, S.unit_hex[g, u], dist, jzoc, buf) > 0:
                     m[S.unit_hex[g, u]] = True
         m[H + END] = True
     elif ph == REINF_PICK:
@@ -690,12 +703,15 @@ def fill_mask(T, S, g, m):
         u = S.selected[g]
         side = side_of(T, S, g, u)
         move_destinations(T, S, g, u, hexes)
-        if ranged_dice(T, S, g, u) > 0:
-            occ = enemy_occupancy(T, S, g)
-            for t in range(H):
-                if occ[t] == 1 - side and may_fire_at(T, S, g, u, t, occ):
-                    m[t] = True
         occ = enemy_occupancy(T, S, g)
+        if ranged_dice(T, S, g, u) > 0 and S.weather[g] != WILLIWAW:
+            spotted = np.zeros(H, dtype=np.bool_)
+            if T.u_type[u] == ARTILLERY:
+                spotted_by(T, S, g, side, spotted)
+            a = S.unit_hex[g, u]
+            for t in range(H):
+                if occ[t] == 1 - side and T.dist[a, t] <= 20 and may_fire_at(T, S, g, u, t, occ, spotted):
+                    m[t] = True
         for d in range(6):
             if declare_direction_ok(T, S, g, u, d, occ):
                 m[H + MELEE_0 + d] = True

@@ -152,7 +152,7 @@ class State(BaseState):
 StateArrays = namedtuple("StateArrays", [f.name for f in fields(State)])
 
 Tables = namedtuple("Tables", [
-    "nbr", "dist", "land", "level", "zone", "slope", "cliff", "cost", "zoc_reach", "sight", "lz_hex", "lz_cap",
+    "nbr", "dist", "near3", "land", "level", "zone", "slope", "cliff", "cost", "zoc_reach", "sight", "lz_hex", "lz_cap",
     "lz_of_hex", "near_lz", "victory_hex", "target_hex", "u_side", "u_type", "u_steps", "u_start", "u_melee",
     "u_ranged", "u_range", "u_move", "u_batt", "u_fixed", "u_table", "u_depot", "u_in_play", "u_staging",
     "u_force", "u_group", "u_gun", "gun_hexes", "indeps", "jp_unknown_hexes", "jp_art_hex", "weather_next", "first_weather", "air_table",
@@ -173,6 +173,17 @@ MOD_KEYS = ("attacking_higher_level", "attacking_up_slope", "out_of_supply", "wi
 
 def as_arrays(state: State) -> StateArrays:
     return StateArrays(*(getattr(state, f) for f in StateArrays._fields))
+
+
+def near_table(distance: np.ndarray, radius: int) -> np.ndarray:
+    """int16[H, k]: the hexes within ``radius`` of each hex (itself first), padded with -1."""
+    width = 1 + 3 * radius * (radius + 1)
+    out = np.full((distance.shape[0], width), -1, dtype=np.int16)
+    for h in range(distance.shape[0]):
+        near = np.nonzero(distance[h] <= radius)[0]
+        near = near[np.argsort(distance[h, near], kind="stable")]
+        out[h, :len(near)] = near
+    return out
 
 
 def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, solitaire: bool,
@@ -199,7 +210,7 @@ def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, so
     force_zones[1, [3]] = True
     mods = np.array([sc.mod[k] for k in MOD_KEYS], dtype=np.int64)
     return Tables(
-        nbr=sc.grid.neighbours, dist=sc.grid.distance, land=sc.land, level=sc.level, zone=sc.zone,
+        nbr=sc.grid.neighbours, dist=sc.grid.distance, near3=near_table(sc.grid.distance, 3), land=sc.land, level=sc.level, zone=sc.zone,
         slope=sc.slope, cliff=sc.cliff, cost=sc.move_cost, zoc_reach=sc.zoc_reach, sight=sc.sight,
         lz_hex=sc.lz_hex, lz_cap=sc.lz_capacity, lz_of_hex=sc.lz_of_hex, near_lz=sc.near_lz,
         victory_hex=sc.victory_hex, target_hex=sc.target_hex, u_side=sc.unit_side, u_type=sc.unit_type,

@@ -1,0 +1,200 @@
+"""Hand-worked cases of weather (3.3), airpower (3.4), fog of war (2.5), losses (8.4, 8.5),
+refit and landing (9.1, 9.2) and victory (3.8), with dice fixed as the book's examples roll them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from conftest import Board
+from wargym.attu.fog import reveal_unknowns
+from wargym.attu.losses import hit_unit
+from wargym.attu.refit import recovery_steps, resolve_landing
+from wargym.attu.scenario import CLOUDY, FOG, JAPAN, RAIN, US, WILLIWAW
+from wargym.attu.state import LOC_ELIM, LOC_MAP, LOC_RESERVE, LOC_STAGING, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED
+from wargym.attu.victory import check_immediate, step8
+from wargym.attu.weather import roll_airpower, roll_weather
+
+
+def dice(board: Board, values) -> None:
+    board.state = board.core.with_dice(board.state, values)
+
+
+@pytest.mark.parametrize("previous,die,new", [
+    (FOG, 3, RAIN), (FOG, 4, FOG), (FOG, 8, WILLIWAW), (FOG, 10, WILLIWAW),
+    (CLOUDY, 3, CLOUDY), (CLOUDY, 4, RAIN), (CLOUDY, 9, FOG),
+    (RAIN, 2, CLOUDY), (RAIN, 6, RAIN), (RAIN, 7, FOG),
+    (WILLIWAW, 2, RAIN), (WILLIWAW, 9, FOG), (WILLIWAW, 10, WILLIWAW),
+])
+def test_attu_3_3_weather_chart(core, previous, die, new):
+    b = Board(core)
+    b.set(weather=previous)
+    dice(b, [die])
+    roll_weather(b.tables, b.arrays, 0)
+    assert b.state.weather[0] == new
+
+
+@pytest.mark.parametrize("weather,us_die,jp_die,us,jp", [
+    (CLOUDY, 10, 10, 5, 3), (CLOUDY, 1, 4, 0, 0), (CLOUDY, 7, 8, 3, 2),
+    (FOG, 10, 10, 3, 1),          # 10 - 3 = 7
+    (RAIN, 5, 6, 1, 1),           # 4 and 5
+    (WILLIWAW, 10, 9, 2, 0),      # 5 and 4 (3.4: -5)
+])
+def test_attu_3_4_airpower_table_with_weather(core, weather, us_die, jp_die, us, jp):
+    b = Board(core)
+    b.set(weather=weather)
+    dice(b, [us_die, jp_die])
+    roll_airpower(b.tables, b.arrays, 0)
+    assert b.state.airpower[0].tolist() == [us, jp]
+
+
+def test_attu_9_0_refit_example_16_casualties_williwaw_14_gives_4_steps(core):
+    # 9.0 example: 16 casualties, Williwaw, 14 rolled, reduced to 12 -> 4 recovered steps
+    b = Board(core)
+    b.set(weather=WILLIWAW, casualties=16)
+    dice(b, [7, 7])
+    assert recovery_steps(b.tables, b.arrays, 0) == 4
+    assert b.state.casualties[0] == 0          # 9.1: the track is reset
+
+
+def test_attu_9_1_never_more_steps_than_the_track(core):
+    b = Board(core)
+    b.set(weather=CLOUDY, casualties=2)
+    dice(b, [10, 10])
+    assert recovery_steps(b.tables, b.arrays, 0) == 2
+
+
+def test_attu_9_2_landing_example_zone_f_capacity_15(core):
+    # 9.2 example: a 4-step company for Zone E in fog rolls 6 -> 5: scatters to F, which holds 14
+    # of its 15 steps: three steps are eliminated, one lands, the Loss Track goes up three.
+    b = Board(core)
+    sc = core.scenario
+    f = sc.grid.number(sc.lz_hex[5])
+    for name in ("1/17 A", "1/17 B", "1/17 C"):
+        b.place(name, f)
+    b.place("1/17 D", f, steps=2)
+    u = b.unit("3/17 I")
+    b.state.unit_loc[0, u] = LOC_STAGING
+    b.state.unit_hex[0, u] = 4
+    b.set(weather=FOG)
+    dice(b, [6])
+    resolve_landing(b.tables, b.arrays, 0)
+    assert b.state.unit_loc[0, u] == LOC_MAP and b.state.unit_hex[0, u] == sc.lz_hex[5]
+    assert b.state.unit_steps[0, u] == 1
+    assert b.state.casualties[0] == 3
+
+
+def test_attu_9_2_2_scatter_into_japanese_zoc_eliminates(core):
+    b = Board(core)
+    sc = core.scenario
+    e = sc.lz_hex[4]
+    b.place(b.japanese(), sc.grid.number(sc.grid.neighbours[e][sc.grid.neighbours[e] >= 0][0]))
+    u = b.unit("2/17 E")
+    b.state.unit_loc[0, u] = LOC_STAGING
+    b.state.unit_hex[0, u] = 4
+    dice(b, [8])                                   # landed at E, which is in a Japanese ZOC
+    resolve_landing(b.tables, b.arrays, 0)
+    assert b.state.unit_loc[0, u] == LOC_ELIM and b.state.casualties[0] == 4
+
+
+def test_attu_2_5_unknown_revealed_into_its_table_count_of_infantry(core):
+    b = Board(core)
+    unk = b.japanese("unknown")
+    b.place(unk, 2515, face_down=True)
+    table = core.scenario.unit_table[unk]
+    dice(b, [10])
+    n = reveal_unknowns(b.tables, b.arrays, 0, b.hex(2515), False)
+    assert n == table[9]
+    here = [u for u in range(core.scenario.num_units)
+            if b.state.unit_loc[0, u] == LOC_MAP and b.state.unit_hex[0, u] == b.hex(2515)]
+    assert len(here) == n and all(core.scenario.unit_type[u] == 0 for u in here)
+    assert not b.state.face_down[0, here].any()    # placed face-up
+    assert b.state.unit_loc[0, unk] == LOC_RESERVE  # the Unknown goes off-map (eligible for 9.6)
+
+
+def test_attu_2_5_stacked_unknowns_roll_once_and_give_at_most_three(core):
+    b = Board(core)
+    for k in range(3):
+        b.place(b.japanese("unknown"), 2515, face_down=True)
+    dice(b, [10, 10, 10])
+    n = reveal_unknowns(b.tables, b.arrays, 0, b.hex(2515), False)
+    assert n <= 3
+    assert b.state.dice_pos[0] == 1               # one die for the lot
+
+
+def test_attu_8_5_ranged_never_eliminates_last_japanese_infantry(core):
+    b = Board(core)
+    a, c = b.japanese(), b.japanese(skip=1)
+    b.place(a, 2515)
+    b.place(c, 2515)
+    hit_unit(b.tables, b.arrays, 0, a, LOSS_RANGED)
+    assert b.state.unit_loc[0, a] == LOC_ELIM
+    hit_unit(b.tables, b.arrays, 0, c, LOSS_RANGED)
+    assert b.state.unit_loc[0, c] == LOC_MAP      # "the unit simply stays there"
+    hit_unit(b.tables, b.arrays, 0, c, LOSS_MELEE_ON_DEFENDER)
+    assert b.state.unit_loc[0, c] == LOC_ELIM     # melee can
+
+
+def test_attu_8_5_unknown_hit_by_ranged_melts_away(core):
+    b = Board(core)
+    unk = b.japanese("unknown")
+    b.place(unk, 2515, face_down=True)
+    hit_unit(b.tables, b.arrays, 0, unk, LOSS_RANGED)
+    assert b.state.unit_loc[0, unk] == LOC_RESERVE
+
+
+def test_attu_8_4_only_us_infantry_steps_go_on_the_casualty_track(core):
+    b = Board(core)
+    inf = b.place("1/17 A", 2619)
+    eng = b.place("13 Eng A", 2620)
+    hit_unit(b.tables, b.arrays, 0, inf, LOSS_RANGED)
+    hit_unit(b.tables, b.arrays, 0, eng, LOSS_RANGED)
+    assert b.state.casualties[0] == 1
+    assert b.state.unit_steps[0, inf] == 3 and b.state.unit_steps[0, eng] == 1
+
+
+def test_attu_3_8_2_casualty_track_30_japanese_win_at_once(core):
+    b = Board(core)
+    b.place(b.japanese(), 2515)
+    b.set(casualties=30)
+    check_immediate(b.tables, b.arrays, 0)
+    assert b.state.terminated[0] and b.state.rewards[0].tolist() == [-1.0, 1.0]
+
+
+def test_attu_3_8_2_unknowns_do_not_count_for_elimination(core):
+    b = Board(core)
+    b.state.unit_loc[0, (core.scenario.unit_side == JAPAN)] = LOC_ELIM
+    unknown = [u for u in range(core.scenario.num_units) if core.scenario.unit_type[u] == 4][0]
+    b.place(unknown, 2515, face_down=True)
+    check_immediate(b.tables, b.arrays, 0)
+    assert b.state.terminated[0] and b.state.rewards[0].tolist() == [1.0, -1.0]
+
+
+def test_attu_3_8_1_us_wins_holding_all_six_victory_hexes(core):
+    b = Board(core)
+    b.place(b.japanese(), 2515)
+    names = ["1/17 A", "1/17 B", "1/17 C", "1/17 D", "2/17 E", "2/17 F"]
+    for name, h in zip(names, (1425, 2011, 2117, 2717, 3409, 3622)):
+        b.place(name, h)
+    step8(b.tables, b.arrays, 0)
+    assert b.state.terminated[0] and b.state.rewards[0, US] == 1.0
+
+
+def test_attu_3_8_1_five_of_six_is_not_enough(core):
+    b = Board(core)
+    b.place(b.japanese(), 2515)
+    for name, h in zip(["1/17 A", "1/17 B", "1/17 C", "1/17 D", "2/17 E"], (1425, 2011, 2117, 2717, 3409)):
+        b.place(name, h)
+    step8(b.tables, b.arrays, 0)
+    assert not b.state.terminated[0]
+
+
+def test_attu_3_8_1_japanese_gun_on_engineer_hill_reaching_d_to_g(core):
+    b = Board(core)
+    gun = [u for u in range(core.scenario.num_units) if core.scenario.unit_gun[u] == 2][0]
+    b.place(gun, 2717)
+    b.place("1/17 A", 2619)
+    step8(b.tables, b.arrays, 0)
+    assert b.state.terminated[0] and b.state.rewards[0, JAPAN] == 1.0

@@ -213,8 +213,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
             sc = scen.load_scenario(name)
             mark = " (default)" if name == default else ""
             print(f"  {name:<14} {sc.title}{mark}")
-            print(f"  {'':<14} {sc.game_turns} game-turns, {sc.grid.columns}x{sc.grid.rows} hexes, "
-                  f"{sc.num_units} units, {len(sc.objective_names)} objectives")
+            print(f"  {'':<14} {sc.facts}")
     return 0
 
 

@@ -304,6 +304,17 @@ class Scenario:
     vp_levels: list[tuple[int, str]] = field(default_factory=list)
 
     @property
+    def title(self) -> str:
+        return self.spec.description
+
+    @property
+    def facts(self) -> str:
+        """One line for ``wargym scenarios``."""
+        end = "Komandorski end (12.1)" if self.spec.end == "komandorski" else f"ends May {self.spec.end_date}"
+        return (f"{end}, {self.grid.columns}x{self.grid.rows} hexes ({int(self.land.sum())} in play), "
+                f"{int(self.unit_in_play.sum())} units, {len(self.target_hex)} victory hexes to take")
+
+    @property
     def num_hexes(self) -> int:
         return self.grid.size
 

@@ -220,6 +220,12 @@ class Scenario:
     notes: str
 
     @property
+    def facts(self) -> str:
+        """One line for ``wargym scenarios``."""
+        return (f"{self.game_turns} game-turns, {self.grid.columns}x{self.grid.rows} hexes, {self.num_units} units, "
+                f"{len(self.objective_names)} objectives")
+
+    @property
     def num_hexes(self) -> int:
         return self.grid.size
 

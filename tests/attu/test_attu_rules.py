@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from conftest import Board
+from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit
 from wargym.attu.refit import recovery_steps, resolve_landing

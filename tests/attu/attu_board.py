@@ -1,6 +1,6 @@
-"""Shared fixtures for the Attu tests: one compiled core per scenario and a way to lay out a
-board by hand (every counter off the map, then units placed where a rule or book example wants
-them)."""
+"""Helpers for the Attu tests, in a module of their own (tests/island_war has a conftest of the
+same name): one compiled core per scenario, the ``core`` fixture, and a way to lay out a board by
+hand (every counter off the map, then units placed where a rule or book example wants them)."""
 
 from __future__ import annotations
 

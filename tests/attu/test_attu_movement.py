@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import Board
+from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.board import us_stack_ok, jp_stack_ok, zoc_of
 from wargym.attu.movement import allowance, move_destinations
 from wargym.attu.scenario import IMPASSABLE, JAPAN, RAIN, US

@@ -269,6 +269,28 @@ class BaseCore(ABC):
         return self.state_class(**out)
 
 
+def check_threads(threads: int) -> int:
+    """A ``threads=`` option of a numba core: how many threads share a batch's games."""
+    import numba
+
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    return threads
+
+
+def step_kernel(kernel, tables, arrays, actions: np.ndarray, threads: int) -> None:
+    """Run a numba batch kernel ``kernel(tables, arrays, actions)`` on ``threads`` threads, leaving
+    numba's thread count as it was."""
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        kernel(tables, arrays, np.ascontiguousarray(actions, dtype=np.int64))
+    finally:
+        numba.set_num_threads(previous)
+
+
 def render_modes() -> tuple[str, ...]:
     return ("ansi", "rgb_array")
 

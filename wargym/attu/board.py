@@ -33,11 +33,6 @@ def side_of(T, S, g, u):
 
 
 @njit(cache=True)
-def on_map(S, g, u):
-    return S.unit_loc[g, u] == LOC_MAP
-
-
-@njit(cache=True)
 def hex_side(T, S, g, h):
     """Side of the units in hex h (-1 empty); the two sides never share a hex."""
     for u in range(T.u_side.shape[0]):
@@ -54,17 +49,6 @@ def occupancy(T, S, g):
         if S.unit_loc[g, u] == LOC_MAP:
             occ[S.unit_hex[g, u]] = side_of(T, S, g, u)
     return occ
-
-
-@njit(cache=True)
-def units_in(T, S, g, h, out):
-    """Fill ``out`` with the units in hex h (index order); returns their count."""
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
-            out[n] = u
-            n += 1
-    return n
 
 
 @njit(cache=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import numba
 import numpy as np
 
 from wargym.attu import actions as act
@@ -24,7 +23,7 @@ from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, sta
 from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, load_scenario
 from wargym.attu.sequence import start_batch, step_batch
 from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, make_tables
-from wargym.core import BaseCore, RenderMixin
+from wargym.core import BaseCore, RenderMixin, check_threads, step_kernel
 
 DECISION_MODES = ("full", "major")
 
@@ -36,9 +35,7 @@ class AttuCore(RenderMixin, BaseCore):
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
                  heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1):
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-        self.threads = threads  # games of a batch shared among threads (as IslandWarCore)
+        self.threads = check_threads(threads)  # games of a batch shared among threads (as IslandWarCore)
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
@@ -60,12 +57,7 @@ class AttuCore(RenderMixin, BaseCore):
 
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        previous = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
-        try:
-            step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
-        finally:
-            numba.set_num_threads(previous)
+        step_kernel(step_batch, self.tables, as_arrays(new), actions, self.threads)
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:

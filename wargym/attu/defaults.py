@@ -71,5 +71,3 @@ def minor_decision(T, S, g, m):
             return a
     return -1
 
-
-MINOR_PHASES = (LOSS, RETREAT, MARTINEZ, ARNOLD, FRIENDLY_FIRE)

@@ -12,7 +12,7 @@
     Step 8-9        victory (3.8), hiding (3.9), next turn, Komandorski (12.1)
 
 Hits wait in LOSS for their owner's choice of unit.  Decisions with one legal action are taken
-automatically; with ``decisions="major"`` the minor ones (defaults.MINOR_PHASES) are too.
+automatically; with ``decisions="major"`` the minor ones (``is_minor``) are too.
 """
 
 import numpy as np
@@ -22,7 +22,7 @@ from wargym.attu import defaults
 from wargym.attu.actions import (
     AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YES,
 )
-from wargym.attu.board import roll, side_of, zoc_of
+from wargym.attu.board import occupancy, roll, side_of, zoc_of
 from wargym.attu.fog import hide_units, reveal_unknowns
 from wargym.attu.losses import hit_unit, may_take_hit
 from wargym.attu.melee import (
@@ -31,7 +31,7 @@ from wargym.attu.melee import (
 )
 from wargym.attu.movement import move_destinations
 from wargym.attu.ranged import (
-    air_modifier, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
+    air_modifier, all_face_down, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
     ranged_modifier, spotted_by,
 )
 from wargym.attu.refit import (
@@ -270,7 +270,7 @@ def resolve_ranged(T, S, g, u, t, target):
     if target >= 0:
         face_down = S.face_down[g, target]
     else:
-        face_down = side == US and all_face_down_jp(T, S, g, t)
+        face_down = side == US and all_face_down(T, S, g, t)
     hits = 0
     S.last_n[g] = 0
     S.soft_unit[g] = -1
@@ -295,17 +295,6 @@ def resolve_ranged(T, S, g, u, t, target):
         after_losses(T, S, g)
         return
     start_loss(T, S, g, 1 - side, LOSS_RANGED, hits, t)
-
-
-@njit(cache=True)
-def all_face_down_jp(T, S, g, t):
-    found = False
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t:
-            found = True
-            if not S.face_down[g, u]:
-                return False
-    return found
 
 
 @njit(cache=True)
@@ -588,15 +577,6 @@ def end_melee_step(T, S, g):
 
 # ------------------------------------------------------------------------------------------ masks
 @njit(cache=True)
-def enemy_occupancy(T, S, g):
-    occ = np.full(T.nbr.shape[0], -1, dtype=np.int8)
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP:
-            occ[S.unit_hex[g, u]] = side_of(T, S, g, u)
-    return occ
-
-
-@njit(cache=True)
 def fill_mask(T, S, g, m):
     """Write the legal actions of the decision in progress into ``m``; returns their count."""
     H = T.nbr.shape[0]
@@ -689,7 +669,7 @@ def fill_mask(T, S, g, m):
         m[H + END] = not pending
         m[H + STRIKE] = pending
         if S.airpower[g, side] > 0 and not S.air_struck[g] and S.air_n[g] < S.air_target.shape[1]:
-            occ = enemy_occupancy(T, S, g)
+            occ = occupancy(T, S, g)
             for h in range(H):
                 if occ[h] == 1 - side:
                     m[H + AIR] = True
@@ -703,7 +683,7 @@ def fill_mask(T, S, g, m):
         u = S.selected[g]
         side = side_of(T, S, g, u)
         move_destinations(T, S, g, u, hexes)
-        occ = enemy_occupancy(T, S, g)
+        occ = occupancy(T, S, g)
         if ranged_dice(T, S, g, u) > 0 and S.weather[g] != WILLIWAW:
             spotted = np.zeros(H, dtype=np.bool_)
             if T.u_type[u] == ARTILLERY:
@@ -721,7 +701,7 @@ def fill_mask(T, S, g, m):
         for k in range(n + 1):
             m[H + SLOT_0 + k] = True
     elif ph == AIR_TARGET:
-        occ = enemy_occupancy(T, S, g)
+        occ = occupancy(T, S, g)
         for h in range(H):
             m[h] = occ[h] == 1 - S.acting[g]
     elif ph == LOSS:
@@ -731,7 +711,7 @@ def fill_mask(T, S, g, m):
     elif ph == FRIENDLY_FIRE:
         nearest_friends(T, S, g, S.acting[g], S.ff_from[g], hexes)
     elif ph == MELEE_PICK:
-        occ = enemy_occupancy(T, S, g)
+        occ = occupancy(T, S, g)
         for h in range(H):
             m[h] = pickable(T, S, g, S.mel_picker[g], h, occ)
     elif ph == RETREAT:
@@ -929,7 +909,7 @@ def apply(T, S, g, a):
             S.melee_target[g, u] = T.nbr[S.unit_hex[g, u], k - MELEE_0]
             S.acted[g, u] = True
             S.phase[g] = ACT_SELECT
-        elif enemy_occupancy(T, S, g)[a] == 1 - side_of(T, S, g, u):
+        elif occupancy(T, S, g)[a] == 1 - side_of(T, S, g, u):
             if side_of(T, S, g, u) == US and mixed_target(T, S, g, a):
                 S.sel_hex[g] = a
                 S.phase[g] = RANGED_TARGET
@@ -1027,6 +1007,7 @@ def only_action(m):
 
 @njit(cache=True)
 def is_minor(ph):
+    """The decisions ``decisions="major"`` leaves to defaults.minor_decision."""
     return ph == LOSS or ph == RETREAT or ph == MARTINEZ or ph == ARNOLD or ph == FRIENDLY_FIRE
 
 
@@ -1041,7 +1022,7 @@ def settle(T, S, g):
             return
         ph = S.phase[g]
         if ph == MELEE_PICK:
-            occ = enemy_occupancy(T, S, g)
+            occ = occupancy(T, S, g)
             if not any_pickable(T, S, g, S.mel_picker[g], occ):
                 if any_pickable(T, S, g, 1 - S.mel_picker[g], occ):
                     S.mel_picker[g] = 1 - S.mel_picker[g]

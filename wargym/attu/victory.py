@@ -14,7 +14,7 @@
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import side_of
+from wargym.attu.board import hex_side, side_of
 from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_CAPTURE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
@@ -30,14 +30,6 @@ def finish(S, g, winner):
     S.rewards[g, winner] = 1.0
     S.rewards[g, 1 - winner] = -1.0
     S.legal_action_mask[g, :] = False
-
-
-@njit(cache=True)
-def occupant(T, S, g, h):
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
-            return side_of(T, S, g, u)
-    return -1
 
 
 @njit(cache=True)
@@ -58,7 +50,7 @@ def vp_total(T, S, g):
     """14.0: U.S. victory points for the Victory Hexes it holds now."""
     total = 0
     for z in range(6):
-        if occupant(T, S, g, T.victory_hex[z]) != US:
+        if hex_side(T, S, g, T.victory_hex[z]) != US:
             continue
         if S.vp_cancel[g, z] == -1:
             continue
@@ -108,7 +100,7 @@ def japanese_hold_beaches(T, S, g):
         if h < 0:
             continue
         any_zone = True
-        if occupant(T, S, g, h) != JAPAN:
+        if hex_side(T, S, g, h) != JAPAN:
             all_held = False
     if any_zone and all_held:
         return True
@@ -135,7 +127,7 @@ def step8(T, S, g):
         return
     us_all = True
     for i in range(T.target_hex.shape[0]):
-        if occupant(T, S, g, T.target_hex[i]) != US:
+        if hex_side(T, S, g, T.target_hex[i]) != US:
             us_all = False
     if us_all:
         finish(S, g, US)
@@ -174,16 +166,16 @@ def update_zones(T, S, g):
     for z in range(6):
         if z == ATTU_VILLAGE_ZONE or not T.zone_area[z] or S.zone_cleared[g, z]:
             continue
-        if occupant(T, S, g, T.victory_hex[z]) == US and not jp_in_zone[z]:
+        if hex_side(T, S, g, T.victory_hex[z]) == US and not jp_in_zone[z]:
             S.zone_cleared[g, z] = True
             for u in range(T.u_side.shape[0]):
                 if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] \
                         and T.zone[S.unit_hex[g, u]] == z:
                     S.unit_loc[g, u] = LOC_RESERVE
                     S.unit_hex[g, u] = -1
-    if occupant(T, S, g, T.victory_hex[2]) == US:
+    if hex_side(T, S, g, T.victory_hex[2]) == US:
         S.secured[g, 0] = True
-    if occupant(T, S, g, T.victory_hex[3]) == US:
+    if hex_side(T, S, g, T.victory_hex[3]) == US:
         S.secured[g, 1] = True
 
 

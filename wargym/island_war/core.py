@@ -16,10 +16,9 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
-from wargym.core import BaseCore, RenderMixin
+from wargym.core import BaseCore, RenderMixin, check_threads, step_kernel
 from wargym.island_war import actions as act
 from wargym.island_war.observe import N_GLOBAL, num_planes, observe, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, load_scenario
@@ -39,12 +38,10 @@ class IslandWarCore(RenderMixin, BaseCore):
                  max_decisions: int = 20_000, threads: int = 1):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
         # games of a batch are shared among this many threads; 1 by default because extra threads
         # only pay on an otherwise idle machine (measured: 2 threads 158k vs 1 thread 100k decisions/s
         # idle, but several times slower than 1 thread when the cores are busy, e.g. training)
-        self.threads = threads
+        self.threads = check_threads(threads)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
         self.players = SIDES
@@ -64,12 +61,7 @@ class IslandWarCore(RenderMixin, BaseCore):
 
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        previous = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
-        try:
-            step_batch(self.tables, as_arrays(new), np.ascontiguousarray(actions, dtype=np.int64))
-        finally:
-            numba.set_num_threads(previous)
+        step_kernel(step_batch, self.tables, as_arrays(new), actions, self.threads)
         return new
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:

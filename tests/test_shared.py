@@ -117,3 +117,26 @@ def test_bad_yaml_and_missing_file(tmp_path):
         load_yaml(bad)
     with pytest.raises(DataError, match="file not found"):
         load_yaml(tmp_path / "none.yaml")
+
+
+def test_every_source_and_data_folder_ships_in_the_wheel():
+    """pyproject lists its packages by hand; a folder left off installs nothing (CI: no module
+    named 'wargym.attu'), so every folder holding code or data must be listed, with its data."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    tool = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    roots = {"wargym": "wargym", "envs": "wargym.envs", "agents": "wargym.agents",
+             "configs": "wargym.configs"}
+    wanted = {}
+    for top, package in roots.items():
+        for folder in [root / top, *sorted(p for p in (root / top).rglob("*") if p.is_dir())]:
+            files = [f for f in folder.iterdir() if f.suffix in (".py", ".yaml", ".md")]
+            if folder.name != "__pycache__" and files:
+                name = ".".join([package, *folder.relative_to(root / top).parts])
+                wanted[name] = {f.suffix for f in files}
+    assert sorted(set(wanted) - set(tool["packages"])) == []
+    for name, suffixes in wanted.items():
+        for suffix in suffixes - {".py"}:
+            assert f"*{suffix}" in tool["package-data"].get(name, []), (name, suffix)

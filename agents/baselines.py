@@ -23,6 +23,7 @@ from wargym.agents.base import Agent
 # ruleset -> module that registers its baselines when imported
 BASELINE_MODULES: dict[str, str] = {
     "island_war": "wargym.agents.island_war_rule",
+    "attu": "wargym.agents.attu_rule",
 }
 
 _REGISTRY: dict[tuple[str, str, str], Callable[..., Agent]] = {}

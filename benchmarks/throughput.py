@@ -38,6 +38,7 @@ import pstats
 import sys
 import time
 from datetime import datetime, timezone
+from importlib import import_module
 
 import numpy as np
 
@@ -107,22 +108,25 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0) -> RunResult:
 
 # ----------------------------------------------------------------------------------- profiling
 def ruleset_kernel(core):
-    """(name, copy+kernel step function) for rulesets whose batch kernel can be timed alone;
-    the function takes (state, checked_actions) and returns the stepped copy, timing the two parts."""
-    if core.name == "island_war":
-        from wargym.island_war import sequence
-        from wargym.island_war.state import as_arrays
+    """(name, copy+kernel step function) for rulesets whose batch kernel can be timed alone (a
+    ``wargym.<ruleset>.sequence.step_batch`` and ``wargym.<ruleset>.state.as_arrays``); the function
+    takes (state, checked_actions) and returns the stepped copy, timing the two parts."""
+    try:
+        sequence = import_module(f"wargym.{core.name}.sequence")
+        as_arrays = import_module(f"wargym.{core.name}.state").as_arrays
+        step_batch = sequence.step_batch
+    except (ImportError, AttributeError):
+        return None, None
 
-        def copy_and_kernel(state, checked):
-            t0 = time.perf_counter()
-            new = state.copy()
-            t1 = time.perf_counter()
-            sequence.step_batch(core.tables, as_arrays(new), np.ascontiguousarray(checked, dtype=np.int64))
-            t2 = time.perf_counter()
-            return new, t1 - t0, t2 - t1
+    def copy_and_kernel(state, checked):
+        t0 = time.perf_counter()
+        new = state.copy()
+        t1 = time.perf_counter()
+        step_batch(core.tables, as_arrays(new), np.ascontiguousarray(checked, dtype=np.int64))
+        t2 = time.perf_counter()
+        return new, t1 - t0, t2 - t1
 
-        return "wargym.island_war.sequence.step_batch", copy_and_kernel
-    return None, None
+    return f"wargym.{core.name}.sequence.step_batch", copy_and_kernel
 
 
 def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:

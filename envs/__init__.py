@@ -32,9 +32,10 @@ CoreFactory = Callable[..., Core]
 _CORE_FACTORIES: dict[str, CoreFactory] = {}
 
 
-def make_core(ruleset: str, scenario: str | None = None, decisions: str | None = None) -> Core:
-    """A core for ``ruleset`` (a name registered with ``register_core`` or in wargym.registry)."""
-    kwargs: dict[str, Any] = {} if decisions is None else {"decisions": decisions}
+def make_core(ruleset: str, scenario: str | None = None, decisions: str | None = None, **options: Any) -> Core:
+    """A core for ``ruleset`` (a name registered with ``register_core`` or in wargym.registry);
+    ``options`` go to the core (e.g. Attu's ``solitaire=True``)."""
+    kwargs: dict[str, Any] = dict(options) if decisions is None else {"decisions": decisions, **options}
     factory = _CORE_FACTORIES.get(ruleset)
     if factory is not None:
         return factory(scenario=scenario, **kwargs)

@@ -43,6 +43,7 @@ IllegalActionMode = Literal["raise", "lose"]
 RENDER_MODES = list(render_modes())
 _SEED_BOUND = 2**31
 MAX_RESTARTS = 100  # games in a row allowed to end before the agent's first decision
+SOLITAIRE = "solitaire"  # opponent: the ruleset's own solitaire rules and their baseline
 
 
 # -- shared by the front doors -------------------------------------------------------------------
@@ -90,7 +91,10 @@ def game_slice(obs: dict[str, Any], game: int) -> dict[str, Any]:
 
 
 def make_opponents(core: Core, side: int, opponent: str | Agent | Policy) -> dict[int, Agent]:
-    """An agent for every player other than ``side`` (an Agent object serves all of them)."""
+    """An agent for every player other than ``side`` (an Agent object serves all of them);
+    "solitaire" is the ruleset's baseline named "solitaire" (the book's solitaire system)."""
+    if isinstance(opponent, str) and opponent == SOLITAIRE:
+        opponent = "rule:solitaire"
     return {p: make_agent(opponent, core.name, name) for p, name in enumerate(core.players) if p != side}
 
 
@@ -150,14 +154,24 @@ def check_shaping(core: Core, coef: float) -> float:
     return coef
 
 
-def build_core(core: Core | None, ruleset: str | None, scenario: str | None, decisions: str | None) -> Core:
+def build_core(core: Core | None, ruleset: str | None, scenario: str | None, decisions: str | None,
+               opponent: Any = None) -> Core:
+    """The env's core; ``opponent="solitaire"`` asks for the ruleset's solitaire rules (Attu 13.0)."""
+    solitaire = isinstance(opponent, str) and opponent == SOLITAIRE
     if core is not None:
+        if solitaire and not getattr(core, "options", {}).get("solitaire"):
+            raise ValueError("opponent='solitaire' needs a core built with solitaire=True")
         return core
     if ruleset is None:
         raise ValueError("give ruleset= (e.g. 'island_war') or core=")
     from wargym.envs import make_core
 
-    return make_core(ruleset, scenario, decisions)
+    if not solitaire:
+        return make_core(ruleset, scenario, decisions)
+    try:
+        return make_core(ruleset, scenario, decisions, solitaire=True)
+    except TypeError:
+        raise ValueError(f"opponent='solitaire': ruleset {ruleset!r} has no solitaire rules") from None
 
 
 # -- the single-game env -------------------------------------------------------------------------
@@ -168,7 +182,8 @@ class WargymEnv(gymnasium.Env):
         ruleset: ruleset name (``"island_war"``) or a name given to ``register_core``.
         scenario: the ruleset's scenario (its default when None).
         side: the agent's player, by name or index.
-        opponent: "rule" (the side's registered baseline), "rule:<name>", "random", an Agent,
+        opponent: "rule" (the side's registered baseline), "rule:<name>", "random", "solitaire"
+            (the book's solitaire rules drive the other side: Attu 13.0), an Agent,
             or a callable ``(core, state, player) -> int64[B]``.
         render_mode: "ansi" or "rgb_array" (drawn for the agent's side: its fog of war).
         decisions: passed to the core ("major" or "full" where the ruleset has both).
@@ -189,7 +204,7 @@ class WargymEnv(gymnasium.Env):
                  illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
                  core: Core | None = None):
         check_options(render_mode, illegal_action)
-        self.core = build_core(core, ruleset, scenario, decisions)
+        self.core = build_core(core, ruleset, scenario, decisions, opponent)
         self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)

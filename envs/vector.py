@@ -53,7 +53,7 @@ class WargymVectorEnv(VectorEnv):
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         check_options(render_mode, illegal_action)
-        self.core = build_core(core, ruleset, scenario, decisions)
+        self.core = build_core(core, ruleset, scenario, decisions, opponent)
         self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.num_envs = num_envs
         self.side = resolve_side(self.core, side)

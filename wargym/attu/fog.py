@@ -72,6 +72,7 @@ def reveal_unknowns(T, S, g, h, attacker_marks):
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
             S.unit_loc[g, u] = LOC_ELIM if T.opts[OPT_UNKNOWNS_SINGLE_USE] else LOC_RESERVE
+            S.pinned[g, u] = False
             S.unit_hex[g, u] = -1
             S.melee_target[g, u] = -1
     room = 3

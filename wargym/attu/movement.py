@@ -46,15 +46,15 @@ def may_enter_zone(T, S, g, u, h):
 
 
 @njit(cache=True)
-def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out):
+def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out, dist):
     """Mark in bool ``out[H]`` every hex unit u may move to this action with ``mp`` Movement
-    Points (its own hex excluded).  ``occ`` and the stacking aggregates come from ``hex_stats``;
-    ``ezoc``: enemy ZOC hexes."""
-    H = T.nbr.shape[0]
+    Points (its own hex excluded), and in ``dist`` (int32[H], INF beyond) the Movement Points
+    spent to get there.  ``occ`` and the stacking aggregates come from ``hex_stats``; ``ezoc``:
+    enemy ZOC hexes."""
     side = side_of(T, S, g, u)
     start = S.unit_hex[g, u]
     cost = T.cost[side]
-    if T.u_move[u] == 0 and not S.captured[g, u]:
+    if (T.u_move[u] == 0 and not S.captured[g, u]) or S.pinned[g, u]:  # 13.2.1: pinned Unknowns
         return
     if ezoc[start] and not ignore_zoc:
         if S.night[g]:  # 6.1: the whole allowance into an adjacent hex free of enemy ZOCs
@@ -63,9 +63,9 @@ def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out):
                 if n >= 0 and cost[start, d] < IMPASSABLE and not ezoc[n] and occ[n] != 1 - side \
                         and may_enter_zone(T, S, g, u, n) and stack_ok_fast(T, S, g, n, u, us_steps, us_batt, jp_n):
                     out[n] = True
+                    dist[n] = mp
         return
-    dist = np.full(H, INF, dtype=np.int32)
-    frontier = np.empty(H, dtype=np.int32)
+    frontier = np.empty(T.nbr.shape[0], dtype=np.int32)
     dist[start] = 0
     frontier[0] = start
     n_front = 1
@@ -103,7 +103,8 @@ def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out):
 
 @njit(cache=True)
 def move_destinations(T, S, g, u, out):
-    """``reach`` for an ordinary Move action of unit u (3.5)."""
+    """``reach`` for an ordinary Move action of unit u (3.5); returns the Movement Points each
+    destination costs (int32[H], INF where it cannot go)."""
     H = T.nbr.shape[0]
     side = side_of(T, S, g, u)
     occ = np.empty(H, dtype=np.int8)
@@ -112,7 +113,29 @@ def move_destinations(T, S, g, u, out):
     jp_n = np.empty(H, dtype=np.int8)
     hex_stats(T, S, g, occ, us_steps, us_batt, jp_n)
     ezoc = zoc_of(T, S, g, 1 - side)
-    reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, allowance(T, S, g, u, T.u_move[u]), False, out)
+    dist = np.full(H, INF, dtype=np.int32)
+    reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, allowance(T, S, g, u, T.u_move[u]), False, out, dist)
+    return dist
+
+
+@njit(cache=True)
+def move_cost(T, S, g, u, dest):
+    """(Movement Points unit u spends moving to ``dest`` this action, the hex it enters ``dest``
+    from); 13.3 asks whether a move used the whole allowance and where the unit came from."""
+    H = T.nbr.shape[0]
+    out = np.zeros(H, dtype=np.bool_)
+    dist = move_destinations(T, S, g, u, out)
+    start = S.unit_hex[g, u]
+    ezoc = zoc_of(T, S, g, 1 - side_of(T, S, g, u))
+    prev, prev_d = start, INF
+    for d in range(6):
+        p = T.nbr[dest, d]
+        if p < 0 or (p != start and (not out[p] or ezoc[p])) or T.cost[side_of(T, S, g, u)][p, (d + 3) % 6] >= IMPASSABLE:
+            continue
+        pd = 0 if p == start else dist[p]
+        if pd < prev_d:
+            prev, prev_d = p, pd
+    return dist[dest], prev
 
 
 @njit(cache=True)

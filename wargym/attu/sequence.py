@@ -18,9 +18,9 @@ automatically; with ``decisions="major"`` the minor ones (``is_minor``) are too.
 import numpy as np
 from numba import njit, prange
 
-from wargym.attu import defaults
+from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import (
-    AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YES,
+    AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YAMASAKI, YES,
 )
 from wargym.attu.board import occupancy, roll, side_of, zoc_of
 from wargym.attu.fog import hide_units, reveal_unknowns
@@ -29,7 +29,7 @@ from wargym.attu.melee import (
     MAX_ROUNDS, advance_ok, any_pickable, arnold_candidate, attackers_left, declare_direction_ok, defenders_left,
     martinez_may, melee_dice, melee_modifier, pickable, retreat_hexes, side_dice, surround_count,
 )
-from wargym.attu.movement import move_destinations
+from wargym.attu.movement import allowance, move_cost, move_destinations
 from wargym.attu.ranged import (
     air_modifier, all_face_down, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
     ranged_modifier, spotted_by,
@@ -44,9 +44,9 @@ from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
     LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
     LOSS_SOFT_GROUND, MARTINEZ, MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_OPTION, MEL_ROUND_END, MELEE_PICK, NIGHT_DECISION,
-    OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI, OPT_END_DATE, OPT_MAJOR_ONLY, OPT_US_FREE, OVER, RANGED_TARGET,
+    MEL_AMBUSH, MEL_NORMAL, MEL_YAMASAKI, OPT_HEROES, OPT_JP_FREE, OPT_SOLITAIRE, OPT_KOMANDORSKI, OPT_END_DATE, OPT_MAJOR_ONLY, OPT_US_FREE, OVER, RANGED_TARGET,
     REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE,
-    UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT,
+    UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT, YAMA_MOVE, YAMA_SELECT,
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, end_of_turn, step8, update_zones
@@ -195,7 +195,7 @@ def end_actions(T, S, g):
 @njit(cache=True)
 def after_setup(T, S, g):
     """Next set-up step: Japanese placement, U.S. staging, then the opening landing (12.5)."""
-    if T.opts[OPT_JP_FREE] and skip_unplaceable_guns(T, S, g) >= 0:
+    if (T.opts[OPT_JP_FREE] or T.opts[OPT_SOLITAIRE]) and skip_unplaceable_guns(T, S, g) >= 0:
         S.phase[g] = JP_SETUP
         return
     if stage_unit(T, S, g) >= 0:
@@ -213,6 +213,8 @@ def after_setup(T, S, g):
 def start_game(T, S, g):
     draw_chits(T, S, g)
     start_positions(T, S, g)
+    if T.opts[OPT_SOLITAIRE]:
+        solitaire.setup(T, S, g)
     S.weather[g] = FOG  # 12.2 / 12.5: the opening landing in Fog; turn 1 rolls on the Fog line
     if not T.opts[OPT_KOMANDORSKI]:
         S.last_turn[g] = T.opts[OPT_END_DATE]
@@ -398,6 +400,85 @@ def start_melee(T, S, g, t):
 
 
 @njit(cache=True)
+def start_yama_melee(T, S, g, t):
+    """11.3.2: Yamasaki's group enters hex t and fights at once, attackers rolling first."""
+    S.mel_hex[g] = t
+    S.mel_side[g] = JAPAN
+    S.mel_round[g] = 0
+    S.mel_kind[g] = MEL_YAMASAKI
+    S.mel_stage[g] = MEL_OFFENSIVE
+    S.mel_arnold[g] = -1
+    for i in range(6):
+        S.mel_from[g, i] = -1
+    for u in range(T.u_side.shape[0]):
+        S.mel_att[g, u] = S.yama_unit[g, u] and S.unit_loc[g, u] == LOC_MAP
+        if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
+            S.fought[g, u] = True
+            S.pre_steps[g, u] = S.unit_steps[g, u]
+    if T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and arnold_candidate(T, S, g) >= 0:
+        S.phase[g] = ARNOLD
+        return
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def start_ambush(T, S, g, u, t):
+    """13.3: the ambushers in hex t fight U.S. unit u (set back next to them) at once; they fire
+    first, as defenders do."""
+    S.mel_hex[g] = t
+    S.mel_side[g] = US
+    S.mel_round[g] = 0
+    S.mel_kind[g] = MEL_AMBUSH
+    S.mel_stage[g] = MEL_DEFENSIVE
+    S.mel_arnold[g] = -1
+    for i in range(6):
+        S.mel_from[g, i] = -1
+    for v in range(T.u_side.shape[0]):
+        S.mel_att[g, v] = v == u
+        if v == u or (S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == t):
+            S.fought[g, v] = True
+            S.pre_steps[g, v] = S.unit_steps[g, v]
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def move_unit(T, S, g, u, a):
+    """An ordinary move (3.5); in solitaire play with night infiltration (13.5) and ambushes
+    (13.3)."""
+    S.acted[g, u] = True
+    S.phase[g] = ACT_SELECT
+    if T.opts[OPT_SOLITAIRE] and side_of(T, S, g, u) == US:
+        start = S.unit_hex[g, u]
+        if S.night[g] and zoc_of(T, S, g, JAPAN)[start] and solitaire.infiltration_fails(T, S, g):
+            return
+        used, prev = move_cost(T, S, g, u, a)
+        if used >= allowance(T, S, g, u, T.u_move[u]) and counters_in(T, S, g, a, US) == 0:
+            n = solitaire.ambush_size(T, S, g)
+            if n > 0 and solitaire.place_ambush(T, S, g, a, n) > 0:
+                S.unit_hex[g, u] = prev
+                update_zones(T, S, g)
+                start_ambush(T, S, g, u, a)
+                return
+    S.unit_hex[g, u] = a
+    update_zones(T, S, g)
+
+
+@njit(cache=True)
+def counters_in(T, S, g, h, side):
+    n = 0
+    for v in range(T.u_side.shape[0]):
+        if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == h and side_of(T, S, g, v) == side:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def first_fire(S, g):
+    """The first fire of a round: defensive (8.2.1), offensive in a Yamasaki assault (11.3.2)."""
+    return MEL_OFFENSIVE if S.mel_kind[g] == MEL_YAMASAKI else MEL_DEFENSIVE
+
+
+@njit(cache=True)
 def melee_fire(T, S, g, offensive):
     """One side's fire of a round; returns (hits, misses)."""
     attackers = offensive
@@ -426,7 +507,9 @@ def deliver_melee_hits(T, S, g):
     """Hits of the fire just rolled (mel_hits) go to the other side's units (8.2.1.1-2)."""
     hits = S.mel_hits[g]
     S.mel_hits[g] = 0
-    if S.mel_stage[g] == MEL_OFFENSIVE:  # the fire was defensive: hits on the attackers
+    yama = S.mel_kind[g] == MEL_YAMASAKI
+    defensive = S.mel_stage[g] == MEL_ROUND_END if yama else S.mel_stage[g] == MEL_OFFENSIVE
+    if defensive:  # hits on the attackers
         start_loss(T, S, g, S.mel_side[g], LOSS_MELEE_ON_ATTACKER, hits, -1)
     else:
         start_loss(T, S, g, 1 - S.mel_side[g], LOSS_MELEE_ON_DEFENDER, hits, S.mel_hex[g])
@@ -437,6 +520,8 @@ def orphans(T, S, g):
     """8.2: units that did not declare, left alone in a hex whose attackers are all gone, retreat
     (U.S.) or are eliminated (Japan).  Returns True when U.S. units must now retreat."""
     must = False
+    if S.mel_kind[g] != MEL_NORMAL:
+        return False  # 11.3, 13.3: one moving unit or group; nothing is left behind
     for i in range(6):
         a = S.mel_from[g, i]
         if a < 0:
@@ -487,7 +572,10 @@ def melee_run(T, S, g):
             offensive = st == MEL_OFFENSIVE
             firing = S.mel_side[g] if offensive else 1 - S.mel_side[g]
             hits, misses = melee_fire(T, S, g, offensive)
-            S.mel_stage[g] = MEL_ROUND_END if offensive else MEL_OFFENSIVE
+            if offensive == (S.mel_kind[g] == MEL_YAMASAKI):  # the round's first fire: the other side next
+                S.mel_stage[g] = MEL_DEFENSIVE if offensive else MEL_OFFENSIVE
+            else:
+                S.mel_stage[g] = MEL_ROUND_END
             S.mel_hits[g] = hits
             S.mel_martinez[g] = misses
             if T.opts[OPT_HEROES] and misses > 0 and martinez_may(T, S, g, firing):
@@ -511,7 +599,7 @@ def melee_run(T, S, g):
                 S.phase[g] = RETREAT_OPTION
                 return
             S.mel_round[g] += 1
-            S.mel_stage[g] = MEL_DEFENSIVE
+            S.mel_stage[g] = first_fire(S, g)
             continue
         if st == MEL_RETREATED:
             end_melee(T, S, g)
@@ -523,6 +611,21 @@ def melee_run(T, S, g):
 def end_melee(T, S, g):
     """8.2.1.4: the attacker may advance into a vacated defender's hex."""
     out = np.empty(MAX_SLOTS, dtype=np.int64)
+    if S.mel_kind[g] == MEL_YAMASAKI:
+        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 11.3.2: the group goes in
+            if S.mel_stage[g] == MEL_RETREATED:
+                S.yama_mp[g] = 0  # README: only an elimination lets the group go on
+            yamasaki.move_group(T, S, g, S.mel_hex[g])
+            capture_artillery(T, S, g, S.mel_hex[g])
+        finish_melee(T, S, g)
+        return
+    if S.mel_kind[g] == MEL_AMBUSH:
+        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 13.3: the unit holds the hex
+            for u in range(T.u_side.shape[0]):
+                if S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP:
+                    S.unit_hex[g, u] = S.mel_hex[g]
+        finish_melee(T, S, g)
+        return
     if attackers_left(T, S, g) and not defenders_left(T, S, g) and advance_candidates(T, S, g, out) > 0:
         S.phase[g] = ADVANCE
         return
@@ -540,6 +643,12 @@ def finish_melee(T, S, g):
     S.mel_arnold[g] = -1
     update_zones(T, S, g)
     check_immediate(T, S, g)
+    if S.mel_kind[g] != MEL_NORMAL:  # a Step 5/6 Melee (11.3.2, 13.3) does not use up Step 7
+        for u in range(T.u_side.shape[0]):
+            S.fought[g, u] = False
+        S.phase[g] = YAMA_MOVE if S.mel_kind[g] == MEL_YAMASAKI else ACT_SELECT
+        S.mel_kind[g] = MEL_NORMAL
+        return
     S.mel_picker[g] = 1 - S.mel_picker[g]
     S.phase[g] = MELEE_PICK
 
@@ -584,7 +693,10 @@ def fill_mask(T, S, g, m):
     ph = S.phase[g]
     buf = np.empty(MAX_SLOTS, dtype=np.int64)
     hexes = m[:H]
-    if ph == JP_SETUP:
+    if ph == JP_SETUP and T.opts[OPT_SOLITAIRE]:
+        for h in range(H):
+            hexes[h] = solitaire.place_ok(T, S, g, h)
+    elif ph == JP_SETUP:
         placement_mask(T, S, g, placement_unit(T, S, g), hexes)
     elif ph == US_STAGING:
         u = stage_unit(T, S, g)
@@ -626,7 +738,8 @@ def fill_mask(T, S, g, m):
                 m[H + LZ_0 + k] = True
     elif ph == UNKNOWN_PICK:
         for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] and not S.acted[g, u]:
+            if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] and \
+                    not S.acted[g, u] and not S.pinned[g, u]:
                 m[S.unit_hex[g, u]] = True
         m[H + END] = True
     elif ph == UNKNOWN_DEST:
@@ -668,6 +781,7 @@ def fill_mask(T, S, g, m):
         pending = S.air_n[g] > 0 and not S.air_struck[g]
         m[H + END] = not pending
         m[H + STRIKE] = pending
+        m[H + YAMASAKI] = side == JAPAN and not pending and yamasaki.available(T, S, g)
         if S.airpower[g, side] > 0 and not S.air_struck[g] and S.air_n[g] < S.air_target.shape[1]:
             occ = occupancy(T, S, g)
             for h in range(H):
@@ -721,6 +835,13 @@ def fill_mask(T, S, g, m):
         for k in range(n):
             m[H + SLOT_0 + k] = True
         m[H + END] = True
+    elif ph == YAMA_SELECT:
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and yamasaki.may_activate(T, S, g, S.unit_hex[g, u]):
+                m[S.unit_hex[g, u]] = True
+    elif ph == YAMA_MOVE:
+        yamasaki.moves(T, S, g, occupancy(T, S, g), hexes)
+        m[H + END] = True
     n = 0
     for a in range(m.shape[0]):
         if m[a]:
@@ -732,7 +853,8 @@ def fill_mask(T, S, g, m):
 def decider(T, S, g):
     """Who makes the current decision (index into ("us", "japan"))."""
     ph = S.phase[g]
-    if ph == JP_SETUP or ph == UNKNOWN_PICK or ph == UNKNOWN_DEST or ph == SWAP_PICK or ph == SWAP_PLACE:
+    if ph == JP_SETUP or ph == UNKNOWN_PICK or ph == UNKNOWN_DEST or ph == SWAP_PICK or ph == SWAP_PLACE or \
+            ph == YAMA_SELECT or ph == YAMA_MOVE:
         return JAPAN
     if ph == ACT_SELECT or ph == ACT_ORDER or ph == AIR_TARGET or ph == RANGED_TARGET:
         return S.acting[g]
@@ -853,7 +975,7 @@ def apply(T, S, g, a):
         else:
             for u in range(T.u_side.shape[0]):
                 if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and T.u_type[u] == UNKNOWN \
-                        and not S.captured[g, u] and not S.acted[g, u]:
+                        and not S.captured[g, u] and not S.acted[g, u] and not S.pinned[g, u]:
                     S.selected[g] = u
                     break
             S.phase[g] = UNKNOWN_DEST
@@ -893,6 +1015,8 @@ def apply(T, S, g, a):
             S.air_struck[g] = True
             S.air_i[g] = 0
             air_run(T, S, g)
+        elif k == YAMASAKI:
+            S.phase[g] = YAMA_SELECT
         else:
             select_in_hex(T, S, g, ACT_SELECT, a)
     elif ph == AIR_TARGET:
@@ -916,10 +1040,7 @@ def apply(T, S, g, a):
             else:
                 resolve_ranged(T, S, g, u, a, -1)
         else:
-            S.unit_hex[g, u] = a
-            S.acted[g, u] = True
-            update_zones(T, S, g)
-            S.phase[g] = ACT_SELECT
+            move_unit(T, S, g, u, a)
     elif ph == RANGED_TARGET:
         n = face_up_targets(T, S, g, S.sel_hex[g], buf)
         i = k - SLOT_0
@@ -945,7 +1066,10 @@ def apply(T, S, g, a):
             S.mel_hits[g] += 1
         deliver_melee_hits(T, S, g)
     elif ph == RETREAT_OPTION:
-        if k == YES:
+        if k == YES and S.mel_kind[g] == MEL_AMBUSH:  # 13.3: the unit is back where it came from
+            S.mel_stage[g] = MEL_RETREATED
+            melee_run(T, S, g)
+        elif k == YES:
             for u in range(T.u_side.shape[0]):
                 if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
                         (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
@@ -954,13 +1078,32 @@ def apply(T, S, g, a):
             S.phase[g] = RETREAT
         else:
             S.mel_round[g] += 1
-            S.mel_stage[g] = MEL_DEFENSIVE
+            S.mel_stage[g] = first_fire(S, g)
             melee_run(T, S, g)
     elif ph == RETREAT:
         u = next_retreater(T, S, g)
         S.unit_hex[g, u] = a
         S.ret_left[g, u] = False
         S.mel_att[g, u] = False
+    elif ph == YAMA_SELECT:
+        yamasaki.activate(T, S, g, a)
+        update_zones(T, S, g)
+        S.phase[g] = YAMA_MOVE
+    elif ph == YAMA_MOVE:
+        if k == END:
+            yamasaki.finish(T, S, g)
+            S.phase[g] = ACT_SELECT
+        else:
+            occ = occupancy(T, S, g)
+            for d in range(6):
+                if T.nbr[S.sel_hex[g], d] == a:
+                    S.yama_mp[g] -= yamasaki.step_cost(T, S, g, d, occ)
+                    break
+            if occ[a] == 1 - JAPAN:
+                start_yama_melee(T, S, g, a)
+            else:
+                yamasaki.move_group(T, S, g, a)
+                update_zones(T, S, g)
     elif ph == ADVANCE:
         if k == END:
             finish_melee(T, S, g)
@@ -1021,6 +1164,14 @@ def settle(T, S, g):
             m[:] = False
             return
         ph = S.phase[g]
+        if T.opts[OPT_SOLITAIRE] and S.mel_hex[g] < 0:
+            solitaire.ad_hoc(T, S, g)  # 13.2.2, as soon as a U.S. unit comes near (after a Melee)
+            if ph == ACT_SELECT and S.acting[g] == JAPAN and S.airpower[g, JAPAN] > 0 and S.air_n[g] == 0:
+                if solitaire.announce_air(T, S, g) > 0:  # 13.2
+                    S.air_struck[g] = True
+                    S.air_i[g] = 0
+                    air_run(T, S, g)
+                continue
         if ph == MELEE_PICK:
             occ = occupancy(T, S, g)
             if not any_pickable(T, S, g, S.mel_picker[g], occ):
@@ -1078,8 +1229,8 @@ def step_game(T, S, g, a):
 def step_batch(T, S, actions):
     """One decision in every game whose action is >= 0 (others untouched)."""
     for g in prange(actions.shape[0]):
-        if actions[g] >= 0:
-            step_game(T, S, g, actions[g])
+        if actions[g] >= 0:  # int64 game index: prange's is uint64, which would compile every kernel twice
+            step_game(T, S, np.int64(g), actions[g])
 
 
 @njit(cache=True)

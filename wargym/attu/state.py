@@ -42,6 +42,10 @@ kernels take, and ``Tables`` does the same for the ``Scenario``.  Per game (U un
     mel_hits          int8      hits of the fire just rolled, before Joe Martinez      11.1
     setup_k           int16     progress through a set-up list                         12.x
     dice_queue        int8[24]  dice tests force before the generator (book examples)
+    yama_unit, yama_mp        Colonel Yamasaki's group and its Movement Points left    11.3
+    mel_kind          int8      MEL_NORMAL, MEL_YAMASAKI (attackers roll first, 11.3.2), MEL_AMBUSH (13.3)
+    pinned            bool[U]   13.2.1: an Unknown that may not move (solitaire)
+    adhoc_done        bool[6]   13.2.2: the Victory Hex has had its ad hoc placement
 """
 
 from __future__ import annotations
@@ -62,7 +66,7 @@ DICE_QUEUE = 24
 # decision phases
 (JP_SETUP, US_STAGING, US_WAIT, REFIT_DECISION, REFIT_ALLOC, REINF_PICK, REINF_ZONE, INDEPENDENT, DEPOT,
  UNKNOWN_PICK, UNKNOWN_DEST, SWAP_PICK, SWAP_PLACE, NIGHT_DECISION, ACT_SELECT, SLOT, ACT_ORDER, RANGED_TARGET,
- AIR_TARGET, LOSS, FRIENDLY_FIRE, MELEE_PICK, ARNOLD, MARTINEZ, RETREAT_OPTION, RETREAT, ADVANCE, OVER) = range(28)
+ AIR_TARGET, LOSS, FRIENDLY_FIRE, MELEE_PICK, ARNOLD, MARTINEZ, RETREAT_OPTION, RETREAT, ADVANCE, OVER, YAMA_SELECT, YAMA_MOVE) = range(30)
 PHASE_NAMES = (
     "set-up: Japanese placement", "set-up: U.S. staging", "set-up: land or wait", "refit decision",
     "refit: restore a step", "reinforcements: select battalion", "reinforcements: staging zone",
@@ -70,10 +74,13 @@ PHASE_NAMES = (
     "unknowns: swap infantry", "unknowns: place", "night decision", "actions: select", "select unit",
     "actions: order", "ranged: target unit", "airpower: target hex", "allocate losses", "friendly fire: hex",
     "melee: select target", "General Arnold", "Joe Martinez", "retreat option", "retreat", "advance", "game over",
+    "Colonel Yamasaki: select hex", "Colonel Yamasaki: move or assault",
 )
 
 # melee stages (mel_stage)
 MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_ROUND_END, MEL_OPTION = range(4)
+# melee kinds (mel_kind)
+MEL_NORMAL, MEL_YAMASAKI, MEL_AMBUSH = range(3)
 # loss kinds (loss_kind)
 LOSS_RANGED, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_SOFT_GROUND = range(4)
 
@@ -147,6 +154,11 @@ class State(BaseState):
     dice_pos: np.ndarray
     last_dice: np.ndarray
     last_n: np.ndarray
+    yama_unit: np.ndarray
+    yama_mp: np.ndarray
+    mel_kind: np.ndarray
+    pinned: np.ndarray
+    adhoc_done: np.ndarray
 
 
 StateArrays = namedtuple("StateArrays", [f.name for f in fields(State)])
@@ -253,5 +265,6 @@ def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
         mel_surround=z8(), refit_steps=z8(), setup_k=z16(), land_count=z16(), swap_left=z8(), ff_hits=z8(),
         ff_side=z8(), ff_from=m16(), soft_unit=m16(), soft_hits=z8(), air_i=z8(), pre_steps=z8(u),
         ret_left=zb(u), slot_for=z8(), mel_from=m16(6), mel_hits=z8(), dice_queue=z8(DICE_QUEUE), dice_n=z8(), dice_pos=z8(),
-        last_dice=z8(DICE_QUEUE), last_n=z8(),
+        last_dice=z8(DICE_QUEUE), last_n=z8(), yama_unit=zb(u), yama_mp=z8(), mel_kind=z8(),
+        pinned=zb(u), adhoc_done=zb(6),
     )

@@ -437,8 +437,8 @@ def step_batch(T, S, actions):
     independent, so they may be shared among threads (``prange``; the caller sets how many);
     measured, the prange-compiled loop is also about twice as fast as a plain loop on one thread."""
     for g in prange(actions.shape[0]):
-        if actions[g] >= 0:
-            step_game(T, S, g, actions[g])
+        if actions[g] >= 0:  # int64 game index: prange's is uint64, which would compile every kernel twice
+            step_game(T, S, np.int64(g), actions[g])
 
 
 @njit(cache=True)

@@ -1,0 +1,127 @@
+"""Random masked play of Attu with invariant checks after every step (DESIGN.md section 6).
+
+CI plays >= 100,000 decisions over the campaign (historic and free set-ups), solitaire play and a
+short scenario.  Invariants, each a rule:
+
+* 4.1/4.2  U.S. stacking by steps and battalion, at most three Japanese Infantry/Artillery a hex
+* 8.0      no hex holds units of both sides at a decision point
+* 5.7/15.0 on-map units stand on land hexes in play (never beyond a cliff or off the island)
+* 2.4      on-map units have between one step and their printed steps; status and hex agree
+* 8.4      the Casualty Track stays within 0..30, and 30 ends the game for Japan (3.8.2)
+* 11.0     each hero is used at most once (a flag, never reset)
+* mask     a live game offers at least one legal action, a finished one none, and a sampled
+           masked-out action raises IllegalActionError leaving the state unchanged
+* 3.8      rewards are +1/-1/0, zero-sum, and only set at the end
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from attu_board import make_core
+from wargym import IllegalActionError
+from wargym.attu.board import us_stack_ok
+from wargym.attu.scenario import JAPAN, UNKNOWN, US
+from wargym.attu.state import LOC_MAP, as_arrays
+
+
+def check_invariants(core, state):
+    T = core.tables
+    sc = core.scenario
+    on = state.unit_loc == LOC_MAP
+    assert ((state.unit_hex >= 0) | ~on).all(), "on the map without a hex"
+    assert ((state.unit_steps >= 1) | ~on).all(), "a unit on the map with no step"
+    assert (state.unit_steps <= sc.unit_steps).all()
+    arrays = as_arrays(state)
+    side = np.where(state.captured, JAPAN, sc.unit_side)
+    for g in range(state.batch_size):
+        hexes = state.unit_hex[g][on[g]]
+        assert T.land[hexes].all(), f"game {g}: a unit off the land"
+        us_hexes = set(state.unit_hex[g][on[g] & (side[g] == US)])
+        jp = on[g] & (side[g] == JAPAN)
+        jp_hexes = set(state.unit_hex[g][jp])
+        assert not us_hexes & jp_hexes, f"game {g}: both sides in one hex"
+        counted = jp & ((sc.unit_type != UNKNOWN) | state.captured[g])
+        if counted.any():
+            assert np.bincount(state.unit_hex[g][counted]).max() <= 3, f"game {g}: Japanese stack (4.2)"
+        for h in us_hexes:
+            assert us_stack_ok(T, arrays, g, h, -1, 0), f"game {g}: U.S. stack in {sc.grid.number(h)} (4.1)"
+    assert (state.casualties >= 0).all() and (state.casualties <= sc.casualty_max).all()
+    over = state.casualties >= sc.casualty_max
+    assert (state.terminated[over] & (state.rewards[over, JAPAN] > 0)).all(), "30 casualties and no Japanese win"
+    live = ~(state.terminated | state.truncated)
+    assert state.legal_action_mask[live].any(axis=1).all(), "live game without a legal action"
+    assert not state.legal_action_mask[~live].any()
+    assert np.isin(state.rewards, (-1.0, 0.0, 1.0)).all()
+    assert (state.rewards.sum(axis=1) == 0).all() and (state.rewards[live] == 0).all()
+    assert np.isin(state.current_player, (0, 1)).all()
+
+
+def fuzz(core, batch, decisions, seed, probe_every=100):
+    rng = np.random.default_rng(seed)
+    state = core.init(batch, seed=seed)
+    done_games, taken, step = 0, 0, 0
+    heroes = state.heroes_used.copy()
+    while taken < decisions:
+        check_invariants(core, state)
+        assert (state.heroes_used >= heroes).all(), "a hero came back (11.0)"
+        mask = state.legal_action_mask
+        live = ~(state.terminated | state.truncated)
+        if step % probe_every == 0 and live.any():
+            g = int(np.nonzero(live)[0][0])
+            a = (rng.random(mask.shape) * mask).argmax(1)
+            a[g] = rng.choice(np.nonzero(~mask[g])[0])
+            before = state.copy()
+            with pytest.raises(IllegalActionError):
+                core.step(state, a)
+            for name, arr in before.arrays().items():
+                assert np.array_equal(arr, getattr(state, name)), name
+        a = (rng.random(mask.shape) * mask).argmax(1)
+        state = core.step(state, a)
+        taken += int(live.sum())
+        step += 1
+        finished = state.terminated | state.truncated
+        heroes = state.heroes_used.copy()
+        if finished.any():
+            done_games += int(finished.sum())
+            state = core.reset_done(state, seed=seed + 1, episode=np.arange(batch) + 1000 * step)
+            heroes = np.where(finished[:, None], False, heroes)
+    return taken, done_games
+
+
+@pytest.mark.parametrize("scenario,options,n", [
+    ("campaign", {}, 40_000),
+    ("campaign_free", {}, 25_000),
+    ("campaign", {"solitaire": True}, 25_000),
+    ("hogs_back", {"vp_chits": True}, 10_000),
+])
+def test_attu_fuzz_random_masked_play_keeps_invariants(scenario, options, n):
+    taken, games = fuzz(make_core(scenario, **options), batch=16, decisions=n, seed=23)
+    assert taken >= n and games >= 1
+
+
+@pytest.mark.slow
+def test_attu_fuzz_long():
+    taken, _ = fuzz(make_core("campaign"), batch=256, decisions=1_000_000, seed=5, probe_every=1000)
+    assert taken >= 1_000_000
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(1, 120))
+def test_attu_random_prefix_replays_exactly(seed, steps):
+    """Determinism: the same seed and actions give the same state, array for array."""
+    core = make_core("campaign")
+    rng = np.random.default_rng(seed)
+    state = core.init(2, seed=seed)
+    actions = []
+    for _ in range(steps):
+        a = (rng.random(state.legal_action_mask.shape) * state.legal_action_mask).argmax(1)
+        actions.append(a)
+        state = core.step(state, a)
+    replay = core.init(2, seed=seed)
+    for a in actions:
+        replay = core.step(replay, a)
+    for name, arr in state.arrays().items():
+        assert np.array_equal(arr, getattr(replay, name)), name

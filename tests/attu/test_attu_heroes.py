@@ -1,0 +1,96 @@
+"""Colonel Yamasaki (11.3): when he is offered, the doubled move through U.S. ZOCs, and the assault
+in which the attackers roll first (11.3.2), with dice fixed by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attu_board import Board, core  # noqa: F401  (core: the session fixture)
+from wargym.attu.actions import END, YAMASAKI
+from wargym.attu.scenario import IMPASSABLE, JAPAN
+from wargym.attu.sequence import fill_mask, step_game
+from wargym.attu.state import ACT_SELECT, LOC_ELIM, LOC_MAP, YAMA_MOVE, YAMA_SELECT
+
+X = 2515
+
+
+def japanese_turn(core, infantry: int) -> tuple[Board, list[int]]:
+    """``infantry`` one-step Japanese Infantry, all but one in hex X, the Japanese Player Actions step."""
+    b = Board(core)
+    units = [b.place(b.japanese(skip=0), X) for _ in range(infantry - 1)]
+    b.place(b.japanese(), 3409)  # a second hex to choose from
+    b.set(acting=JAPAN, first=JAPAN, phase=ACT_SELECT, current_player=JAPAN)
+    return b, units
+
+
+def mask(b: Board) -> np.ndarray:
+    m = np.zeros(b.state.legal_action_mask.shape[1], dtype=bool)
+    fill_mask(b.tables, b.arrays, 0, m)
+    return m
+
+
+def neighbour(b: Board, h: int) -> tuple[int, int]:
+    """A land neighbour of hex h that the Japanese can enter (and melee into): (direction, hex)."""
+    for d in range(6):
+        n = b.tables.nbr[h, d]
+        if n >= 0 and b.tables.cost[JAPAN, h, d] < IMPASSABLE and b.tables.zoc_reach[h, d]:
+            return d, int(n)
+    raise AssertionError("no enterable neighbour")
+
+
+def test_attu_11_3_yamasaki_offered_at_four_infantry_steps_or_fewer(core):
+    h = core.tables.nbr.shape[0]
+    five, _ = japanese_turn(core, 5)
+    assert not mask(five)[h + YAMASAKI]
+    four, _ = japanese_turn(core, 4)
+    assert mask(four)[h + YAMASAKI]
+    four.state.heroes_used[0, 2] = True  # 11.0: once per game
+    assert not mask(four)[h + YAMASAKI]
+
+
+def test_attu_11_3_1_doubled_movement_points(core):
+    b, units = japanese_turn(core, 3)
+    h = core.tables.nbr.shape[0]
+    step_game(b.tables, b.arrays, 0, h + YAMASAKI)
+    assert b.state.phase[0] == YAMA_SELECT
+    step_game(b.tables, b.arrays, 0, b.hex(X))
+    assert b.state.phase[0] == YAMA_MOVE
+    assert b.state.yama_mp[0] == 2 * 5  # Japanese Infantry move 5, Cloudy day
+    d, y = neighbour(b, b.hex(X))
+    step_game(b.tables, b.arrays, 0, y)
+    assert all(b.state.unit_hex[0, u] == y for u in units)
+    assert b.state.yama_mp[0] == 10 - core.tables.cost[JAPAN, b.hex(X), d]
+
+
+def test_attu_11_3_1_group_ignores_us_zoc(core):
+    b, units = japanese_turn(core, 3)
+    h = core.tables.nbr.shape[0]
+    d, y = neighbour(b, b.hex(X))
+    us = b.place("1/17 A", core.scenario.grid.number(y))  # its ZOC covers X and the hexes around
+    step_game(b.tables, b.arrays, 0, h + YAMASAKI)
+    step_game(b.tables, b.arrays, 0, b.hex(X))
+    m = mask(b)
+    free = [int(n) for e, n in enumerate(core.tables.nbr[b.hex(X)])
+            if n >= 0 and n != y and core.tables.cost[JAPAN, b.hex(X), e] < IMPASSABLE]
+    assert any(m[n] for n in free)  # leaving an enemy ZOC, which 6.1 forbids by day
+    assert b.state.unit_loc[0, us] == LOC_MAP
+
+
+def test_attu_11_3_2_assault_attackers_roll_first_and_move_on(core):
+    b, units = japanese_turn(core, 3)
+    h = core.tables.nbr.shape[0]
+    d, y = neighbour(b, b.hex(X))
+    eng = b.place("1/17 A", core.scenario.grid.number(y), steps=1)  # one hit eliminates it
+    step_game(b.tables, b.arrays, 0, h + YAMASAKI)
+    step_game(b.tables, b.arrays, 0, b.hex(X))
+    attack_dice = sum(int(core.scenario.unit_melee[u, 0]) for u in units)
+    assert attack_dice >= 1
+    b.state = core.with_dice(b.state, [10] * attack_dice)  # a natural 0 always hits (8.0)
+    step_game(b.tables, b.arrays, 0, y)                   # +1 MP into the enemy hex, Melee at once
+    assert b.state.unit_loc[0, eng] == LOC_ELIM
+    assert b.state.dice_pos[0] == attack_dice              # the defender never rolled
+    assert all(b.state.unit_hex[0, u] == y for u in units)  # the group went in ...
+    assert b.state.phase[0] == YAMA_MOVE                   # ... and may move on
+    assert b.state.yama_mp[0] == 10 - core.tables.cost[JAPAN, b.hex(X), d] - 1
+    step_game(b.tables, b.arrays, 0, h + END)
+    assert b.state.phase[0] == ACT_SELECT and b.state.acted[0, units].all()

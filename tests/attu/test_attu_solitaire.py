@@ -1,0 +1,224 @@
+"""Solitaire play (13.0): the set-up of 13.2.1, ad hoc placement (13.2.2), airpower in defence of
+the Victory Hexes (13.2), ambushes (13.3), night infiltration (13.5), with dice fixed by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attu_board import Board, make_core
+from wargym.attu.actions import NO, YES
+from wargym.attu.movement import INF, allowance, move_destinations
+from wargym.attu.scenario import FOG, JAPAN, UNKNOWN, US
+from wargym.attu.sequence import fill_mask, step_game
+from wargym.attu.solitaire import ad_hoc, announce_air, setup
+from wargym.attu.state import (
+    ACT_ORDER, ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, LOSS, MARTINEZ, RETREAT_OPTION,
+)
+
+RIFLE = "1/17 A"
+
+
+@pytest.fixture(scope="module")
+def core():
+    return make_core("campaign", solitaire=True)
+
+
+def board(core, **fields) -> Board:
+    b = Board(core)
+    b.set(**fields)
+    return b
+
+
+def dice(b: Board, values) -> None:
+    b.state = b.core.with_dice(b.state, values)
+
+
+def unknowns(core) -> np.ndarray:
+    return np.nonzero((core.scenario.unit_type == UNKNOWN) & core.scenario.unit_in_play)[0]
+
+
+def test_attu_13_2_1_one_pinned_unknown_per_victory_hex_and_a_die_plus_one_to_place(core):
+    b = board(core)
+    dice(b, [7])
+    setup(b.tables, b.arrays, 0)
+    s = b.state
+    unk = unknowns(core)
+    for v in core.tables.victory_hex:
+        here = [u for u in unk if s.unit_loc[0, u] == LOC_MAP and s.unit_hex[0, u] == v]
+        assert len(here) == 1 and s.pinned[0, here[0]] and s.face_down[0, here[0]]
+    assert (s.unit_loc[0, unk] == LOC_NONE).sum() == 7 + 1          # the Japanese place these
+    assert (s.unit_loc[0, unk] == LOC_RESERVE).sum() == len(unk) - 6 - 8  # the container (13.1)
+
+
+def test_attu_13_2_1_pinned_unknowns_cannot_move(core):
+    b = board(core)
+    u = b.place(unknowns(core)[0], 2717, face_down=True)
+    out = np.zeros(core.tables.nbr.shape[0], dtype=bool)
+    move_destinations(b.tables, b.arrays, 0, u, out)
+    assert out.any()
+    b.state.pinned[0, u] = True
+    out[:] = False
+    move_destinations(b.tables, b.arrays, 0, u, out)
+    assert not out.any()
+
+
+def hex_at(core, v: int, distance: int) -> int:
+    """A land hex at ``distance`` from hex index v and more than four from the other Victory Hexes."""
+    others = [w for w in core.tables.victory_hex if w != v]
+    for h in np.nonzero(core.tables.dist[v] == distance)[0]:
+        if core.tables.land[h] and not core.tables.near_lz[h] and all(core.tables.dist[h, w] > 4 for w in others):
+            return int(h)
+    raise AssertionError("no such hex")
+
+
+def test_attu_13_2_2_us_unit_within_four_hexes_brings_die_plus_one_infantry(core):
+    b = board(core)
+    v = b.hex(2717)
+    us_hex = hex_at(core, v, 4)
+    b.place(RIFLE, core.scenario.grid.number(us_hex))
+    dice(b, [3])
+    ad_hoc(b.tables, b.arrays, 0)
+    s = b.state
+    new = np.nonzero((s.unit_loc[0] == LOC_MAP) & (core.scenario.unit_side == JAPAN))[0]
+    assert len(new) == 3 + 1
+    assert all(core.tables.dist[s.unit_hex[0, u], v] <= 2 for u in new)
+    assert all(core.scenario.unit_type[u] != UNKNOWN for u in new)      # infantry steps, not Unknowns
+    for h in set(s.unit_hex[0, new]):
+        assert (s.unit_hex[0, new] == h).sum() <= 3                       # 4.2
+    between = [u for u in new if core.tables.dist[s.unit_hex[0, u], us_hex] < 4]
+    assert between                                                       # toward the U.S. unit
+    ad_hoc(b.tables, b.arrays, 0)                                        # once per Victory Hex
+    assert ((s.unit_loc[0] == LOC_MAP) & (core.scenario.unit_side == JAPAN)).sum() == 4
+
+
+def test_attu_13_2_2_no_placement_beyond_four_hexes(core):
+    b = board(core)
+    b.place(RIFLE, core.scenario.grid.number(hex_at(core, b.hex(2717), 5)))
+    ad_hoc(b.tables, b.arrays, 0)
+    assert not ((b.state.unit_loc[0] == LOC_MAP) & (core.scenario.unit_side == JAPAN)).any()
+
+
+def test_attu_13_2_airpower_goes_to_the_strongest_stack_attacking_a_victory_hex(core):
+    b = board(core)
+    v = b.hex(2717)
+    b.place(b.japanese(), 2717)
+    n1, n2 = [int(n) for n in core.tables.nbr[v] if n >= 0 and core.tables.land[n]][:2]
+    b.place(RIFLE, core.scenario.grid.number(n1), steps=2)
+    b.place("1/17 B", core.scenario.grid.number(n2), steps=4)
+    b.state.airpower[0, JAPAN] = 2
+    assert announce_air(b.tables, b.arrays, 0) == 2
+    assert list(b.state.air_target[0, :2]) == [n2, n2]
+    assert b.state.airpower[0, JAPAN] == 0
+
+
+def full_move(b: Board, u: int) -> tuple[int, int]:
+    """A destination costing unit u its whole allowance, and the hex it is entered from."""
+    out = np.zeros(b.tables.nbr.shape[0], dtype=bool)
+    dist = move_destinations(b.tables, b.arrays, 0, u, out)
+    mp = allowance(b.tables, b.arrays, 0, u, b.tables.u_move[u])
+    full = [h for h in np.nonzero(out)[0] if dist[h] == mp]
+    assert full, "no destination uses the whole allowance"
+    return int(full[0]), mp
+
+
+def remote_hex(core) -> int:
+    """A clear land hex far (13+) from every Victory Hex, so 13.2.2 stays out of the way."""
+    t = core.tables
+    for h in range(t.nbr.shape[0]):
+        if t.land[h] and not t.near_lz[h] and min(t.dist[h, v] for v in t.victory_hex) >= 13 and \
+                all(n >= 0 and t.land[n] for n in t.nbr[h]):
+            return core.scenario.grid.number(h)
+    raise AssertionError("no remote hex")
+
+
+def ambush_board(core) -> tuple[Board, int, int]:
+    """A lone U.S. company ordered to move far from the Victory Hexes; every Unknown but one on
+    the map, so the container holds one known table."""
+    b = board(core, phase=ACT_ORDER, acting=US)
+    u = b.place(RIFLE, remote_hex(core))
+    b.set(selected=u)
+    unk = unknowns(core)
+    for k, w in enumerate(unk[1:]):
+        b.state.unit_loc[0, w] = LOC_MAP
+        b.state.unit_hex[0, w] = b.hex(3409)  # far away, any number may stack (4.2)
+    b.state.unit_loc[0, unk[0]] = LOC_RESERVE
+    return b, u, int(unk[0])
+
+
+def ambushers(b: Board, container: int) -> tuple[int, int, int]:
+    """(die, number of ambushers, their melee dice): the container's best roll, and a cup cut
+    down to exactly the Infantry that will come."""
+    table = b.core.scenario.unit_table[container]
+    die = int(np.argmax(table)) + 1
+    n = int(table[die - 1]) - 2
+    cup = np.nonzero(b.state.unit_loc[0] == LOC_RESERVE)[0]
+    cup = [v for v in cup if b.core.scenario.unit_type[v] != UNKNOWN]
+    for v in cup[n:]:
+        b.state.unit_loc[0, v] = LOC_NONE
+    return die, n, sum(int(b.core.scenario.unit_melee[v, 0]) for v in cup[:n])
+
+
+def test_attu_13_3_full_allowance_draws_an_ambush_and_the_japanese_fire_first(core):
+    b, u, container = ambush_board(core)
+    dest, mp = full_move(b, u)
+    start = b.state.unit_hex[0, u]
+    die, n, jp_dice = ambushers(b, container)
+    assert n >= 1
+    us_dice = int(core.scenario.unit_melee[u, 3])
+    dice(b, [die] + [1] * jp_dice + [10] * us_dice)  # the ambushers miss, the company hits with all
+    step_game(b.tables, b.arrays, 0, dest)
+    while b.state.phase[0] == LOSS:            # the Japanese choose which of them goes
+        m = np.zeros(b.state.legal_action_mask.shape[1], dtype=bool)
+        fill_mask(b.tables, b.arrays, 0, m)
+        step_game(b.tables, b.arrays, 0, int(np.argmax(m)))
+    s = b.state
+    assert s.dice_pos[0] == 1 + jp_dice + us_dice  # ambush roll, Japanese fire, then U.S. fire
+    assert s.unit_hex[0, u] == dest and s.phase[0] == ACT_SELECT
+    assert not ((s.unit_loc[0] == LOC_MAP) & (s.unit_hex[0] == dest) & (core.scenario.unit_side == JAPAN)).any()
+    assert s.casualties[0] == 0 and start != dest
+
+
+def test_attu_13_3_ambushed_unit_may_withdraw_leaving_the_japanese(core):
+    b, u, container = ambush_board(core)
+    dest, mp = full_move(b, u)
+    die, n, jp_dice = ambushers(b, container)
+    us_dice = int(core.scenario.unit_melee[u, 3])
+    dice(b, [die] + [1] * jp_dice + [1] * us_dice)  # everybody misses
+    step_game(b.tables, b.arrays, 0, dest)
+    assert b.state.phase[0] == MARTINEZ                # 11.1 is offered the misses; not taken
+    step_game(b.tables, b.arrays, 0, core.tables.nbr.shape[0] + NO)
+    assert b.state.phase[0] == RETREAT_OPTION
+    came_from = b.state.unit_hex[0, u]
+    assert came_from != dest and core.tables.dist[came_from, dest] == 1
+    step_game(b.tables, b.arrays, 0, core.tables.nbr.shape[0] + YES)
+    s = b.state
+    assert s.unit_hex[0, u] == came_from and s.phase[0] == ACT_SELECT
+    assert ((s.unit_loc[0] == LOC_MAP) & (s.unit_hex[0] == dest) & (core.scenario.unit_side == JAPAN)).sum() == n
+
+
+def test_attu_13_3_no_ambush_short_of_the_full_allowance(core):
+    b, u, _ = ambush_board(core)
+    out = np.zeros(core.tables.nbr.shape[0], dtype=bool)
+    dist = move_destinations(b.tables, b.arrays, 0, u, out)
+    near = int(np.nonzero(out & (dist < 3))[0][0])
+    step_game(b.tables, b.arrays, 0, near)
+    assert b.state.unit_hex[0, u] == near and b.state.dice_pos[0] == 0
+
+
+@pytest.mark.parametrize("weather,die,stays", [(0, 4, True), (0, 5, False), (0, 10, True), (FOG, 4, False)])
+def test_attu_13_5_night_infiltration_roll(core, weather, die, stays):
+    b = board(core, phase=ACT_ORDER, acting=US, night=True, weather=weather)
+    u = b.place(RIFLE, 2515)
+    b.set(selected=u)
+    enemy = [int(n) for d, n in enumerate(core.tables.nbr[b.hex(2515)]) if n >= 0 and core.tables.land[n]
+             and core.tables.zoc_reach[n, (d + 3) % 6]][0]
+    b.place(b.japanese(), core.scenario.grid.number(enemy))
+    out = np.zeros(core.tables.nbr.shape[0], dtype=bool)
+    dist = move_destinations(b.tables, b.arrays, 0, u, out)
+    dest = int(np.nonzero(out)[0][0])
+    assert dist[dest] < INF
+    dice(b, [die])
+    step_game(b.tables, b.arrays, 0, dest)
+    assert (b.state.unit_hex[0, u] == b.hex(2515)) == stays
+    assert b.state.acted[0, u]

@@ -1,0 +1,142 @@
+"""Colonel Yamasaki (11.3): once per game, with four or fewer steps of Japanese Infantry left, the
+Japanese player activates every unit of one hex: doubled Movement Points, U.S. ZOCs ignored, and an
+enemy-occupied hex may be entered at one extra MP to start a Melee at once, the attackers rolling
+before the defensive fire; a win lets the group move on and attack again.
+
+The group moves one hex per decision (YAMA_MOVE), so a researcher's agent chooses the whole path.
+Interpretations (README): the steps counted are those of Japanese Infantry on the map (face-down
+ones included, Unknowns and units still in the pool not); Unknowns of the hex are revealed when it
+is activated and join as the Infantry they become; Artillery cannot assault and stays behind; the
+group's allowance is twice the smallest allowance among its units (night and rain applied first);
+the reversed order holds for every round of the Yamasaki Melee; a U.S. retreat (8.2.1.3) lets the
+group into the hex but ends its move, since only an elimination lets it continue.
+"""
+
+from numba import njit
+
+from wargym.attu.board import is_infantry_like, side_of
+from wargym.attu.fog import reveal_unknowns
+from wargym.attu.movement import allowance, may_enter_zone
+from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
+from wargym.attu.state import LOC_MAP, OPT_HEROES
+
+HERO_YAMASAKI = 2  # index in heroes_used
+
+
+@njit(cache=True)
+def infantry_steps(T, S, g):
+    """11.3: steps of Japanese Infantry units on the map."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] == JAPAN and T.u_type[u] == INFANTRY and S.unit_loc[g, u] == LOC_MAP:
+            n += S.unit_steps[g, u]
+    return n
+
+
+@njit(cache=True)
+def may_activate(T, S, g, h):
+    """Hex h holds a Japanese unit that may join the assault and has not acted."""
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == JAPAN \
+                and is_infantry_like(T, S, g, u) and not S.acted[g, u]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def available(T, S, g):
+    """The YAMASAKI action is offered: heroes in play, unused, Japan acting, four steps or fewer."""
+    if not T.opts[OPT_HEROES] or S.heroes_used[g, HERO_YAMASAKI] or S.acting[g] != JAPAN:
+        return False
+    if infantry_steps(T, S, g) > 4:
+        return False
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and may_activate(T, S, g, S.unit_hex[g, u]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def activate(T, S, g, h):
+    """Hex h's group: its Unknowns revealed, every unit that may melee and has not acted."""
+    S.heroes_used[g, HERO_YAMASAKI] = True
+    reveal_unknowns(T, S, g, h, False)
+    mp = 1000
+    for u in range(T.u_side.shape[0]):
+        S.yama_unit[g, u] = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and \
+            side_of(T, S, g, u) == JAPAN and is_infantry_like(T, S, g, u) and not S.acted[g, u]
+        if S.yama_unit[g, u]:
+            S.face_down[g, u] = False
+            mp = min(mp, 2 * allowance(T, S, g, u, T.u_move[u]))
+    S.yama_mp[g] = mp if mp < 1000 else 0  # the Unknowns may have revealed nobody
+    S.sel_hex[g] = h
+
+
+@njit(cache=True)
+def group_size(T, S, g):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.yama_unit[g, u] and S.unit_loc[g, u] == LOC_MAP:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def group_may_enter(T, S, g, b):
+    """4.2 and 10.0/15.3 for the whole group entering hex b."""
+    others = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] != LOC_MAP:
+            continue
+        if S.yama_unit[g, u]:
+            if not may_enter_zone(T, S, g, u, b):
+                return False
+        elif S.unit_hex[g, u] == b and side_of(T, S, g, u) == JAPAN and \
+                (T.u_type[u] != UNKNOWN or S.captured[g, u]):
+            others += 1
+    return others + group_size(T, S, g) <= 3
+
+
+@njit(cache=True)
+def step_cost(T, S, g, d, occ):
+    """MP to move the group one hex in direction d (11.3.2: +1 into an enemy hex), or -1."""
+    a = S.sel_hex[g]
+    b = T.nbr[a, d]
+    if b < 0 or group_size(T, S, g) == 0:
+        return -1
+    c = T.cost[JAPAN][a, d]
+    if c >= IMPASSABLE:
+        return -1
+    if occ[b] == US:
+        c += 1
+        if not T.zoc_reach[a, d]:
+            return -1
+    elif not group_may_enter(T, S, g, b):
+        return -1
+    return c if c <= S.yama_mp[g] else -1
+
+
+@njit(cache=True)
+def moves(T, S, g, occ, out):
+    """Mark in ``out`` the hexes the group may move or assault into."""
+    for d in range(6):
+        if step_cost(T, S, g, d, occ) >= 0:
+            out[T.nbr[S.sel_hex[g], d]] = True
+
+
+@njit(cache=True)
+def move_group(T, S, g, b):
+    for u in range(T.u_side.shape[0]):
+        if S.yama_unit[g, u] and S.unit_loc[g, u] == LOC_MAP:
+            S.unit_hex[g, u] = b
+    S.sel_hex[g] = b
+
+
+@njit(cache=True)
+def finish(T, S, g):
+    """The activation ends: the group has acted."""
+    for u in range(T.u_side.shape[0]):
+        if S.yama_unit[g, u]:
+            S.acted[g, u] = True
+        S.yama_unit[g, u] = False
+    S.yama_mp[g] = 0

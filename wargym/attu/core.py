@@ -22,7 +22,9 @@ from wargym.attu import actions as act
 from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, static_planes
 from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, load_scenario
 from wargym.attu.sequence import start_batch, step_batch
-from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, make_tables
+from wargym.attu.state import (
+    LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, kernel_tables, make_tables,
+)
 from wargym.core import BaseCore, RenderMixin, check_threads, step_kernel
 
 DECISION_MODES = ("full", "major")
@@ -43,7 +45,8 @@ class AttuCore(RenderMixin, BaseCore):
         self.options = {"vp_chits": bool(vp_chits), "heroes": bool(heroes), "solitaire": bool(solitaire)}
         self.players = SIDES
         self.num_actions = act.num_actions(self.scenario.num_hexes)
-        self.tables = make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions)
+        self.tables = kernel_tables(
+            make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions))
         self._static = static_planes(self.scenario)
 
     # -- protocol --------------------------------------------------------------------------------

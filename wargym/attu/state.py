@@ -54,6 +54,8 @@ from collections import namedtuple
 from dataclasses import dataclass, fields
 
 import numpy as np
+from numba import config as numba_config, types
+from numba.experimental import structref
 
 from wargym.core import BaseState
 from wargym.attu.scenario import Scenario
@@ -183,8 +185,60 @@ MOD_KEYS = ("attacking_higher_level", "attacking_up_slope", "out_of_supply", "wi
  OPT_CAPTURE, OPT_AIR_MOD, OPT_REFIT_MOD, OPT_UNKNOWNS_SINGLE_USE, OPT_SUBSET, N_OPTS) = range(14)
 
 
-def as_arrays(state: State) -> StateArrays:
-    return StateArrays(*(getattr(state, f) for f in StateArrays._fields))
+# ---------------------------------------------------------------------------- kernel arguments
+# The kernels take the state and the tables as numba structrefs: one pointer per argument.  As
+# namedtuples of ~130 arrays every call between kernels unpacked and reference-counted each array,
+# and the generated code made a cold compile of the Attu core take over 20 minutes (measured:
+# a million LLVM extract_value instructions for the mask function alone).
+@structref.register
+class StateRefType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+@structref.register
+class TablesRefType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class KernelRef(structref.StructRefProxy):
+    """A structref the kernels take; Python reads its fields from the values it was built from."""
+
+    def __getattr__(self, name):
+        values = self.__dict__.get("_values")
+        if values is None or name not in values:
+            raise AttributeError(name)
+        return values[name]
+
+
+class StateRef(KernelRef):
+    pass
+
+
+class TablesRef(KernelRef):
+    pass
+
+
+structref.define_proxy(StateRef, StateRefType, list(StateArrays._fields))
+structref.define_proxy(TablesRef, TablesRefType, list(Tables._fields))
+
+
+def _kernel_ref(cls, plain):
+    if numba_config.DISABLE_JIT:  # pure Python (debugging): the namedtuple serves
+        return plain
+    ref = cls(*plain)
+    ref.__dict__["_values"] = plain._asdict()
+    return ref
+
+
+def as_arrays(state: State) -> StateRef:
+    """The state's arrays as the kernels' argument (writes go to the state's own arrays)."""
+    return _kernel_ref(StateRef, StateArrays(*(getattr(state, f) for f in StateArrays._fields)))
+
+
+def kernel_tables(tables: Tables) -> TablesRef:
+    return _kernel_ref(TablesRef, tables)
 
 
 def near_table(distance: np.ndarray, radius: int) -> np.ndarray:

@@ -198,3 +198,16 @@ def test_attu_3_8_1_japanese_gun_on_engineer_hill_reaching_d_to_g(core):
     b.place("1/17 A", 2619)
     step8(b.tables, b.arrays, 0)
     assert b.state.terminated[0] and b.state.rewards[0, JAPAN] == 1.0
+
+
+def test_attu_15_1_japanese_still_win_holding_d_to_g_in_the_hogs_back():
+    """15.0: the short scenarios use all of the standard rules, so 3.8.1's beach win stands where
+    Landing Zones D-G are in play (15.1)."""
+    from attu_board import make_core
+    core = make_core("hogs_back")
+    b = Board(core)
+    zones = [core.scenario.grid.number(core.tables.lz_hex[k]) for k in (3, 4, 5, 6)]
+    for h in zones:
+        b.place(b.japanese(), h)
+    step8(b.tables, b.arrays, 0)
+    assert b.state.terminated[0] and b.state.rewards[0, JAPAN] == 1.0

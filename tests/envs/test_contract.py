@@ -25,8 +25,9 @@ CASES = [
     ("wargym/IslandWar-v0", {"decisions": "major", "max_decisions": 60}),
     ("wargym/IslandWar-v0", {"scenario": "bloody_ridge", "side": "japan", "opponent": "random",
                              "max_decisions": 60}),
-    ("wargym/Attu-v0", {"opponent": "random", "max_decisions": 60}),
-    ("wargym/Attu-v0", {"scenario": "hogs_back", "side": "japan", "opponent": "random", "decisions": "major",
+    ("wargym/Attu-v0", {"opponent": "rule", "max_decisions": 60}),
+    ("wargym/Attu-v0", {"opponent": "solitaire", "max_decisions": 60}),
+    ("wargym/Attu-v0", {"scenario": "hogs_back", "side": "japan", "opponent": "rule", "decisions": "major",
                         "max_decisions": 60}),
 ]
 IDS = [f"{env_id}{kwargs or ''}" for env_id, kwargs in CASES]

@@ -211,7 +211,6 @@ class ScenarioSpec(_Strict):
     end: Literal["komandorski", "date"] = "date"
     end_date: int = Field(ge=11, le=40, default=30)
     heroes: bool = True
-    victory: Literal["standard", "capture"] = "standard"
     us_landing_zones: list[str] = list(LZ_LETTERS)
     us_reinforcements: Optional[list[str]] = None
     japan_unknowns: int = Field(ge=1, le=16, default=16)

@@ -182,7 +182,7 @@ MOD_KEYS = ("attacking_higher_level", "attacking_up_slope", "out_of_supply", "wi
     range(len(MOD_KEYS))
 # Tables.opts: scenario switches and modifiers
 (OPT_MAJOR_ONLY, OPT_HEROES, OPT_VP_CHITS, OPT_SOLITAIRE, OPT_US_FREE, OPT_JP_FREE, OPT_KOMANDORSKI, OPT_END_DATE,
- OPT_CAPTURE, OPT_AIR_MOD, OPT_REFIT_MOD, OPT_UNKNOWNS_SINGLE_USE, OPT_SUBSET, N_OPTS) = range(14)
+ OPT_AIR_MOD, OPT_REFIT_MOD, OPT_UNKNOWNS_SINGLE_USE, OPT_SUBSET, N_OPTS) = range(13)
 
 
 # ---------------------------------------------------------------------------- kernel arguments
@@ -264,7 +264,6 @@ def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, so
     opts[OPT_JP_FREE] = spec.japan_setup == "free"
     opts[OPT_KOMANDORSKI] = spec.end == "komandorski"
     opts[OPT_END_DATE] = spec.end_date - 10          # turn of the last date (turn 1 = May 11)
-    opts[OPT_CAPTURE] = spec.victory == "capture"
     opts[OPT_AIR_MOD] = spec.airpower_modifier
     opts[OPT_REFIT_MOD] = spec.refit_modifier
     opts[OPT_UNKNOWNS_SINGLE_USE] = spec.unknowns_single_use

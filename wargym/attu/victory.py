@@ -17,7 +17,7 @@ from numba import njit
 from wargym.attu.board import hex_side, side_of
 from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
-    LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_CAPTURE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
+    LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
 )
 
 GOAL_LZS = (3, 4, 5, 6)  # D, E, F, G
@@ -132,7 +132,7 @@ def step8(T, S, g):
     if us_all:
         finish(S, g, US)
         return
-    if not T.opts[OPT_CAPTURE] and japanese_hold_beaches(T, S, g):
+    if japanese_hold_beaches(T, S, g):  # 15.0 "all of the standard rules": where D-G are in play too
         finish(S, g, JAPAN)
 
 

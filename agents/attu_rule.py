@@ -483,7 +483,16 @@ def decide_batch(T, S, side, gd, out):
 
 
 # ------------------------------------------------------------------------------------------ agent
-_GOALS: dict[int, np.ndarray] = {}
+_GOALS: dict[int, tuple[object, np.ndarray]] = {}  # id(tables) -> (tables, goal distances)
+
+
+def goals_of(core) -> np.ndarray:
+    """The U.S. goal distances of a core's tables, computed once (the tables are kept with them,
+    so a freed core's id cannot be taken for another's)."""
+    cached = _GOALS.get(id(core.tables))
+    if cached is None or cached[0] is not core.tables:
+        cached = _GOALS[id(core.tables)] = (core.tables, goal_distances(core.tables, US))
+    return cached[1]
 
 
 class AttuRuleAgent:
@@ -493,11 +502,8 @@ class AttuRuleAgent:
         self.side = side
 
     def act(self, core, state, player: int) -> np.ndarray:
-        key = id(core.tables)
-        if key not in _GOALS:
-            _GOALS[key] = goal_distances(core.tables, US)
         out = np.zeros(state.phase.shape[0], dtype=np.int64)
-        decide_batch(core.tables, as_arrays(state), int(player), _GOALS[key], out)
+        decide_batch(core.tables, as_arrays(state), int(player), goals_of(core), out)
         return out
 
     def __repr__(self) -> str:

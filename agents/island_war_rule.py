@@ -775,14 +775,15 @@ def decide_batch(T, S, side, tdist, params, stamp, out):
 
 
 # ------------------------------------------------------------------------------------------ agent
-_DISTANCES: dict[int, np.ndarray] = {}
+_DISTANCES: dict[int, tuple[object, np.ndarray]] = {}  # id(tables) -> (tables, distances)
 
 
 def _terrain_distances(core) -> np.ndarray:
-    key = id(core.tables)
-    if key not in _DISTANCES:
-        _DISTANCES[key] = terrain_distances(core.tables)
-    return _DISTANCES[key]
+    """Computed once per core's tables (kept with them: a freed core's id may be reused)."""
+    cached = _DISTANCES.get(id(core.tables))
+    if cached is None or cached[0] is not core.tables:
+        cached = _DISTANCES[id(core.tables)] = (core.tables, terrain_distances(core.tables))
+    return cached[1]
 
 
 def role_of(scenario, side: int) -> int:

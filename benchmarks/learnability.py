@@ -1,11 +1,12 @@
-"""Learnability of Island War: MaskablePPO policies for both sides, each trained within a wall-clock
-budget on this machine, evaluated against the other side's rule-based baseline.
+"""Learnability: MaskablePPO policies for a ruleset's sides, each trained within a wall-clock budget
+on this machine, evaluated against the other side's rule-based baseline.
 
-    python benchmarks/train_island_war.py --out runs/learnability            # train both, then evaluate
-    python benchmarks/train_island_war.py --out runs/learnability --skip-train   # evaluate existing runs
-    python benchmarks/train_island_war.py --out /tmp/l --minutes 2 --games 8 --curve-games 4   # a quick look
+    python benchmarks/learnability.py --out runs/learnability            # Island War: train both, evaluate
+    python benchmarks/learnability.py --out runs/learnability --skip-train   # evaluate existing runs
+    python benchmarks/learnability.py --out /tmp/l --minutes 2 --games 8 --curve-games 4   # a quick look
+    python benchmarks/learnability.py --ruleset attu --sides us --out runs/attu   # Attu: the U.S. policy
 
-1. Train: ``wargym train --config configs/train/island_war_<side>.yaml --out OUT/<side>`` for each
+1. Train: ``wargym train --config configs/train/<ruleset>_<side>.yaml --out OUT/<side>`` for each
    side, the sides side by side in two processes (one core each: torch and numba use one thread);
    ``--minutes`` sets each run's wall-clock budget (``max_minutes``; behaviour cloning included).
 2. The curve and model selection: every checkpoint (deterministic: the most probable legal
@@ -35,14 +36,26 @@ OTHER = {"us": "japan", "japan": "us"}
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "train"
 
 
-def train_sides(out: Path, sides: list[str], minutes: float) -> dict[str, float]:
+def config(ruleset: str, side: str) -> Path:
+    return CONFIGS / f"{ruleset}_{side}.yaml"
+
+
+def game_options(ruleset: str, side: str) -> dict:
+    """The scenario and decision mode the side's policy is trained on (its config)."""
+    import yaml
+
+    cfg = yaml.safe_load(config(ruleset, side).read_text())
+    return {"scenario": cfg.get("scenario"), "decisions": cfg.get("decisions")}
+
+
+def train_sides(ruleset: str, out: Path, sides: list[str], minutes: float) -> dict[str, float]:
     """Both runs at once, each in its own process; returns their wall seconds."""
     procs, started = {}, time.perf_counter()
     for side in sides:
         run = out / side
         if (run / "run.json").exists():
             raise FileExistsError(f"{run} already holds a run: give another --out, or --skip-train")
-        cmd = [sys.executable, "-m", "wargym.cli", "train", "--config", str(CONFIGS / f"island_war_{side}.yaml"),
+        cmd = [sys.executable, "-m", "wargym.cli", "train", "--config", str(config(ruleset, side)),
                "--out", str(run), "--max-minutes", str(minutes)]
         log = (out / f"{side}.log").open("w")
         procs[side] = (subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log)
@@ -56,12 +69,11 @@ def train_sides(out: Path, sides: list[str], minutes: float) -> dict[str, float]
     return seconds
 
 
-def play(spec: str, side: str, games: int, seed: int) -> dict:
+def play(ruleset: str, spec: str, side: str, games: int, seed: int) -> dict:
     """``spec`` playing ``side`` against the other side's rule baseline."""
     from wargym.agents.evaluate import evaluate
 
-    result = evaluate("island_war", spec, "rule", games=games, seed=seed, scenario="saipan", decisions="major",
-                      a_side=side)
+    result = evaluate(ruleset, spec, "rule", games=games, seed=seed, a_side=side, **game_options(ruleset, side))
     record = result.all
     return {"agent": spec, "side": side, "games": record.games, "wins": record.wins, "draws": record.draws,
             "losses": record.losses, "win_rate": record.win_rate, "ci95": list(record.ci),
@@ -90,26 +102,27 @@ def seconds_at(run: Path, steps: int) -> float | None:
     return best
 
 
-def evaluate_side(out: Path, side: str, games: int, curve_games: int, seed: int, validation_seed: int) -> dict:
+def evaluate_side(ruleset: str, out: Path, side: str, games: int, curve_games: int, seed: int,
+                  validation_seed: int) -> dict:
     run = out / side
     record = json.loads((run / "run.json").read_text())
     curve = []
     for steps, path in checkpoints(run):
-        point = play(f"sb3:{path}", side, curve_games, validation_seed)
+        point = play(ruleset, f"sb3:{path}", side, curve_games, validation_seed)
         curve.append({"steps": steps, "seconds": seconds_at(run, steps), "win_rate": point["win_rate"],
                       "ci95": point["ci95"], "checkpoint": str(path)})
         print(f"  {side} checkpoint {steps:>9,} steps: {point['win_rate']:.1%} of {curve_games}", flush=True)
     best = max(curve, key=lambda p: (p["win_rate"], -p["steps"]))
-    final = play(f"sb3:{best['checkpoint']}", side, games, seed)
+    final = play(ruleset, f"sb3:{best['checkpoint']}", side, games, seed)
     final["steps"], final["seconds"] = best["steps"], best["seconds"]
-    baseline = play("rule", side, games, seed)
+    baseline = play(ruleset, "rule", side, games, seed)
     return {"side": side, "opponent": f"rule ({OTHER[side]})", "final": final, "own_rule_baseline": baseline,
             "train": {k: record.get(k) for k in ("num_timesteps", "seconds", "wall_seconds", "steps_per_second")},
             "pretrain": record.get("pretrain", {}).get("epochs", [])[-1:] if record.get("pretrain") else None,
             "curve": curve}
 
 
-def chart(results: dict, path: Path) -> bool:
+def chart(results: dict, path: Path, title: str) -> bool:
     try:
         import matplotlib
 
@@ -132,7 +145,7 @@ def chart(results: dict, path: Path) -> bool:
         ax.set_ylabel("win rate")
         ax.set_ylim(0, 1)
         ax.legend(fontsize=8)
-    fig.suptitle("Island War / Saipan: MaskablePPO vs the other side's rule baseline (dotted: own rule baseline)")
+    fig.suptitle(f"{title}: MaskablePPO vs the other side's rule baseline (dotted: own rule baseline)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     return True
@@ -140,6 +153,7 @@ def chart(results: dict, path: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--ruleset", default="island_war", help="configs/train/<ruleset>_<side>.yaml are trained")
     p.add_argument("--out", type=Path, default=Path("runs/learnability"))
     p.add_argument("--sides", nargs="+", choices=SIDES, default=list(SIDES))
     p.add_argument("--minutes", type=float, default=50.0, help="wall-clock budget of each training run")
@@ -151,17 +165,19 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.skip_train:
-        train_sides(args.out, args.sides, args.minutes)
-    results = {side: evaluate_side(args.out, side, args.games, args.curve_games, args.seed, args.validation_seed)
-               for side in args.sides}
-    print(f"\nIsland War / Saipan learnability ({args.games} games each, dice seeds {args.seed}+):")
+        train_sides(args.ruleset, args.out, args.sides, args.minutes)
+    results = {side: evaluate_side(args.ruleset, args.out, side, args.games, args.curve_games, args.seed,
+                                   args.validation_seed) for side in args.sides}
+    scenario = game_options(args.ruleset, args.sides[0])["scenario"]
+    title = f"{args.ruleset} / {scenario or 'default scenario'}"
+    print(f"\n{title} learnability ({args.games} games each, dice seeds {args.seed}+):")
     print(f"  {'side':6} {'steps':>10} {'minutes':>8} {'policy win rate':>26} {'own rule baseline':>26}")
     for side, res in results.items():
         f, b = res["final"], res["own_rule_baseline"]
         fmt = lambda r: f"{r['win_rate']:6.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]"  # noqa: E731
         print(f"  {side:6} {f['steps']:>10,} {(f['seconds'] or 0) / 60:>8.1f} {fmt(f):>26} {fmt(b):>26}")
     (args.out / "learnability.json").write_text(json.dumps(results, indent=1))
-    if chart(results, args.out / "learnability.png"):
+    if chart(results, args.out / "learnability.png", title):
         print(f"chart: {args.out / 'learnability.png'}")
     return 0
 

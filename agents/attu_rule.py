@@ -30,7 +30,7 @@ from wargym.agents import baselines
 from wargym.attu.actions import (
     AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YES,
 )
-from wargym.attu.board import hex_side, occupancy, side_of
+from wargym.attu.board import counters_in, hex_side, occupancy, side_of
 from wargym.attu.defaults import minor_decision
 from wargym.attu.scenario import ARTILLERY, IMPASSABLE, JAPAN, UNKNOWN, US
 from wargym.attu.setup import placement_unit
@@ -86,15 +86,6 @@ def first_legal(m):
 
 
 @njit(cache=True)
-def counters_in(T, S, g, h, side):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == side:
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def steps_in(T, S, g, h, side):
     n = 0
     for u in range(T.u_side.shape[0]):
@@ -120,6 +111,32 @@ def power_against(T, S, g, t, side, u):
         if v == u or not S.acted[g, v] or S.melee_target[g, v] == t:
             n += melee_power(T, S, g, v)
     return n
+
+
+@njit(cache=True)
+def melee_choice(T, S, g, m, u):
+    """The Declare Melee direction for unit u with the best odds, or -1 when none is good enough.
+    U.S.: three melee dice massed for every Japanese counter in the hex (it cannot see what they
+    are).  Japan: its dice against twice the U.S. steps, readier at night and against a landing
+    zone it must hold to win (3.8.1)."""
+    H = T.nbr.shape[0]
+    side = side_of(T, S, g, u)
+    a = S.unit_hex[g, u]
+    best, best_score = -1, 0
+    for d in range(6):
+        if not m[H + MELEE_0 + d]:
+            continue
+        t = T.nbr[a, d]
+        power = power_against(T, S, g, t, side, u)
+        if side == US:
+            score = power - 3 * counters_in(T, S, g, t, JAPAN)
+        else:
+            score = power - 2 * steps_in(T, S, g, t, US) + (2 if S.night[g] else 0)
+            if 3 <= T.lz_of_hex[t] <= 6:
+                score += 2
+        if score >= best_score:
+            best, best_score = H + MELEE_0 + d, score + 1
+    return best
 
 
 @njit(cache=True)
@@ -211,15 +228,7 @@ def us_order(T, S, g, m, occ, gd):
     H = T.nbr.shape[0]
     u = S.selected[g]
     a = S.unit_hex[g, u]
-    # Melee: with at least three dice for every Japanese counter in the hex
-    best, best_score = -1, 0
-    for d in range(6):
-        if m[H + MELEE_0 + d]:
-            t = T.nbr[a, d]
-            power = power_against(T, S, g, t, US, u)
-            score = power - 3 * counters_in(T, S, g, t, JAPAN)
-            if score >= best_score:
-                best, best_score = H + MELEE_0 + d, score + 1
+    best = melee_choice(T, S, g, m, u)
     if best >= 0:
         return best
     # Ranged: artillery at the Japanese hex nearest the open targets; infantry only at close range
@@ -376,19 +385,7 @@ def jp_order(T, S, g, m, occ):
     H = T.nbr.shape[0]
     u = S.selected[g]
     a = S.unit_hex[g, u]
-    # Melee with the odds, at night, or onto a landing zone (3.8.1)
-    best, best_score = -1, 0
-    for d in range(6):
-        if m[H + MELEE_0 + d]:
-            t = T.nbr[a, d]
-            power = power_against(T, S, g, t, JAPAN, u)
-            score = power - 2 * steps_in(T, S, g, t, US)
-            if S.night[g]:
-                score += 2
-            if T.lz_of_hex[t] >= 3 and T.lz_of_hex[t] <= 6:
-                score += 2
-            if score >= best_score:
-                best, best_score = H + MELEE_0 + d, score + 1
+    best = melee_choice(T, S, g, m, u)
     if best >= 0:
         return best
     # 13.2.2: Ranged Combat against the nearest U.S. unit

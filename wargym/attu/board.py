@@ -42,6 +42,16 @@ def hex_side(T, S, g, h):
 
 
 @njit(cache=True)
+def counters_in(T, S, g, h, side):
+    """How many of ``side``'s counters stand in hex h (what either player sees of a stack)."""
+    n = 0
+    for v in range(T.u_side.shape[0]):
+        if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == h and side_of(T, S, g, v) == side:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def occupancy(T, S, g):
     """int8[H]: side occupying each hex, -1 empty."""
     occ = np.full(T.nbr.shape[0], -1, dtype=np.int8)

@@ -22,7 +22,7 @@ from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import (
     AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YAMASAKI, YES,
 )
-from wargym.attu.board import occupancy, roll, side_of, zoc_of
+from wargym.attu.board import counters_in, occupancy, roll, side_of, zoc_of
 from wargym.attu.fog import hide_units, reveal_unknowns
 from wargym.attu.losses import hit_unit, may_take_hit
 from wargym.attu.melee import (
@@ -400,44 +400,26 @@ def start_melee(T, S, g, t):
 
 
 @njit(cache=True)
-def start_yama_melee(T, S, g, t):
-    """11.3.2: Yamasaki's group enters hex t and fights at once, attackers rolling first."""
+def start_step_melee(T, S, g, t, side, kind, attackers):
+    """A Melee during the Player Actions step (11.3.2 Yamasaki, 13.3 ambush): ``attackers``
+    (bool[U]) of ``side`` fight hex t at once; a Yamasaki assault rolls first, ambushers (the
+    defenders) do otherwise."""
     S.mel_hex[g] = t
-    S.mel_side[g] = JAPAN
+    S.mel_side[g] = side
     S.mel_round[g] = 0
-    S.mel_kind[g] = MEL_YAMASAKI
-    S.mel_stage[g] = MEL_OFFENSIVE
+    S.mel_kind[g] = kind
+    S.mel_stage[g] = MEL_OFFENSIVE if kind == MEL_YAMASAKI else MEL_DEFENSIVE
     S.mel_arnold[g] = -1
     for i in range(6):
         S.mel_from[g, i] = -1
     for u in range(T.u_side.shape[0]):
-        S.mel_att[g, u] = S.yama_unit[g, u] and S.unit_loc[g, u] == LOC_MAP
+        S.mel_att[g, u] = attackers[u] and S.unit_loc[g, u] == LOC_MAP
         if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
             S.fought[g, u] = True
             S.pre_steps[g, u] = S.unit_steps[g, u]
-    if T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and arnold_candidate(T, S, g) >= 0:
+    if side == JAPAN and T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and arnold_candidate(T, S, g) >= 0:
         S.phase[g] = ARNOLD
         return
-    melee_run(T, S, g)
-
-
-@njit(cache=True)
-def start_ambush(T, S, g, u, t):
-    """13.3: the ambushers in hex t fight U.S. unit u (set back next to them) at once; they fire
-    first, as defenders do."""
-    S.mel_hex[g] = t
-    S.mel_side[g] = US
-    S.mel_round[g] = 0
-    S.mel_kind[g] = MEL_AMBUSH
-    S.mel_stage[g] = MEL_DEFENSIVE
-    S.mel_arnold[g] = -1
-    for i in range(6):
-        S.mel_from[g, i] = -1
-    for v in range(T.u_side.shape[0]):
-        S.mel_att[g, v] = v == u
-        if v == u or (S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == t):
-            S.fought[g, v] = True
-            S.pre_steps[g, v] = S.unit_steps[g, v]
     melee_run(T, S, g)
 
 
@@ -457,19 +439,12 @@ def move_unit(T, S, g, u, a):
             if n > 0 and solitaire.place_ambush(T, S, g, a, n) > 0:
                 S.unit_hex[g, u] = prev
                 update_zones(T, S, g)
-                start_ambush(T, S, g, u, a)
+                mover = np.zeros(T.u_side.shape[0], dtype=np.bool_)
+                mover[u] = True
+                start_step_melee(T, S, g, a, US, MEL_AMBUSH, mover)  # 13.3: set back, it attacks
                 return
     S.unit_hex[g, u] = a
     update_zones(T, S, g)
-
-
-@njit(cache=True)
-def counters_in(T, S, g, h, side):
-    n = 0
-    for v in range(T.u_side.shape[0]):
-        if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == h and side_of(T, S, g, v) == side:
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -1100,7 +1075,7 @@ def apply(T, S, g, a):
                     S.yama_mp[g] -= yamasaki.step_cost(T, S, g, d, occ)
                     break
             if occ[a] == 1 - JAPAN:
-                start_yama_melee(T, S, g, a)
+                start_step_melee(T, S, g, a, JAPAN, MEL_YAMASAKI, S.yama_unit[g])
             else:
                 yamasaki.move_group(T, S, g, a)
                 update_zones(T, S, g)

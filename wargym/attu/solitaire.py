@@ -30,7 +30,7 @@ from numba import njit
 from wargym.attu.board import roll, side_of
 from wargym.attu.fog import pool_draw
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
-from wargym.attu.setup import shuffle
+from wargym.attu.setup import shuffle, unknown_hex_ok
 from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_RESERVE
 from wargym.rng import draw
 
@@ -76,15 +76,10 @@ def setup(T, S, g):
 @njit(cache=True)
 def place_ok(T, S, g, h):
     """13.2.1: where a drawn Unknown may go (a 12.4 Unknown hex that is not a Victory Hex)."""
-    if not T.land[h] or T.near_lz[h]:
-        return False
     for z in range(6):
         if T.victory_hex[z] == h:
             return False
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and T.u_type[u] == UNKNOWN:
-            return False
-    return True
+    return unknown_hex_ok(T, S, g, h)
 
 
 @njit(cache=True)

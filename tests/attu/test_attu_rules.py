@@ -211,3 +211,47 @@ def test_attu_15_1_japanese_still_win_holding_d_to_g_in_the_hogs_back():
         b.place(b.japanese(), h)
     step8(b.tables, b.arrays, 0)
     assert b.state.terminated[0] and b.state.rewards[0, JAPAN] == 1.0
+
+
+@pytest.mark.parametrize("scenario,zones", [("hogs_back", "DEFG"), ("holtz_bay_jarmin_pass", "AB")])
+def test_attu_15_short_scenarios_set_up_the_us_freely_and_may_wait(scenario, zones):
+    """15.1/15.2: "all U.S. ... units set up according to the free setup rules": each landing unit
+    is staged in any zone of the scenario or kept back (12.6), and the landing may wait (12.6)."""
+    from attu_board import make_core
+    from wargym.attu.actions import LZ_0, NO, RESERVE
+    from wargym.attu.state import US_STAGING, US_WAIT
+    core = make_core(scenario)
+    h = core.tables.nbr.shape[0]
+    state = core.init(1, 0)
+    while state.phase[0] != US_STAGING:  # the Japanese free set-up first
+        state = core.step(state, np.array([int(np.argmax(state.legal_action_mask[0]))]))
+    m = state.legal_action_mask[0]
+    offered = "".join(letter for k, letter in enumerate("ABCDEFGHI") if m[h + LZ_0 + k])
+    assert offered == zones and m[h + RESERVE]
+    while state.phase[0] == US_STAGING:
+        state = core.step(state, np.array([h + LZ_0 + "ABCDEFGHI".index(zones[0])]))
+    assert state.phase[0] == US_WAIT and state.legal_action_mask[0, h + NO]
+
+
+def test_attu_15_3_hidden_japanese_keep_to_their_area_until_it_is_secured():
+    """15.3: hidden units defending against one force may go to the other area only once their
+    own area is secured."""
+    from attu_board import make_core
+    from wargym.attu.movement import area_of, move_destinations
+    from wargym.attu.scenario import IMPASSABLE
+    core = make_core("linkup")
+    t = core.tables
+    area = np.array([area_of(t, z) for z in t.zone])
+    border = [(h, int(n)) for h in range(t.nbr.shape[0]) if t.land[h] and area[h] >= 0
+              for d, n in enumerate(t.nbr[h]) if n >= 0 and t.land[n] and area[n] >= 0 and area[n] != area[h]
+              and t.cost[JAPAN, h, d] < IMPASSABLE]
+    assert border, "the two areas of 15.3 touch"
+    h, n = border[0]
+    b = Board(core)
+    u = b.place(b.japanese(), core.scenario.grid.number(h), face_down=True)
+    out = np.zeros(t.nbr.shape[0], dtype=bool)
+    move_destinations(b.tables, b.arrays, 0, u, out)
+    assert not out[area != area[h]].any()
+    b.state.secured[0, area[h]] = True
+    move_destinations(b.tables, b.arrays, 0, u, out)
+    assert out[n]

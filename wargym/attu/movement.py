@@ -10,14 +10,17 @@ bounded by the unit's Movement Allowance:
 * 4.0: a hex that could not hold the unit may not be entered, not even in passing;
 * 6.1: entering an enemy ZOC ends the move; a unit that starts in one may not leave it, except at
   night by spending its whole allowance to enter an adjacent hex free of enemy ZOCs;
-* 10.0: Unknowns never enter a cleared Victory Zone; 15.0: hexes outside the play area are not land.
+* 10.0: Unknowns never enter a cleared Victory Zone; 15.0: hexes outside the play area are not land;
+* 15.3: U.S. forces keep to their areas until the other's target is held; hidden Japanese units
+  keep to theirs until it is secured.
 """
 
 import numpy as np
 from numba import njit
 
 from wargym.attu.board import hex_stats, side_of, stack_ok_fast, zoc_of
-from wargym.attu.scenario import IMPASSABLE, RAIN, UNKNOWN
+from wargym.attu.scenario import IMPASSABLE, JAPAN, RAIN, UNKNOWN
+from wargym.attu.state import LOC_MAP, OPT_SUBSET
 
 INF = 10000
 
@@ -42,7 +45,26 @@ def may_enter_zone(T, S, g, u, h):
     f = T.u_force[u]
     if f >= 0 and not T.force_zones[f, z] and not S.secured[g, f]:
         return False
+    if T.opts[OPT_SUBSET] and T.zone_area[2] and T.zone_area[3] and T.u_side[u] == JAPAN and \
+            S.face_down[g, u] and S.unit_loc[g, u] == LOC_MAP:
+        # 15.3: hidden units leave their area (north or south) only once it is secured
+        here = area_of(T, T.zone[S.unit_hex[g, u]])
+        there = area_of(T, z)
+        if here >= 0 and there >= 0 and here != there and not S.secured[g, here]:
+            return False
     return True
+
+
+@njit(cache=True)
+def area_of(T, z):
+    """15.3: the force area of victory zone z (0 north, 1 south), -1 for neither."""
+    if z < 0:
+        return -1
+    if T.force_zones[0, z]:
+        return 0
+    if T.force_zones[1, z]:
+        return 1
+    return -1
 
 
 @njit(cache=True)

@@ -46,6 +46,7 @@ LZ_LETTERS = "ABCDEFGHI"
 JAPANESE_GOAL_LZS = (3, 4, 5, 6)                         # D, E, F, G (3.8.1)
 IMPASSABLE = 99
 NORTHERN_REINFORCEMENTS = ("1/4", "50 Eng")  # 15.2: the Northern Force's reinforcements
+FREE_STAGING = 12  # u_staging: the U.S. player stages it in any zone of its force's area (12.6, 15.x)
 MAX_STEPS = 4
 
 # scatter results (9.2.2): a landing zone index 0-8, or one of these
@@ -582,6 +583,8 @@ def _compile_units(cfile: Path, c: CountersFile, sfile: Path, setups: SetupsFile
                 force[i] = 0
             elif st != -3 and r["type"] != DEPOT:
                 force[i] = 1
+            if in_play[i] and landed and st != -3 and r["type"] != DEPOT:
+                r["staging"] = FREE_STAGING  # 15.1/15.2: "set up according to the free setup rules"
     # the Japanese guns of the historic set-up
     jp_art = np.full(len(rows), -1, dtype=np.int16)
     for prof in ("jp_20mm", "jp_75mm"):

@@ -38,15 +38,16 @@ from wargym.attu.refit import (
     create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
     refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spot_ok,
 )
-from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
+from wargym.attu.scenario import ARTILLERY, FOG, FREE_STAGING, JAPAN, UNKNOWN, US, WILLIWAW
 from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
     LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
-    LOSS_SOFT_GROUND, MARTINEZ, MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_OPTION, MEL_ROUND_END, MELEE_PICK, NIGHT_DECISION,
-    MEL_AMBUSH, MEL_NORMAL, MEL_YAMASAKI, OPT_HEROES, OPT_JP_FREE, OPT_SOLITAIRE, OPT_KOMANDORSKI, OPT_END_DATE, OPT_MAJOR_ONLY, OPT_US_FREE, OVER, RANGED_TARGET,
-    REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE,
-    UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT, YAMA_MOVE, YAMA_SELECT,
+    LOSS_SOFT_GROUND, MARTINEZ, MELEE_PICK, MEL_AMBUSH, MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION,
+    MEL_ROUND_END, MEL_YAMASAKI, NIGHT_DECISION, OPT_END_DATE, OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI,
+    OPT_MAJOR_ONLY, OPT_SOLITAIRE, OPT_SUBSET, OPT_US_FREE, OVER, RANGED_TARGET, REFIT_ALLOC, REFIT_DECISION,
+    REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK,
+    US_STAGING, US_WAIT, YAMA_MOVE, YAMA_SELECT,
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, end_of_turn, step8, update_zones
@@ -201,7 +202,7 @@ def after_setup(T, S, g):
     if stage_unit(T, S, g) >= 0:
         S.phase[g] = US_STAGING
         return
-    if T.opts[OPT_US_FREE] and S.phase[g] != US_WAIT:
+    if (T.opts[OPT_US_FREE] or T.opts[OPT_SUBSET]) and S.phase[g] != US_WAIT:  # 12.6 (15.x: free set-up)
         S.phase[g] = US_WAIT
         return
     resolve_landing(T, S, g)
@@ -676,10 +677,17 @@ def fill_mask(T, S, g, m):
     elif ph == US_STAGING:
         u = stage_unit(T, S, g)
         code = T.u_staging[u]
+        free = T.opts[OPT_US_FREE] or code == FREE_STAGING
         for k in range(9):
-            if T.lz_hex[k] >= 0 and (T.opts[OPT_US_FREE] or (code == 10 and 3 <= k <= 6) or (code == 11 and k >= 7)):
+            h = T.lz_hex[k]
+            if h < 0:
+                continue
+            f = T.u_force[u]
+            if code == FREE_STAGING and f >= 0 and (T.zone[h] < 0 or not T.force_zones[f, T.zone[h]]):
+                continue  # 15.3: each force lands in its own area
+            if free or (code == 10 and 3 <= k <= 6) or (code == 11 and k >= 7):
                 m[H + LZ_0 + k] = True
-        if T.opts[OPT_US_FREE] or not m[H + LZ_0:H + LZ_0 + 9].any():
+        if free or not m[H + LZ_0:H + LZ_0 + 9].any():
             m[H + RESERVE] = True
     elif ph == US_WAIT:
         m[H + YES] = True

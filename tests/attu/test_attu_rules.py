@@ -255,3 +255,21 @@ def test_attu_15_3_hidden_japanese_keep_to_their_area_until_it_is_secured():
     b.state.secured[0, area[h]] = True
     move_destinations(b.tables, b.arrays, 0, u, out)
     assert out[n]
+
+
+def test_attu_bad_scenario_file_names_file_key_value_and_rule(tmp_path, monkeypatch):
+    """Bad input: a target hex off the map is refused with the file, the key, the value and the
+    rule (15.0), before any state exists."""
+    import shutil
+    from pathlib import Path
+
+    import wargym.attu.scenario as scenario
+    from wargym.data import DataError, config_path
+
+    here = tmp_path / "attu"
+    shutil.copytree(Path(config_path("attu", "scenarios.yaml")).parent, here)
+    text = (here / "scenarios.yaml").read_text()
+    (here / "scenarios.yaml").write_text(text.replace("target_hexes: [2717]", "target_hexes: [9999]", 1))
+    monkeypatch.setattr(scenario, "config_path", lambda ruleset, *parts: here.joinpath(*parts))
+    with pytest.raises(DataError, match=r"scenarios\.yaml.*hogs_back\.target_hexes.*9999.*15\.0"):
+        scenario.load_scenario.__wrapped__("hogs_back")

@@ -38,13 +38,14 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from wargym.attu.scenario import (ARTILLERY, DEPOT, ENGINEER, JAPAN, LZ_LETTERS, RECON, UNKNOWN, US, WEATHERS,
                                   ZONE_LETTERS, ZONE_NAMES, Scenario, load_data)
 from wargym.attu.state import (ACT_ORDER, ACT_SELECT, AIR_TARGET, LOC_ASIDE, LOC_ELIM, LOC_MAP, LOC_NAMES, LOC_NONE,
                                LOC_OUT, LOC_RESERVE, LOC_STAGING, LOSS, OPT_HEROES, OPT_KOMANDORSKI, OPT_VP_CHITS,
                                PHASE_NAMES, RANGED_TARGET, SLOT)
+from wargym.draw import INK, SCALE, Canvas, corner, edge, wrap
 
 SIDE_NAMES = ("US", "Japan")
 SIDE_LETTERS = ("U", "J")
@@ -420,7 +421,6 @@ def render_ansi(core, state, game: int = 0, viewer: int | None = None) -> str:
 
 # ----------------------------------------------------------------------------------------- image
 HEX_R = 22          # hex circumradius in pixels of the final image
-SCALE = 2           # drawn at SCALE x and scaled down
 MARGIN = 16
 TITLE_H = 50
 PANEL_W = 440
@@ -440,84 +440,14 @@ JP_FILL, JP_INK = (226, 200, 146), (178, 18, 22)
 SUN = (200, 16, 30)
 SELECTED, MELEE, MELEE_NOW, AIR, ASKED, HITS = (255, 214, 0), (255, 110, 0), (214, 0, 190), (0, 190, 230), \
     (0, 150, 90), (230, 0, 0)
-PAPER, INK = (244, 240, 226), (30, 30, 30)
-
-
-@lru_cache(maxsize=32)
-def _font(size: int, bold: bool = False):
-    names = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf") if bold else \
-        ("DejaVuSans.ttf", "DejaVuSansCondensed.ttf")
-    for name in names:
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            pass
-    return ImageFont.load_default(size=size)
-
-
-class _Canvas:
-    """A pillow drawing in final-image pixel units, drawn SCALE times larger."""
-
-    def __init__(self, width: int, height: int, background):
-        self.k = SCALE
-        self.image = Image.new("RGB", (int(width) * self.k, int(height) * self.k), background)
-        self.draw = ImageDraw.Draw(self.image)
-
-    def _p(self, pts):
-        return [(x * self.k, y * self.k) for x, y in pts]
-
-    def _w(self, width: float) -> int:
-        return max(1, round(width * self.k))
-
-    def polygon(self, pts, fill=None, outline=None, width: float = 1):
-        self.draw.polygon(self._p(pts), fill=fill, outline=outline, width=self._w(width))
-
-    def line(self, pts, fill, width: float, joint: bool = True):
-        self.draw.line(self._p(pts), fill=fill, width=self._w(width), joint="curve" if joint else None)
-
-    def dashed(self, a, b, fill, width: float, dash: float, gap: float):
-        (x0, y0), (x1, y1) = a, b
-        length = math.hypot(x1 - x0, y1 - y0)
-        t = 0.0
-        while t < length:
-            t1 = min(length, t + dash)
-            self.line([(x0 + (x1 - x0) * t / length, y0 + (y1 - y0) * t / length),
-                       (x0 + (x1 - x0) * t1 / length, y0 + (y1 - y0) * t1 / length)], fill, width, joint=False)
-            t = t1 + gap
-
-    def ellipse(self, cx, cy, rx, ry, fill=None, outline=None, width: float = 1):
-        k = self.k
-        self.draw.ellipse([(cx - rx) * k, (cy - ry) * k, (cx + rx) * k, (cy + ry) * k], fill=fill,
-                          outline=outline, width=self._w(width))
-
-    def rect(self, x0, y0, x1, y1, fill=None, outline=None, width: float = 1, radius: float = 0):
-        k = self.k
-        self.draw.rounded_rectangle([x0 * k, y0 * k, x1 * k, y1 * k], radius=radius * k, fill=fill,
-                                    outline=outline, width=self._w(width) if outline else 0)
-
-    def text(self, x, y, text: str, size: float, fill=INK, bold: bool = False, anchor: str = "la"):
-        self.draw.text((x * self.k, y * self.k), text, font=_font(round(size * self.k), bold), fill=fill,
-                       anchor=anchor)
-
-    def text_width(self, text: str, size: float, bold: bool = False) -> float:
-        return self.draw.textlength(text, font=_font(round(size * self.k), bold)) / self.k
-
-
-def _corner(cx: float, cy: float, r: float, k: int) -> tuple[float, float]:
-    a = math.radians(60 * k)
-    return cx + r * math.cos(a), cy + r * math.sin(a)
+PAPER = (244, 240, 226)
 
 
 def _hexagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    return [_corner(cx, cy, r, k) for k in range(6)]
+    return [corner(cx, cy, r, k) for k in range(6)]
 
 
-def _edge(cx: float, cy: float, r: float, d: int):
-    """The two corners of the hexside in direction d (0 N, 1 NE, ... clockwise; y grows down)."""
-    return _corner(cx, cy, r, 4 + d), _corner(cx, cy, r, 5 + d)
-
-
-def _star(cv: _Canvas, cx: float, cy: float, r: float, fill, outline) -> None:
+def _star(cv: Canvas, cx: float, cy: float, r: float, fill, outline) -> None:
     pts = []
     for i in range(10):
         a = math.radians(-90 + 36 * i)
@@ -526,7 +456,7 @@ def _star(cv: _Canvas, cx: float, cy: float, r: float, fill, outline) -> None:
     cv.polygon(pts, fill=fill, outline=outline, width=0.6)
 
 
-def _unit_symbol(cv: _Canvas, kind: int, x0: float, y0: float, x1: float, y1: float, ink) -> None:
+def _unit_symbol(cv: Canvas, kind: int, x0: float, y0: float, x1: float, y1: float, ink) -> None:
     """Unit-type symbol (2.1) in the box (x0, y0)-(x1, y1)."""
     w, h = x1 - x0, y1 - y0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -549,7 +479,7 @@ def _unit_symbol(cv: _Canvas, kind: int, x0: float, y0: float, x1: float, y1: fl
         cv.line([(x0, y1), (x1, y0)], ink, 0.8, joint=False)
 
 
-def _rising_sun(cv: _Canvas, cx: float, cy: float, s: float) -> None:
+def _rising_sun(cv: Canvas, cx: float, cy: float, s: float) -> None:
     for i in range(8):
         a = math.radians(22.5 + 45 * i)
         cv.line([(cx + 0.3 * s * math.cos(a), cy + 0.3 * s * math.sin(a)),
@@ -557,7 +487,7 @@ def _rising_sun(cv: _Canvas, cx: float, cy: float, s: float) -> None:
     cv.ellipse(cx, cy, 0.27 * s, 0.27 * s, fill=SUN)
 
 
-def _counter(cv: _Canvas, sc: Scenario, p: Piece, k: int, cx: float, cy: float, s: float) -> None:
+def _counter(cv: Canvas, sc: Scenario, p: Piece, k: int, cx: float, cy: float, s: float) -> None:
     """A counter of side ``s`` centred on (cx, cy) with ``k`` steps left: a rising sun when hidden,
     else the type symbol, the melee-ranged dice and step pips."""
     x0, y0, x1, y1 = cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2
@@ -583,7 +513,7 @@ def _counter(cv: _Canvas, sc: Scenario, p: Piece, k: int, cx: float, cy: float, 
         cv.rect(x0 - 1, y0 - 1, x1 + 1, y1 + 1, outline=HITS, width=1.2, radius=2)
 
 
-def _stack(cv: _Canvas, sc: Scenario, state, game: int, stack: list[Piece], cx: float, cy: float, r: float):
+def _stack(cv: Canvas, sc: Scenario, state, game: int, stack: list[Piece], cx: float, cy: float, r: float):
     """Up to three counters of a hex, offset like a real stack, the first on top; a count badge."""
     s = 0.92 * r
     off = 0.12 * r
@@ -604,7 +534,7 @@ def _stack(cv: _Canvas, sc: Scenario, state, game: int, stack: list[Piece], cx: 
         cv.text(bx, by, str(len(stack)), 0.32 * r, (255, 255, 255), bold=True, anchor="mm")
 
 
-def _arrow(cv: _Canvas, a, b, colour, r: float) -> None:
+def _arrow(cv: Canvas, a, b, colour, r: float) -> None:
     (ax, ay), (tx, ty) = a, b
     length = math.hypot(tx - ax, ty - ay)
     if length < 1e-6:
@@ -634,7 +564,7 @@ def _map_sheet(sc: Scenario) -> Image.Image:
     zone boundaries, cliffs, hex numbers, landing zones and Victory Hexes."""
     grid = sc.grid
     R = HEX_R
-    cv = _Canvas(*_map_size(sc), PAPER)
+    cv = Canvas(*_map_size(sc), PAPER)
     centers = _centers(sc)
     land_all, zone_all = _island(sc)
     nbr = grid.neighbours
@@ -654,7 +584,7 @@ def _map_sheet(sc: Scenario) -> Image.Image:
             cv.line([(cx - 0.3 * R, cy + dy * R), (cx + 0.3 * R, cy + dy * R)], LAKE_INK, 0.6, joint=False)
     for h, d in zip(*np.nonzero(sc.slope)):  # 5.3: hachures inside the hex carrying the art
         cx, cy = centers[h]
-        a, b = _edge(cx, cy, R, int(d))
+        a, b = edge(cx, cy, R, int(d))
         for t in (0.22, 0.5, 0.78):
             px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
             cv.line([(px, py), (px + (cx - px) * 0.26, py + (cy - py) * 0.26)], SLOPE_INK, 1.1, joint=False)
@@ -670,7 +600,7 @@ def _map_sheet(sc: Scenario) -> Image.Image:
             n = int(nbr[h, d])
             if n < h:
                 continue
-            a, b = _edge(cx, cy, R, d)
+            a, b = edge(cx, cy, R, d)
             if land_all[h] != land_all[n]:
                 cv.line([a, b], COAST, 1.6)
             elif land_all[h] and zone_all[h] != zone_all[n]:
@@ -695,7 +625,7 @@ def _map_sheet(sc: Scenario) -> Image.Image:
     return cv.image
 
 
-def _draw_state(cv: _Canvas, core, state, game: int, viewer: int | None) -> None:
+def _draw_state(cv: Canvas, core, state, game: int, viewer: int | None) -> None:
     """What changes during a game, over the map sheet: cleared zones, highlights, counters."""
     sc = core.scenario
     R = HEX_R
@@ -727,21 +657,7 @@ def _draw_state(cv: _Canvas, core, state, game: int, viewer: int | None) -> None
             outline=(40, 40, 30), width=1.5)
 
 
-def _wrap(cv: _Canvas, text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    lines, cur = [], ""
-    for word in text.split():
-        trial = f"{cur} {word}" if cur else word
-        if cur and cv.text_width(trial, size, bold) > width:
-            lines.append(cur)
-            cur = "   " + word
-        else:
-            cur = trial
-    if cur:
-        lines.append(cur)
-    return lines
-
-
-def _draw_panel(cv: _Canvas, core, state, game: int, viewer: int | None, x: float, y: float, width: float) -> float:
+def _draw_panel(cv: Canvas, core, state, game: int, viewer: int | None, x: float, y: float, width: float) -> float:
     """The side panel; returns the y below its last line."""
     sc = core.scenario
 
@@ -755,7 +671,7 @@ def _draw_panel(cv: _Canvas, core, state, game: int, viewer: int | None, x: floa
 
     def para(text: str, size: float = 11.5, fill=INK, bold: bool = False) -> None:
         nonlocal y
-        for line in _wrap(cv, text, size, width, bold):
+        for line in wrap(cv, text, size, width, bold):
             cv.text(x, y, line, size, fill, bold=bold)
             y += size + 4
 
@@ -776,8 +692,8 @@ def _draw_panel(cv: _Canvas, core, state, game: int, viewer: int | None, x: floa
         col, row = (t - 1) % per_row, (t - 1) // per_row
         bx, by = x + col * box, y + row * (box * 0.8 + 3)
         fill = SELECTED if t == turn else (226, 226, 220) if known_last and t > last else (250, 248, 238)
-        edge = (200, 0, 0) if known_last and t == last else (90, 84, 60)
-        cv.rect(bx, by, bx + box - 3, by + box * 0.8, fill=fill, outline=edge, width=1.2 if t == turn else 0.8,
+        border = (200, 0, 0) if known_last and t == last else (90, 84, 60)
+        cv.rect(bx, by, bx + box - 3, by + box * 0.8, fill=fill, outline=border, width=1.2 if t == turn else 0.8,
                 radius=2)
         cv.text(bx + (box - 3) / 2, by + box * 0.3, str(10 + t), 11, bold=True, anchor="mm")
         if ke and t == sc.komandorski_turn:
@@ -842,18 +758,18 @@ def _draw_panel(cv: _Canvas, core, state, game: int, viewer: int | None, x: floa
 def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndarray:
     sc = core.scenario
     map_w, map_h = _map_size(sc)
-    board = _Canvas(map_w, map_h, PAPER)
+    board = Canvas(map_w, map_h, PAPER)
     board.image = _map_sheet(sc).copy()
     board.draw = ImageDraw.Draw(board.image)
     _draw_state(board, core, state, game, viewer)
-    panel = _Canvas(PANEL_W, 3000, PAPER)
+    panel = Canvas(PANEL_W, 3000, PAPER)
     end = _draw_panel(panel, core, state, game, viewer, 8, TITLE_H + 10, PANEL_W - MARGIN - 8)
     height = max(map_h, int(math.ceil(end)) + MARGIN)
     k = SCALE
     image = Image.new("RGB", ((map_w + PANEL_W) * k, height * k), PAPER)
     image.paste(board.image, (0, 0))
     image.paste(panel.image.crop((0, 0, PANEL_W * k, height * k)), (map_w * k, 0))
-    cv = _Canvas(1, 1, PAPER)
+    cv = Canvas(1, 1, PAPER)
     cv.image, cv.draw = image, ImageDraw.Draw(image)
     view = f"viewed by {SIDE_NAMES[viewer]}" if viewer is not None else "full board"
     cv.rect(0, 0, map_w + PANEL_W, TITLE_H, fill=(48, 52, 40))

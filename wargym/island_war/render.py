@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import math
 import textwrap
-from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+
+from wargym.draw import INK, Canvas, corner, edge, wrap
 
 from wargym.island_war.scenario import ARMOR, ARTILLERY, ENGINEER, PROHIBITED, RESULTS, RIVER, ROAD, TRAIL, Scenario
 from wargym.island_war.state import ELIMINATED, ON_MAP, PHASE_NAMES, WAITING, as_arrays
@@ -242,10 +242,10 @@ def render_ansi(core, state, game: int = 0, viewer: int | None = None) -> str:
     notes += status_lines(core, state, game)
     notes.append("objectives: " + "; ".join(t for t, _ in objective_lines(core, state, game)))
     notes += forces_lines(core, state, game)
-    wrap = max(len(header), 100)
+    columns = max(len(header), 100)
     text = [f"{sc.title}{view}", header, *board, ""]
     for line in notes:
-        text += textwrap.wrap(line, width=wrap, subsequent_indent="    ") or [""]
+        text += textwrap.wrap(line, width=columns, subsequent_indent="    ") or [""]
     return "\n".join(text) + "\n"
 
 
@@ -267,7 +267,6 @@ _TERRAIN_LETTER = {"sea": "S", "clear": "C", "town": "T", "rough": "R", "jungle"
 
 # ----------------------------------------------------------------------------------------- image
 HEX_R = 34          # hex circumradius in pixels of the final image
-SCALE = 2           # drawn at SCALE x and scaled down
 MARGIN = 22
 TITLE_H = 64
 PANEL_W = 380
@@ -289,84 +288,11 @@ US_FILL, US_INK = (120, 134, 72), (16, 20, 8)
 JP_FILL, JP_INK = (226, 200, 146), (186, 20, 24)
 SELECTED, ATTACKER, DEFENDER, FPF_COLOUR = (255, 214, 0), (255, 110, 0), (214, 0, 190), (0, 200, 230)
 PAPER = (244, 240, 226)
-INK = (30, 30, 30)
 
 
-@lru_cache(maxsize=32)
-def _font(size: int, bold: bool = False):
-    names = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf") if bold else \
-        ("DejaVuSans.ttf", "DejaVuSansCondensed.ttf")
-    for name in names:
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            pass
-    return ImageFont.load_default(size=size)
-
-
-class _Canvas:
-    """A pillow drawing in final-image pixel units, drawn SCALE times larger."""
-
-    def __init__(self, width: int, height: int, background):
-        self.k = SCALE
-        self.image = Image.new("RGB", (width * self.k, height * self.k), background)
-        self.draw = ImageDraw.Draw(self.image)
-
-    def _p(self, pts):
-        return [(x * self.k, y * self.k) for x, y in pts]
-
-    def polygon(self, pts, fill=None, outline=None, width: float = 1):
-        self.draw.polygon(self._p(pts), fill=fill, outline=outline, width=max(1, round(width * self.k)))
-
-    def line(self, pts, fill, width: float, joint: bool = True):
-        self.draw.line(self._p(pts), fill=fill, width=max(1, round(width * self.k)),
-                       joint="curve" if joint else None)
-
-    def dashed(self, a, b, fill, width: float, dash: float, gap: float):
-        (x0, y0), (x1, y1) = a, b
-        length = math.hypot(x1 - x0, y1 - y0)
-        t = 0.0
-        while t < length:
-            t1 = min(length, t + dash)
-            self.line([(x0 + (x1 - x0) * t / length, y0 + (y1 - y0) * t / length),
-                       (x0 + (x1 - x0) * t1 / length, y0 + (y1 - y0) * t1 / length)], fill, width, joint=False)
-            t = t1 + gap
-
-    def ellipse(self, cx, cy, rx, ry, fill=None, outline=None, width: float = 1):
-        k = self.k
-        self.draw.ellipse([(cx - rx) * k, (cy - ry) * k, (cx + rx) * k, (cy + ry) * k], fill=fill,
-                          outline=outline, width=max(1, round(width * k)))
-
-    def rect(self, x0, y0, x1, y1, fill=None, outline=None, width: float = 1, radius: float = 0):
-        k = self.k
-        self.draw.rounded_rectangle([x0 * k, y0 * k, x1 * k, y1 * k], radius=radius * k, fill=fill,
-                                    outline=outline, width=max(1, round(width * k)) if outline else 0)
-
-    def text(self, x, y, text: str, size: int, fill=INK, bold: bool = False, anchor: str = "la"):
-        self.draw.text((x * self.k, y * self.k), text, font=_font(size * self.k, bold), fill=fill, anchor=anchor)
-
-    def text_width(self, text: str, size: int, bold: bool = False) -> float:
-        return self.draw.textlength(text, font=_font(size * self.k, bold)) / self.k
-
-    def result(self) -> np.ndarray:
-        w, h = self.image.size
-        small = self.image.resize((w // self.k, h // self.k), Image.LANCZOS)
-        return np.asarray(small, dtype=np.uint8).copy()
-
-
-def _corner(cx: float, cy: float, r: float, k: int) -> tuple[float, float]:
-    a = math.radians(60 * k)
-    return cx + r * math.cos(a), cy + r * math.sin(a)
-
-
-def _edge(cx: float, cy: float, r: float, d: int):
-    """The two corners of the hexside in direction d (0 N, 1 NE, ... clockwise; y grows down)."""
-    return _corner(cx, cy, r, 4 + d), _corner(cx, cy, r, 5 + d)
-
-
-def _terrain_symbol(cv: _Canvas, name: str, cx: float, cy: float, r: float, h: int) -> None:
+def _terrain_symbol(cv: Canvas, name: str, cx: float, cy: float, r: float, h: int) -> None:
     """Small map symbols around the hex rim (the counter covers the centre)."""
-    spots = [(_corner(cx, cy, 0.58 * r, k)) for k in (0, 1, 2, 3, 4, 5)]
+    spots = [(corner(cx, cy, 0.58 * r, k)) for k in (0, 1, 2, 3, 4, 5)]
     if name == "jungle":
         for i, (x, y) in enumerate(spots):
             s = 0.11 * r * (1.0 + 0.25 * ((h + i) % 3 == 0))
@@ -393,7 +319,7 @@ def _terrain_symbol(cv: _Canvas, name: str, cx: float, cy: float, r: float, h: i
                 cv.rect(x - s, y - s, x + s, y + s, fill=(92, 84, 78))
 
 
-def _unit_symbol(cv: _Canvas, kind: int, x0: float, y0: float, x1: float, y1: float, ink) -> None:
+def _unit_symbol(cv: Canvas, kind: int, x0: float, y0: float, x1: float, y1: float, ink) -> None:
     """NATO unit-type symbol in the box (x0, y0)-(x1, y1)."""
     cv.rect(x0, y0, x1, y1, outline=ink, width=1.1)
     w, h = x1 - x0, y1 - y0
@@ -412,7 +338,7 @@ def _unit_symbol(cv: _Canvas, kind: int, x0: float, y0: float, x1: float, y1: fl
         cv.line([(x0, y1), (x1, y0)], ink, 1.0, joint=False)
 
 
-def _designation(cv: _Canvas, name: str, size: int, width: float) -> str:
+def _designation(cv: Canvas, name: str, size: int, width: float) -> str:
     """Short designation for the top of a counter, cut to ``width``: '1/6 Marines' -> '1/6',
     '9 Tank Regt (a)' -> '9 Tank (a)', '2/124 Infantry (Oka)' -> '2/124 (Oka)'."""
     words = name.replace("(arty)", "").split()
@@ -424,7 +350,7 @@ def _designation(cv: _Canvas, name: str, size: int, width: float) -> str:
     return text
 
 
-def _counter(cv: _Canvas, sc: Scenario, u: int, cx: float, cy: float, r: float, mark: str) -> None:
+def _counter(cv: Canvas, sc: Scenario, u: int, cx: float, cy: float, r: float, mark: str) -> None:
     side = int(sc.unit_side[u])
     fill, ink = (US_FILL, US_INK) if side == 0 else (JP_FILL, JP_INK)
     s = 0.56 * r
@@ -442,7 +368,7 @@ def _counter(cv: _Canvas, sc: Scenario, u: int, cx: float, cy: float, r: float, 
     cv.text(cx, y1 - 0.17 * r, unit_values(sc, u), max(7, round(0.3 * r)), ink, bold=True, anchor="mm")
 
 
-def _flag(cv: _Canvas, owner: int, x: float, y: float, s: float) -> None:
+def _flag(cv: Canvas, owner: int, x: float, y: float, s: float) -> None:
     if owner == 1:
         cv.rect(x - s, y - s * 0.68, x + s, y + s * 0.68, fill=(255, 255, 255), outline=(60, 60, 60), width=0.6)
         cv.ellipse(x, y, s * 0.38, s * 0.38, fill=(200, 16, 30))
@@ -451,21 +377,6 @@ def _flag(cv: _Canvas, owner: int, x: float, y: float, s: float) -> None:
         cv.text(x, y + 0.5, "\u2605", max(6, round(s * 1.3)), (255, 255, 255), anchor="mm")
     else:
         cv.rect(x - s, y - s * 0.68, x + s, y + s * 0.68, fill=(200, 200, 200), outline=(60, 60, 60), width=0.6)
-
-
-def _wrap(cv: _Canvas, text: str, size: int, width: float, bold: bool = False) -> list[str]:
-    """``text`` broken into lines no wider than ``width``; continuation lines indented."""
-    lines, cur = [], ""
-    for word in text.split():
-        trial = f"{cur} {word}" if cur else word
-        if cur and cv.text_width(trial, size, bold) > width:
-            lines.append(cur)
-            cur = "   " + word
-        else:
-            cur = trial
-    if cur:
-        lines.append(cur)
-    return lines
 
 
 def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndarray:
@@ -477,7 +388,7 @@ def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndar
     map_h = int(math.sqrt(3) * (grid.rows + 0.5) * R) + TITLE_H + MARGIN
     panel_x = map_w
     height = max(map_h, 900)
-    cv = _Canvas(map_w + PANEL_W, height, PAPER)
+    cv = Canvas(map_w + PANEL_W, height, PAPER)
 
     names = sc.terrain_names
     passable = sc.hex_move_cost > 0
@@ -486,16 +397,16 @@ def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndar
     # terrain; the half hexes at the map edge are filled from their neighbours, then cut square
     x0, y0 = MARGIN, TITLE_H + MARGIN / 2
     x1, y1 = map_w - MARGIN, y0 + math.sqrt(3) * (grid.rows + 0.5) * R
-    edge = [h for h in range(grid.size) if (grid.neighbours[h] < 0).any()]
-    for h in edge:
-        cv.polygon([_corner(*centers[h], 2.2 * R, k) for k in range(6)], fill=_terrain_fill(sc, h))
+    rim = [h for h in range(grid.size) if (grid.neighbours[h] < 0).any()]
+    for h in rim:
+        cv.polygon([corner(*centers[h], 2.2 * R, k) for k in range(6)], fill=_terrain_fill(sc, h))
     for h in range(grid.size):
         cx, cy = centers[h]
-        cv.polygon([_corner(cx, cy, R, k) for k in range(6)], fill=_terrain_fill(sc, h))
+        cv.polygon([corner(cx, cy, R, k) for k in range(6)], fill=_terrain_fill(sc, h))
         _terrain_symbol(cv, names[sc.hex_terrain[h]], cx, cy, R, h)
     for h in range(grid.size):  # grid lines: land over sea
         cx, cy = centers[h]
-        cv.polygon([_corner(cx, cy, R, k) for k in range(6)], outline=GRID_LINE if passable[h] else SEA_GRID,
+        cv.polygon([corner(cx, cy, R, k) for k in range(6)], outline=GRID_LINE if passable[h] else SEA_GRID,
                    width=0.7)
     # hexside features, landing beaches and the coast, each edge once
     nbr = grid.neighbours
@@ -506,7 +417,7 @@ def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndar
             if n < 0 or n < h:
                 continue
             bits = int(sc.hexside[h, d])
-            a, b = _edge(cx, cy, R, d)
+            a, b = edge(cx, cy, R, d)
             if passable[h] != passable[n]:
                 land, sea = (h, n) if passable[h] else (n, h)
                 if entry[land]:  # a sand strip on the sea side of a landing beach
@@ -575,7 +486,7 @@ def _fallback_colour(i: int) -> tuple[int, int, int]:
     return ((97 * i + 120) % 200 + 40, (57 * i + 180) % 200 + 40, (31 * i + 90) % 200 + 40)
 
 
-def _combat_arrows(cv: _Canvas, sc: Scenario, state, game: int, centers, R: float) -> None:
+def _combat_arrows(cv: Canvas, sc: Scenario, state, game: int, centers, R: float) -> None:
     dfd = np.nonzero(state.cb_defender[game])[0]
     if len(dfd) == 0:
         return
@@ -595,7 +506,7 @@ def _combat_arrows(cv: _Canvas, sc: Scenario, state, game: int, centers, R: floa
                     (ex + uy * s * 0.6, ey - ux * s * 0.6)], fill=ATTACKER)
 
 
-def _panel(cv: _Canvas, core, state, game: int, x: float, y: float, width: float) -> None:
+def _panel(cv: Canvas, core, state, game: int, x: float, y: float, width: float) -> None:
     sc = core.scenario
     x += 8
     width -= 8
@@ -610,7 +521,7 @@ def _panel(cv: _Canvas, core, state, game: int, x: float, y: float, width: float
 
     def para(text: str, size: int = 12, fill=INK, bold: bool = False, indent: float = 0) -> None:
         nonlocal y
-        for line in _wrap(cv, text, size, width - indent, bold):
+        for line in wrap(cv, text, size, width - indent, bold):
             cv.text(x + indent, y, line, size, fill, bold=bold)
             y += size + 4
 
@@ -643,7 +554,7 @@ def _panel(cv: _Canvas, core, state, game: int, x: float, y: float, width: float
         col, row = i % 2, i // 2
         sx, sy = x + col * (width / 2), y + row * 26
         cx, cy = sx + 12, sy + 10
-        cv.polygon([_corner(cx, cy, 11, k) for k in range(6)],
+        cv.polygon([corner(cx, cy, 11, k) for k in range(6)],
                    fill=TERRAIN_FILL.get(name, _fallback_colour(sc.terrain_names.index(name))),
                    outline=GRID_LINE, width=0.7)
         cv.text(sx + 30, sy + 3, name, 12)

@@ -41,6 +41,16 @@ def pool_draw(T, S, g, loc):
 
 
 @njit(cache=True)
+def place_engaged(S, g, u, h):
+    """Infantry u from the cup into hex h face-up, as units that appear in a fight do (2.5, 13.3)."""
+    S.unit_loc[g, u] = LOC_MAP
+    S.unit_hex[g, u] = h
+    S.unit_steps[g, u] = 1
+    S.face_down[g, u] = False
+    S.acted[g, u] = True
+
+
+@njit(cache=True)
 def reveal_unknowns(T, S, g, h, attacker_marks):
     """2.5: replace every Unknown in hex h by Infantry; returns how many Infantry appeared.  When
     ``attacker_marks`` is set the new units take over the Unknowns' melee declaration."""
@@ -86,11 +96,7 @@ def reveal_unknowns(T, S, g, h, attacker_marks):
             v = pool_draw(T, S, g, LOC_ELIM)
         if v < 0:
             break
-        S.unit_loc[g, v] = LOC_MAP
-        S.unit_hex[g, v] = h
-        S.unit_steps[g, v] = 1
-        S.face_down[g, v] = False
-        S.acted[g, v] = True
+        place_engaged(S, g, v, h)
         S.melee_target[g, v] = target if attacker_marks else -1
         placed += 1
     return placed

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from wargym.attu.board import roll, side_of
-from wargym.attu.fog import pool_draw
+from wargym.attu.fog import place_engaged, pool_draw
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
 from wargym.attu.setup import shuffle, unknown_hex_ok
 from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_RESERVE
@@ -207,11 +207,7 @@ def place_ambush(T, S, g, h, count):
         u = pool_draw(T, S, g, LOC_RESERVE)
         if u < 0:
             break
-        S.unit_loc[g, u] = LOC_MAP
-        S.unit_hex[g, u] = h
-        S.unit_steps[g, u] = 1
-        S.face_down[g, u] = False
-        S.acted[g, u] = True
+        place_engaged(S, g, u, h)
         placed += 1
     return placed
 

@@ -32,7 +32,8 @@ from wargym.attu.actions import (
 )
 from wargym.attu.board import counters_in, hex_side, occupancy, side_of
 from wargym.attu.defaults import minor_decision
-from wargym.attu.scenario import ARTILLERY, IMPASSABLE, JAPAN, UNKNOWN, US
+from wargym.attu.movement import FAR
+from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import placement_unit
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, DEPOT, INDEPENDENT, JP_SETUP, LOC_MAP, LOC_RESERVE,
@@ -41,39 +42,9 @@ from wargym.attu.state import (
     as_arrays,
 )
 
-FAR = 1_000_000
 REFIT_CASUALTIES = 8      # U.S.: refit once the Casualty Track reaches this
 THREAT_RANGE = 4          # 13.2.2: a U.S. unit this close to a Victory Hex threatens it
 FIRE_RANGE_INFANTRY = 2   # U.S. infantry fires (rather than moving) at Japanese this close
-
-
-# --------------------------------------------------------------------------------- static tables
-@njit(cache=True)
-def goal_distances(T, side):
-    """int32[K, H]: ``side``'s Movement Point cost from every hex to target hex k (reverse
-    shortest paths over Tables.cost; cliffs impassable)."""
-    H = T.nbr.shape[0]
-    K = T.target_hex.shape[0]
-    cost = T.cost[side]
-    out = np.full((K, H), FAR, dtype=np.int32)
-    for k in range(K):
-        d = out[k]
-        d[T.target_hex[k]] = 0
-        changed = True
-        while changed:  # Bellman-Ford sweeps: the map is small and this runs once per core
-            changed = False
-            for a in range(H):
-                if d[a] == FAR:
-                    continue
-                for e in range(6):
-                    b = T.nbr[a, e]
-                    if b < 0 or not T.land[b]:
-                        continue
-                    c = cost[b, (e + 3) % 6]  # the step b -> a
-                    if c < IMPASSABLE and d[a] + c < d[b]:
-                        d[b] = d[a] + c
-                        changed = True
-    return out
 
 
 # ----------------------------------------------------------------------------------- shared help
@@ -480,18 +451,6 @@ def decide_batch(T, S, side, gd, out):
 
 
 # ------------------------------------------------------------------------------------------ agent
-_GOALS: dict[int, tuple[object, np.ndarray]] = {}  # id(tables) -> (tables, goal distances)
-
-
-def goals_of(core) -> np.ndarray:
-    """The U.S. goal distances of a core's tables, computed once (the tables are kept with them,
-    so a freed core's id cannot be taken for another's)."""
-    cached = _GOALS.get(id(core.tables))
-    if cached is None or cached[0] is not core.tables:
-        cached = _GOALS[id(core.tables)] = (core.tables, goal_distances(core.tables, US))
-    return cached[1]
-
-
 class AttuRuleAgent:
     """Rule-based Attu player for either side (see the module docstring)."""
 
@@ -500,7 +459,7 @@ class AttuRuleAgent:
 
     def act(self, core, state, player: int) -> np.ndarray:
         out = np.zeros(state.phase.shape[0], dtype=np.int64)
-        decide_batch(core.tables, as_arrays(state), int(player), goals_of(core), out)
+        decide_batch(core.tables, as_arrays(state), int(player), core.goals[US], out)
         return out
 
     def __repr__(self) -> str:

@@ -19,12 +19,14 @@ from typing import Any
 import numpy as np
 
 from wargym.attu import actions as act
+from wargym.attu.movement import goal_distances
 from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, static_planes
 from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, load_scenario
 from wargym.attu.sequence import start_batch, step_batch
 from wargym.attu.state import (
     LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, kernel_tables, make_tables,
 )
+from wargym.attu.victory import standing_batch
 from wargym.core import BaseCore, RenderMixin, check_threads, step_kernel
 
 DECISION_MODES = ("full", "major")
@@ -48,6 +50,7 @@ class AttuCore(RenderMixin, BaseCore):
         self.tables = kernel_tables(
             make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions))
         self._static = static_planes(self.scenario)
+        self.goals = np.stack([goal_distances(self.tables, side) for side in range(len(SIDES))])
 
     # -- protocol --------------------------------------------------------------------------------
     def record_header(self) -> dict[str, Any]:
@@ -69,10 +72,24 @@ class AttuCore(RenderMixin, BaseCore):
         spatial = np.zeros((b, N_PLANES, g.rows, g.columns), dtype=np.float32)
         spatial[:, :N_STATIC] = self._static
         glob = np.zeros((b, N_GLOBAL), dtype=np.float32)
-        observe_batch(self.tables, as_arrays(state), player, g.plane_row, g.plane_col, spatial, glob)
+        observe_batch(self.tables, as_arrays(state), player, g.plane_row, g.plane_col, self.goals, spatial, glob)
         for key, arr in (("spatial", spatial), ("global", glob)):
             np.clip(arr, *self.observation_bounds[key], out=arr)
         return {"spatial": spatial, "global": glob}
+
+    def special_hexes(self) -> np.ndarray:
+        """int64[specials]: the hex a special action stands for (a landing zone's choice: the
+        zone's hex), -1 for the others; for hex-pointer policies (agents/policy.py)."""
+        out = np.full(act.NUM_SPECIALS, -1, dtype=np.int64)
+        out[act.LZ_0:act.LZ_0 + 9] = self.scenario.lz_hex
+        return out
+
+    def score(self, state: State) -> np.ndarray:
+        """float32[B, 2]: the U.S. standing (victory.standing_batch: Victory Hexes held, Japanese
+        units eliminated, the Casualty Track) and its negative for Japan; for reward shaping."""
+        m = np.zeros(state.batch_size, dtype=np.float64)
+        standing_batch(self.tables, as_arrays(state), m)
+        return np.stack([m, -m], axis=1).astype(np.float32)
 
     @property
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:

@@ -23,6 +23,7 @@ from wargym.attu.scenario import IMPASSABLE, JAPAN, RAIN, UNKNOWN
 from wargym.attu.state import LOC_MAP, OPT_SUBSET
 
 INF = 10000
+FAR = 1_000_000  # goal_distances: no path
 
 
 @njit(cache=True)
@@ -196,3 +197,31 @@ def path_cost_from(T, S, g, side, sources, n_sources, blocked, limit, dist):
                         frontier[n_front] = b
                         n_front += 1
                     dist[b] = nd
+
+
+@njit(cache=True)
+def goal_distances(T, side):
+    """int32[K, H]: ``side``'s Movement Point cost from every hex to target hex k (reverse
+    shortest paths over Tables.cost; cliffs impassable)."""
+    H = T.nbr.shape[0]
+    K = T.target_hex.shape[0]
+    cost = T.cost[side]
+    out = np.full((K, H), FAR, dtype=np.int32)
+    for k in range(K):
+        d = out[k]
+        d[T.target_hex[k]] = 0
+        changed = True
+        while changed:  # Bellman-Ford sweeps: the map is small and this runs once per core
+            changed = False
+            for a in range(H):
+                if d[a] == FAR:
+                    continue
+                for e in range(6):
+                    b = T.nbr[a, e]
+                    if b < 0 or not T.land[b]:
+                        continue
+                    c = cost[b, (e + 3) % 6]  # the step b -> a
+                    if c < IMPASSABLE and d[a] + c < d[b]:
+                        d[b] = d[a] + c
+                        changed = True
+    return out

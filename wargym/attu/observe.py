@@ -13,6 +13,9 @@ Spatial planes, float32[C, rows, columns] (hex h at plane_row[h], plane_col[h]):
     26     enemy melee dice as seen /20               27  enemy ZOC
     28     selected unit's hex   29  hex in question (slot, ranged target, swap)
     30     melee target hex      31  announced airpower targets   32  units taking the hits
+    33     the viewer's Movement Point cost to the nearest Victory Hex (15.x: target hex) it does
+           not hold /40, capped at 1 (movement.goal_distances: the map's costs, no units)
+    34     U.S. steps in each landing zone's staging box /20, on the zone's hex (9.2, 12.5)
 
 Global vector, float32[G]: turn/25, weather one-hot (4), night, refit turn, phase one-hot, whether
 the viewer decides now, airpower own/enemy, casualty track/30, refit steps, hits waiting, heroes
@@ -27,12 +30,13 @@ Unknown tables, the Japanese pool, the Komandorski chits before their reveal, th
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import side_of, zoc_of
+from wargym.attu.board import hex_side, side_of, zoc_of
 from wargym.attu.scenario import JAPAN, UNKNOWN, US
-from wargym.attu.state import LOC_ELIM, LOC_MAP, LOC_RESERVE, LOSS, OPT_KOMANDORSKI, PHASE_NAMES
+from wargym.attu.state import LOC_ELIM, LOC_MAP, LOC_RESERVE, LOC_STAGING, LOSS, OPT_KOMANDORSKI, PHASE_NAMES
 
 N_STATIC = 10
-N_PLANES = 33
+N_PLANES = 35
+GOAL_SCALE = 40.0
 N_PHASES = len(PHASE_NAMES)
 N_GLOBAL = 1 + 4 + 2 + N_PHASES + 1 + 2 + 3 + 3 + 6 + 2 + 1 + 1 + 2 + 14
 
@@ -58,7 +62,8 @@ def static_planes(sc) -> np.ndarray:
 
 
 @njit(cache=True)
-def observe_game(T, S, g, viewer, prow, pcol, spatial, glob):
+def observe_game(T, S, g, viewer, prow, pcol, goals, spatial, glob):
+    """``goals``: int32[2, K, H], ``movement.goal_distances`` of each side."""
     U = T.u_side.shape[0]
     enemy = 1 - viewer
     for z in range(6):
@@ -67,6 +72,9 @@ def observe_game(T, S, g, viewer, prow, pcol, spatial, glob):
                 if T.zone[h] == z:
                     spatial[9, prow[h], pcol[h]] = 1.0
     for u in range(U):
+        if S.unit_loc[g, u] == LOC_STAGING and S.unit_hex[g, u] >= 0 and T.lz_hex[S.unit_hex[g, u]] >= 0:
+            h = T.lz_hex[S.unit_hex[g, u]]
+            spatial[34, prow[h], pcol[h]] += S.unit_steps[g, u] / 20.0
         if S.unit_loc[g, u] != LOC_MAP:
             continue
         h = S.unit_hex[g, u]
@@ -110,6 +118,15 @@ def observe_game(T, S, g, viewer, prow, pcol, spatial, glob):
         h = S.air_target[g, i]
         if h >= 0:
             spatial[31, prow[h], pcol[h]] = 1.0
+    for h in range(T.nbr.shape[0]):
+        spatial[33, prow[h], pcol[h]] = 1.0
+    for k in range(T.target_hex.shape[0]):
+        if hex_side(T, S, g, T.target_hex[k]) == viewer:
+            continue
+        for h in range(T.nbr.shape[0]):
+            d = min(goals[viewer, k, h] / GOAL_SCALE, 1.0)
+            if d < spatial[33, prow[h], pcol[h]]:
+                spatial[33, prow[h], pcol[h]] = d
     # global
     i = 0
     glob[i] = S.turn[g] / 25.0
@@ -174,6 +191,6 @@ def observe_game(T, S, g, viewer, prow, pcol, spatial, glob):
 
 
 @njit(cache=True)
-def observe_batch(T, S, viewer, prow, pcol, spatial, glob):
+def observe_batch(T, S, viewer, prow, pcol, goals, spatial, glob):
     for g in range(S.phase.shape[0]):
-        observe_game(T, S, g, viewer, prow, pcol, spatial[g], glob[g])
+        observe_game(T, S, g, viewer, prow, pcol, goals, spatial[g], glob[g])

@@ -149,6 +149,23 @@ def end_of_turn(T, S, g):
 
 
 @njit(cache=True)
+def standing_batch(T, S, out):
+    """The U.S. standing for shaped rewards (not a rule of the book; 3.8's paths in numbers):
+    Victory Hexes (15.x: target hexes) the U.S. holds, plus a tenth per Japanese Infantry or
+    Artillery unit eliminated (3.8.2), minus a tenth per box of the Casualty Track (8.4)."""
+    for g in range(S.phase.shape[0]):
+        held = 0
+        for i in range(T.target_hex.shape[0]):
+            if hex_side(T, S, g, T.target_hex[i]) == US:
+                held += 1
+        killed = 0
+        for u in range(T.u_side.shape[0]):
+            if T.u_side[u] == JAPAN and T.u_type[u] != UNKNOWN and S.unit_loc[g, u] == LOC_ELIM:
+                killed += 1
+        out[g] = held + 0.1 * killed - 0.1 * S.casualties[g]
+
+
+@njit(cache=True)
 def update_zones(T, S, g):
     """10.0: a zone is cleared the moment a U.S. unit holds its Victory Hex and no non-Unknown
     Japanese unit is in the zone (its Unknowns go off-map); the marker goes when a Japanese

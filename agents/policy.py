@@ -132,21 +132,34 @@ class HexPointerExtractor(BaseFeaturesExtractor):
 class PointerHead(nn.Module):
     """Logits of a hex-pointer action space: a 1x1 convolution gives each hex its logit (the hex
     actions, gathered into the core's dense hex order), a linear layer over the board summary the
-    special actions after them."""
+    special actions after them.  A special action that stands for a fixed hex (``special_planes``:
+    its plane position, -1 for none; Attu: a landing zone) also gets that hex's logit, so it is
+    judged by what is around the hex, as the hex actions are."""
 
-    def __init__(self, extractor: HexPointerExtractor, hex_planes: Sequence[int], num_actions: int):
+    def __init__(self, extractor: HexPointerExtractor, hex_planes: Sequence[int], num_actions: int,
+                 special_planes: Sequence[int] = ()):
         super().__init__()
         self.map_size = extractor.map_channels * extractor.rows * extractor.cols
         self.shape = (extractor.map_channels, extractor.rows, extractor.cols)
+        n_specials = num_actions - len(hex_planes)
+        planes = list(special_planes) or [-1] * n_specials
+        if len(planes) != n_specials:
+            raise ValueError(f"special_planes: {len(planes)} entries for {n_specials} special actions")
         self.register_buffer("hex_planes", torch.as_tensor(list(hex_planes), dtype=torch.long))
+        self.register_buffer("special_planes", torch.as_tensor([max(p, 0) for p in planes], dtype=torch.long),
+                             persistent=False)  # from the constructor: models saved before them load
+        self.register_buffer("special_on", torch.as_tensor([p >= 0 for p in planes], dtype=torch.float32),
+                             persistent=False)
         self.hexes = nn.Sequential(nn.Conv2d(extractor.map_channels, 16, kernel_size=1), nn.ReLU(),
                                    nn.Conv2d(16, 1, kernel_size=1))
-        self.specials = nn.Linear(extractor.summary_dim, num_actions - len(hex_planes))
+        self.specials = nn.Linear(extractor.summary_dim, n_specials)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         hexes = features[:, :self.map_size].reshape(-1, *self.shape)
-        per_hex = self.hexes(hexes).flatten(1).index_select(1, self.hex_planes)
-        return torch.cat([per_hex, self.specials(features[:, self.map_size:])], dim=1)
+        plane = self.hexes(hexes).flatten(1)
+        per_hex = plane.index_select(1, self.hex_planes)
+        specials = self.specials(features[:, self.map_size:]) + plane.index_select(1, self.special_planes) * self.special_on
+        return torch.cat([per_hex, specials], dim=1)
 
 
 def hex_planes(core: Core) -> list[int]:
@@ -155,21 +168,34 @@ def hex_planes(core: Core) -> list[int]:
     return (grid.plane_row.astype(np.int64) * grid.columns + grid.plane_col).tolist()
 
 
+def special_planes(core: Core) -> list[int]:
+    """The plane position of the hex each special action stands for (``core.special_hexes()``,
+    where the core has it), -1 for the others."""
+    hexes = getattr(core, "special_hexes", None)
+    if hexes is None:
+        return []
+    planes = hex_planes(core)
+    return [planes[h] if h >= 0 else -1 for h in hexes()]
+
+
 class HexPointerPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy whose hex actions are scored hex by hex (``PointerHead``) over a
     ``HexPointerExtractor`` trunk; the value net reads the whole feature vector.
-    ``hex_planes``: see ``hex_planes(core)``."""
+    ``hex_planes``, ``special_planes``: see ``hex_planes(core)`` and ``special_planes(core)``."""
 
-    def __init__(self, *args, hex_planes: Sequence[int] = (), **kwargs):
+    def __init__(self, *args, hex_planes: Sequence[int] = (), special_planes: Sequence[int] = (), **kwargs):
         self.hex_planes = list(hex_planes)
+        self.special_planes = list(special_planes)
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
         if not isinstance(self.features_extractor, HexPointerExtractor):
             raise TypeError("HexPointerPolicy needs features_extractor_class=HexPointerExtractor")
-        self.action_net = PointerHead(self.features_extractor, self.hex_planes, int(self.action_space.n))
+        self.action_net = PointerHead(self.features_extractor, self.hex_planes, int(self.action_space.n),
+                                      self.special_planes)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:
-        return {**super()._get_constructor_parameters(), "hex_planes": self.hex_planes}
+        return {**super()._get_constructor_parameters(), "hex_planes": self.hex_planes,
+                "special_planes": self.special_planes}

@@ -9,12 +9,21 @@ A training config may name a ``pretrain`` block::
       batch_size: 256
       learning_rate: 0.001
       value_coef: 0.5        # the value head learns the discounted returns of the teacher's games
+      dagger_rounds: 0       # then: the policy plays, the teacher labels what it would do (DAgger)
+      dagger_samples: 30000  # decisions recorded per round
+      dagger_epochs: 2       # epochs over all the decisions so far after each round
 
 The teacher plays the trained side in the very env PPO then trains in (same opponent, same
 reward, shaped or not); its decisions are recorded with the observations and masks the policy
 sees.  The policy is then fitted by cross-entropy of its masked distribution on the teacher's
 actions, and its value head by squared error on the games' discounted returns (so PPO's first
-advantages are not noise).  PPO starts from that policy.  Observations are stored as float16
+advantages are not noise).  PPO starts from that policy.
+
+``dagger_rounds`` (Ross et al. 2011, DAgger): a clone's small mistakes take it to states the
+teacher never visits, where it has nothing to copy.  Each round the policy itself plays (its most
+probable legal action, as it is evaluated), the teacher names its action in every state the policy
+reaches, those decisions join the data, and the policy is fitted again on all of it.  The value head
+then learns the returns of the policy's own games.  Observations are stored as float16
 (the planes hold small exact fractions) to keep 100,000 Saipan samples near 3.7 GB.
 """
 
@@ -26,7 +35,8 @@ from typing import Any
 import numpy as np
 
 PRETRAIN_DEFAULTS: dict[str, Any] = {"teacher": "rule", "samples": 100_000, "epochs": 3, "batch_size": 256,
-                                     "learning_rate": 1e-3, "value_coef": 0.5}
+                                     "learning_rate": 1e-3, "value_coef": 0.5, "dagger_rounds": 0,
+                                     "dagger_samples": 30_000, "dagger_epochs": 2}
 
 
 def pretrain_config(raw: Any, source: str | None = None) -> dict[str, Any]:
@@ -38,47 +48,61 @@ def pretrain_config(raw: Any, source: str | None = None) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"{where}: unknown pretrain keys {unknown}; known: {sorted(PRETRAIN_DEFAULTS)}")
     cfg = {**PRETRAIN_DEFAULTS, **raw}
-    for key in ("samples", "epochs", "batch_size"):
+    for key in ("samples", "epochs", "batch_size", "dagger_samples", "dagger_epochs"):
         if not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ValueError(f"{where}: pretrain.{key} must be a positive integer, got {cfg[key]!r}")
+    if not isinstance(cfg["dagger_rounds"], int) or cfg["dagger_rounds"] < 0:
+        raise ValueError(f"{where}: pretrain.dagger_rounds must be an integer >= 0, got {cfg['dagger_rounds']!r}")
     return cfg
 
 
-def collect(env, teacher_spec: str, samples: int, seed: int, gamma: float) -> dict[str, np.ndarray]:
-    """Play ``samples`` decisions of the teacher in ``env`` (a WargymVectorEnv); returns the
-    observations, masks, actions and discounted returns (games still running at the end count
-    their rewards so far)."""
+def buffers(env, rows: int) -> dict[str, np.ndarray]:
+    """Empty arrays for ``rows`` recorded decisions of ``env`` (a WargymVectorEnv)."""
+    shapes = env.single_observation_space["observation"]
+    return {"spatial": np.empty((rows, *shapes["spatial"].shape), dtype=np.float16),
+            "global": np.empty((rows, *shapes["global"].shape), dtype=np.float32),
+            "mask": np.empty((rows, env.core.num_actions), dtype=bool),
+            "action": np.empty(rows, dtype=np.int64),
+            "return": np.empty(rows, dtype=np.float32)}
+
+
+def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: dict[str, np.ndarray], start: int,
+            student=None) -> dict[str, float]:
+    """Play ``steps`` decisions in each game of ``env`` (a WargymVectorEnv): the teacher's, or with
+    ``student`` (an SB3 policy) the student's most probable legal actions.  Rows ``start`` on of
+    ``data`` (``buffers``) get the observations, masks, the teacher's actions and the discounted
+    returns of the games played (games still running at the end count their rewards so far).
+    Returns the games finished and, with a student, how often it chose the teacher's action."""
     from wargym.agents.base import make_agent, reset_agent
 
     core, side, n = env.core, env.side, env.num_envs
     teacher = make_agent(teacher_spec, core.name, core.players[side])
     reset_agent(teacher, seed)
     obs, _ = env.reset(seed=seed)
-    steps = -(-samples // n)
-    planes = obs["observation"]
-    data = {"spatial": np.empty((steps, n, *planes["spatial"].shape[1:]), dtype=np.float16),
-            "global": np.empty((steps, n, *planes["global"].shape[1:]), dtype=np.float32),
-            "mask": np.empty((steps, n, core.num_actions), dtype=bool),
-            "action": np.empty((steps, n), dtype=np.int64)}
     rewards = np.empty((steps, n), dtype=np.float64)
     dones = np.empty((steps, n), dtype=bool)
+    agreed = 0
     for t in range(steps):
+        rows = slice(start + t * n, start + (t + 1) * n)
         actions = np.asarray(teacher.act(core, env.state, side), dtype=np.int64)
-        data["spatial"][t] = obs["observation"]["spatial"]
-        data["global"][t] = obs["observation"]["global"]
-        data["mask"][t] = obs["action_mask"].astype(bool)
-        data["action"][t] = actions
+        data["spatial"][rows] = obs["observation"]["spatial"]
+        data["global"][rows] = obs["observation"]["global"]
+        data["mask"][rows] = obs["action_mask"].astype(bool)
+        data["action"][rows] = actions
+        if student is not None:
+            actions, _ = student.predict({k: v.astype(np.float32) for k, v in obs["observation"].items()},
+                                         deterministic=True, action_masks=data["mask"][rows])
+            agreed += int(np.sum(actions == data["action"][rows]))
         obs, rewards[t], terminated, truncated, _ = env.step(actions)
         dones[t] = terminated | truncated
-    returns = np.empty_like(rewards)
     running = np.zeros(n)
     for t in range(steps - 1, -1, -1):
         running = rewards[t] + gamma * running * ~dones[t]
-        returns[t] = running
-    out = {k: v.reshape(steps * n, *v.shape[2:]) for k, v in data.items()}
-    out["return"] = returns.reshape(-1).astype(np.float32)
-    out["games_finished"] = np.asarray(int(dones.sum()))
-    return out
+        data["return"][start + t * n:start + (t + 1) * n] = running
+    stats = {"games_finished": int(dones.sum())}
+    if student is not None:
+        stats["teacher_agreed"] = round(agreed / (steps * n), 4)
+    return stats
 
 
 def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learning_rate: float,
@@ -126,10 +150,25 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
 def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = False) -> dict[str, Any]:
     """Fit ``model.policy`` to ``cfg["teacher"]`` in ``env``; returns what happened (for run.json)."""
     start = time.perf_counter()
-    data = collect(env, cfg["teacher"], cfg["samples"], seed, float(model.gamma))
-    collected = time.perf_counter() - start
-    history = fit(model.policy, data, cfg["epochs"], cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"],
-                  seed, progress)
-    return {"teacher": cfg["teacher"], "samples": len(data["action"]), "games_finished": int(data["games_finished"]),
+    gamma, n = float(model.gamma), env.num_envs
+    steps, more_steps = -(-cfg["samples"] // n), -(-cfg["dagger_samples"] // n)
+    data = buffers(env, (steps + cfg["dagger_rounds"] * more_steps) * n)  # the rounds' rows after the teacher's
+    stats = collect(env, cfg["teacher"], steps, seed, gamma, data, 0)
+    collected, rows = time.perf_counter() - start, steps * n
+    history = fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["epochs"], cfg["batch_size"],
+                  cfg["learning_rate"], cfg["value_coef"], seed, progress)
+    rounds = []
+    for r in range(cfg["dagger_rounds"]):
+        began = time.perf_counter()
+        played = collect(env, cfg["teacher"], more_steps, seed + r + 1, gamma, data, rows, student=model.policy)
+        rows += more_steps * n
+        history += fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["dagger_epochs"],
+                       cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress)
+        rounds.append({"round": r + 1, "samples": more_steps * n, **played,
+                       "seconds": round(time.perf_counter() - began, 1)})
+        if progress:
+            print(f"DAgger round {r + 1}: the policy chose the teacher's action {played['teacher_agreed']:.1%} "
+                  f"of {more_steps * n} decisions in its own games", flush=True)
+    return {"teacher": cfg["teacher"], "samples": rows, "games_finished": stats["games_finished"],
             "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - start, 1),
-            "epochs": history}
+            "epochs": history, "dagger": rounds}

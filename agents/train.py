@@ -228,7 +228,9 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     from stable_baselines3.common.vec_env import VecMonitor
 
     import wargym.envs  # noqa: F401  (registers the gymnasium ids)
-    from wargym.agents.policy import HexMapExtractor, HexPointerExtractor, HexPointerPolicy, hex_planes
+    from wargym.agents.policy import (
+        HexMapExtractor, HexPointerExtractor, HexPointerPolicy, hex_planes, special_planes,
+    )
     from wargym.agents.pretrain import pretrain
     from wargym.envs.sb3 import SB3VecEnv
 
@@ -295,7 +297,8 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         if cfg["policy"] == "hex_pointer":
             policy = HexPointerPolicy
             policy_kwargs = {"features_extractor_class": HexPointerExtractor,
-                             "hex_planes": hex_planes(vector_env.unwrapped.core)}
+                             "hex_planes": hex_planes(vector_env.unwrapped.core),
+                             "special_planes": special_planes(vector_env.unwrapped.core)}
         policy_kwargs.update(features_extractor_kwargs=cfg["extractor"], net_arch=cfg["net_arch"])
         model = MaskablePPO(policy, env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
                             n_epochs=cfg["n_epochs"], learning_rate=cfg["learning_rate"], gamma=cfg["gamma"],
@@ -316,6 +319,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         record["pretrain"] = pretrain(model, vector_env.unwrapped, cfg["pretrain"], seed=cfg["seed"],
                                       progress=bool(cfg["progress_bar"]))
         record_path.write_text(json.dumps(record, indent=2, default=str))
+        model.save(out / "checkpoints" / "model_0_steps.zip")  # the cloned policy, before any PPO step
 
     # 5. logging and callbacks: TensorBoard under DIR/tb/<run_name>, checkpoints, win rate
     WinRateCallback, CleanRLTensorBoard = _callbacks()

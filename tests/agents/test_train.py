@@ -165,7 +165,7 @@ def test_pretraining_is_recorded_and_the_curve_is_written(pointer_run):
 def test_cloning_fits_the_teacher_better_than_chance():
     # 2 epochs over a few hundred teacher decisions: the cross-entropy falls
     from wargym.agents.policy import HexPointerExtractor, HexPointerPolicy, hex_planes
-    from wargym.agents.pretrain import collect, fit
+    from wargym.agents.pretrain import buffers, collect, fit
     from wargym.envs.sb3 import SB3VecEnv
     from wargym.envs.vector import WargymVectorEnv
     from sb3_contrib import MaskablePPO
@@ -176,11 +176,19 @@ def test_cloning_fits_the_teacher_better_than_chance():
                                        "hex_planes": hex_planes(venv.core),
                                        "features_extractor_kwargs": {"channels": [4], "dilations": [1],
                                                                      "global_embed": 2, "summary_dim": 8}})
-    data = collect(venv, "rule", 256, seed=1, gamma=0.99)
+    data = buffers(venv, 256)
+    assert collect(venv, "rule", 64, seed=1, gamma=0.99, data=data, start=0)["games_finished"] == 0
     assert data["spatial"].dtype == np.float16 and len(data["action"]) == 256
     assert data["mask"][np.arange(256), data["action"]].all()          # the teacher's actions are legal
     history = fit(model.policy, data, epochs=3, batch_size=64, learning_rate=3e-3, value_coef=0.5, seed=0)
     assert history[-1]["policy_loss"] < history[0]["policy_loss"]
+
+    # DAgger: the policy drives, the teacher labels; rows after ``start`` only
+    data = buffers(venv, 128)
+    data["action"][:] = -1
+    played = collect(venv, "rule", 16, seed=2, gamma=0.99, data=data, start=64, student=model.policy)
+    assert (data["action"][:64] == -1).all() and data["mask"][np.arange(64, 128), data["action"][64:]].all()
+    assert 0.0 <= played["teacher_agreed"] <= 1.0
 
 
 def test_pretrain_block_errors_name_the_key():
@@ -190,6 +198,8 @@ def test_pretrain_block_errors_name_the_key():
         load_config({"pretrain": {"sample": 10}})
     with pytest.raises(ValueError, match="pretrain.epochs must be a positive integer"):
         load_config({"pretrain": {"epochs": 0}})
+    with pytest.raises(ValueError, match="pretrain.dagger_rounds must be an integer >= 0"):
+        load_config({"pretrain": {"dagger_rounds": -1}})
     with pytest.raises(ValueError, match="policy 'lstm' is not one of"):
         load_config({"policy": "lstm"})
 

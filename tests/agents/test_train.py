@@ -209,3 +209,34 @@ def test_max_minutes_stops_the_run(tmp_path):
                   out_dir=tmp_path, seed=1)
     record = json.loads((final.parent / "run.json").read_text())
     assert record["num_timesteps"] < 100_000 and record["status"] == "finished"
+
+
+def test_pointer_head_scores_a_special_that_names_a_hex_by_that_hex():
+    # special 1 stands for the hex at plane 4 (Attu: a landing zone), special 0 for none
+    from types import SimpleNamespace
+
+    import torch
+
+    from wargym.agents.policy import PointerHead
+
+    extractor = SimpleNamespace(map_channels=2, rows=2, cols=3, summary_dim=4)
+    head = PointerHead(extractor, hex_planes=[0, 1, 2, 3, 4, 5], num_actions=8, special_planes=[-1, 4])
+    torch.nn.init.zeros_(head.specials.weight)
+    torch.nn.init.zeros_(head.specials.bias)
+    with torch.no_grad():
+        logits = head(torch.randn(3, 2 * 2 * 3 + 4))
+    assert torch.equal(logits[:, 6], torch.zeros(3))
+    assert torch.equal(logits[:, 7], logits[:, 4])
+    assert not torch.equal(logits[:, 7], logits[:, 3])
+
+
+def test_special_planes_of_attu_landing_zones_and_none_for_island_war():
+    from wargym.agents.policy import hex_planes, special_planes
+    from wargym.attu.actions import LZ_0
+    from wargym.attu.core import AttuCore
+
+    core = AttuCore("campaign")
+    planes = special_planes(core)
+    assert planes[LZ_0 + 5] == hex_planes(core)[core.scenario.lz_hex[5]]
+    assert sum(p >= 0 for p in planes) == 9
+    assert special_planes(IslandWarCore("saipan")) == []

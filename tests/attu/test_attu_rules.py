@@ -273,3 +273,21 @@ def test_attu_bad_scenario_file_names_file_key_value_and_rule(tmp_path, monkeypa
     monkeypatch.setattr(scenario, "config_path", lambda ruleset, *parts: here.joinpath(*parts))
     with pytest.raises(DataError, match=r"scenarios\.yaml.*hogs_back\.target_hexes.*9999.*15\.0"):
         scenario.load_scenario.__wrapped__("hogs_back")
+
+
+def test_attu_9_6_unknowns_go_to_land_away_from_us_units_landing_zones_and_cleared_zones(core):
+    from wargym.attu.refit import near_us, unknown_spots
+
+    b = Board(core)
+    sc = core.scenario
+    b.place("1/17 A", 2515)
+    unknown = b.japanese("unknown")
+    b.place(unknown, 3409, face_down=True)
+    b.state.zone_cleared[0, sc.zone[b.hex(1425)]] = True
+    spots = unknown_spots(b.tables, b.arrays, 0, unknown, near_us(b.tables, b.arrays, 0))
+    beside = [int(n) for n in sc.grid.neighbours[b.hex(2515)] if n >= 0]
+    assert not spots[b.hex(2515)] and not any(spots[n] for n in beside)      # not next to a U.S. unit
+    assert not spots[sc.near_lz.astype(bool)].any()                          # nor by a landing zone
+    assert not spots[sc.zone == sc.zone[b.hex(1425)]].any()                  # nor in a cleared zone
+    assert not spots[~sc.land.astype(bool)].any()
+    assert spots[b.hex(3409)] and spots.sum() > 100                          # the rest of the island

@@ -40,7 +40,12 @@ def allowance(T, S, g, u, rating):
 @njit(cache=True)
 def may_enter_zone(T, S, g, u, h):
     """10.0 (Unknowns and cleared zones) and 15.3 (a force stays in its area until secured)."""
-    z = T.zone[h]
+    return may_enter_zone_z(T, S, g, u, T.zone[h])
+
+
+@njit(cache=True)
+def may_enter_zone_z(T, S, g, u, z):
+    """``may_enter_zone`` for any hex of zone z (it depends on the hex only through its zone)."""
     if T.u_type[u] == UNKNOWN and not S.captured[g, u] and S.zone_cleared[g, z]:
         return False
     f = T.u_force[u]
@@ -54,6 +59,16 @@ def may_enter_zone(T, S, g, u, h):
         if here >= 0 and there >= 0 and here != there and not S.secured[g, here]:
             return False
     return True
+
+
+@njit(cache=True)
+def zone_entry(T, S, g, u):
+    """bool[7]: ``may_enter_zone`` of unit u for a hex of zone z at [z + 1] (z = -1: no zone),
+    worked out once for a search over many hexes."""
+    out = np.empty(7, dtype=np.bool_)
+    for z in range(-1, 6):
+        out[z + 1] = may_enter_zone_z(T, S, g, u, z)
+    return out
 
 
 @njit(cache=True)
@@ -88,6 +103,7 @@ def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out, d
                     out[n] = True
                     dist[n] = mp
         return
+    entry = zone_entry(T, S, g, u)
     frontier = np.empty(T.nbr.shape[0], dtype=np.int32)
     dist[start] = 0
     frontier[0] = start
@@ -113,7 +129,7 @@ def reach(T, S, g, u, occ, us_steps, us_batt, jp_n, ezoc, mp, ignore_zoc, out, d
                     continue
                 if nd > mp:  # 5.8: one hex whatever its cost
                     nd = mp
-                if nd < dist[b] and may_enter_zone(T, S, g, u, b) and stack_ok_fast(T, S, g, b, u, us_steps, us_batt, jp_n):
+                if nd < dist[b] and entry[T.zone[b] + 1] and stack_ok_fast(T, S, g, b, u, us_steps, us_batt, jp_n):
                     if dist[b] == INF:
                         frontier[n_front] = b
                         n_front += 1

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from wargym.attu.board import counts_on_casualty_track, roll, side_of, us_stack_ok, zoc_of
-from wargym.attu.movement import INF, may_enter_zone, path_cost_from
+from wargym.attu.movement import INF, path_cost_from, zone_entry
 from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, UNKNOWN, US
 from wargym.attu.state import (
     LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, OPT_REFIT_MOD,
@@ -199,10 +199,18 @@ def near_us(T, S, g):
 
 
 @njit(cache=True)
-def unknown_spot_ok(T, S, g, u, h, near):
-    """9.6: where an Unknown may be moved or placed."""
-    return T.land[h] and not near[h] and not T.near_lz[h] and not S.zone_cleared[g, T.zone[h]] \
-        and may_enter_zone(T, S, g, u, h)
+def unknown_spots(T, S, g, u, near):
+    """bool[H], 9.6: where Unknown u may be moved or placed: land, not next to a U.S. unit
+    (``near``) or a landing zone, not in a cleared zone (10.0), and in a zone it may enter (15.3).
+    The zone checks are worked out once per zone."""
+    entry = zone_entry(T, S, g, u)
+    for z in range(-1, 6):
+        entry[z + 1] = entry[z + 1] and not S.zone_cleared[g, z]
+    H = T.nbr.shape[0]
+    out = np.zeros(H, dtype=np.bool_)
+    for h in range(H):
+        out[h] = T.land[h] and not near[h] and not T.near_lz[h] and entry[T.zone[h] + 1]
+    return out
 
 
 @njit(cache=True)

@@ -36,7 +36,7 @@ from wargym.attu.ranged import (
 )
 from wargym.attu.refit import (
     create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
-    refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spot_ok,
+    refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spots,
 )
 from wargym.attu.scenario import ARTILLERY, FOG, FREE_STAGING, JAPAN, UNKNOWN, US, WILLIWAW
 from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
@@ -726,16 +726,13 @@ def fill_mask(T, S, g, m):
                 m[S.unit_hex[g, u]] = True
         m[H + END] = True
     elif ph == UNKNOWN_DEST:
-        near = near_us(T, S, g)
         u = S.selected[g]
-        for h in range(H):
-            if unknown_spot_ok(T, S, g, u, h, near):
-                m[h] = True
+        hexes[:] = unknown_spots(T, S, g, u, near_us(T, S, g))
         m[S.unit_hex[g, u]] = True
     elif ph == SWAP_PICK:
         u = spare_unknown(T, S, g)
         if u >= 0:
-            near = near_us(T, S, g)
+            spots = unknown_spots(T, S, g, u, near_us(T, S, g))
             reach = np.zeros(H, dtype=np.bool_)
             for v in range(T.u_side.shape[0]):
                 if S.unit_loc[g, v] == LOC_MAP and T.u_side[v] == JAPAN and not m[S.unit_hex[g, v]]:
@@ -743,17 +740,17 @@ def fill_mask(T, S, g, m):
                     if swap_ok(T, S, g, h):
                         swap_reach(T, S, g, h, reach)
                         for x in range(H):
-                            if reach[x] and unknown_spot_ok(T, S, g, u, x, near):
+                            if reach[x] and spots[x]:
                                 m[h] = True
                                 break
         m[H + END] = True
     elif ph == SWAP_PLACE:
         u = spare_unknown(T, S, g)
         if u >= 0 and S.swap_left[g] > 0:
-            near = near_us(T, S, g)
+            spots = unknown_spots(T, S, g, u, near_us(T, S, g))
             swap_reach(T, S, g, S.sel_hex[g], hexes)
             for x in range(H):
-                if hexes[x] and not unknown_spot_ok(T, S, g, u, x, near):
+                if hexes[x] and not spots[x]:
                     hexes[x] = False
         m[H + END] = S.setup_k[g] > 0 or not hexes.any()
     elif ph == ACT_SELECT:

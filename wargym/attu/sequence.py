@@ -678,11 +678,11 @@ def fill_mask(T, S, g, m):
         u = stage_unit(T, S, g)
         code = T.u_staging[u]
         free = T.opts[OPT_US_FREE] or code == FREE_STAGING
+        f = T.u_force[u]
         for k in range(9):
             h = T.lz_hex[k]
             if h < 0:
                 continue
-            f = T.u_force[u]
             if code == FREE_STAGING and f >= 0 and (T.zone[h] < 0 or not T.force_zones[f, T.zone[h]]):
                 continue  # 15.3: each force lands in its own area
             if free or (code == 10 and 3 <= k <= 6) or (code == 11 and k >= 7):

@@ -121,15 +121,21 @@ def japanese_hold_beaches(T, S, g):
 
 
 @njit(cache=True)
+def targets_held(T, S, g):
+    """How many Victory Hexes (15.x: target hexes) the U.S. holds."""
+    n = 0
+    for i in range(T.target_hex.shape[0]):
+        if hex_side(T, S, g, T.target_hex[i]) == US:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def step8(T, S, g):
     """3.8.1 at Step 8 (the chit option scores only at the end of the game)."""
     if S.terminated[g] or T.opts[OPT_VP_CHITS]:
         return
-    us_all = True
-    for i in range(T.target_hex.shape[0]):
-        if hex_side(T, S, g, T.target_hex[i]) != US:
-            us_all = False
-    if us_all:
+    if targets_held(T, S, g) == T.target_hex.shape[0]:
         finish(S, g, US)
         return
     if japanese_hold_beaches(T, S, g):  # 15.0 "all of the standard rules": where D-G are in play too
@@ -154,15 +160,11 @@ def standing_batch(T, S, out):
     Victory Hexes (15.x: target hexes) the U.S. holds, plus a tenth per Japanese Infantry or
     Artillery unit eliminated (3.8.2), minus a tenth per box of the Casualty Track (8.4)."""
     for g in range(S.phase.shape[0]):
-        held = 0
-        for i in range(T.target_hex.shape[0]):
-            if hex_side(T, S, g, T.target_hex[i]) == US:
-                held += 1
         killed = 0
         for u in range(T.u_side.shape[0]):
             if T.u_side[u] == JAPAN and T.u_type[u] != UNKNOWN and S.unit_loc[g, u] == LOC_ELIM:
                 killed += 1
-        out[g] = held + 0.1 * killed - 0.1 * S.casualties[g]
+        out[g] = targets_held(T, S, g) + 0.1 * killed - 0.1 * S.casualties[g]
 
 
 @njit(cache=True)

@@ -8,7 +8,8 @@ Players are ("us", "japan").  Options: ``decisions`` ("full": every choice to th
 the minor ones by defaults.py), ``vp_chits`` (14.0 victory point chits), ``heroes`` (11.0, where the
 scenario allows them), ``solitaire`` (13.0: the book's solitaire rules; the Japanese side is then
 played by the section 13 baseline in the envs).  The rule kernels are numba-compiled per-game
-functions looped over the batch in compiled code (sequence.step_batch).
+functions looped over the batch in compiled code (sequence.step_batch); with ``threads`` > 1 the
+batch's games are shared among threads in chunks (wargym.core.GameChunks).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from wargym.attu.state import (
     LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, kernel_tables, make_tables,
 )
 from wargym.attu.victory import standing_batch
-from wargym.core import BaseCore, RenderMixin, check_threads, step_kernel
+from wargym.core import BaseCore, GameChunks, RenderMixin, check_threads
 
 DECISION_MODES = ("full", "major")
 
@@ -39,7 +40,7 @@ class AttuCore(RenderMixin, BaseCore):
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
                  heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1):
-        self.threads = check_threads(threads)  # games of a batch shared among threads (as IslandWarCore)
+        self.threads = check_threads(threads)  # games of a batch shared among threads (GameChunks)
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
@@ -47,8 +48,9 @@ class AttuCore(RenderMixin, BaseCore):
         self.options = {"vp_chits": bool(vp_chits), "heroes": bool(heroes), "solitaire": bool(solitaire)}
         self.players = SIDES
         self.num_actions = act.num_actions(self.scenario.num_hexes)
-        self.tables = kernel_tables(
-            make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions))
+        plain = make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions)
+        self.chunks = GameChunks(threads, lambda: kernel_tables(plain))  # one tables argument per thread
+        self.tables = self.chunks.tables[0]
         self._static = static_planes(self.scenario)
         self.goals = np.stack([goal_distances(self.tables, side) for side in range(len(SIDES))])
 
@@ -63,8 +65,13 @@ class AttuCore(RenderMixin, BaseCore):
 
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        step_kernel(step_batch, self.tables, as_arrays(new), actions, self.threads)
+        self.step_in_place(new, actions)
         return new
+
+    def step_in_place(self, state: State, actions: np.ndarray) -> None:
+        """The rules kernel alone: ``state`` advanced in place by checked ``actions``."""
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        self.chunks.run(step_batch, lambda lo, hi: as_arrays(state, lo, hi), len(actions), actions)
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         g = self.scenario.grid
@@ -72,7 +79,8 @@ class AttuCore(RenderMixin, BaseCore):
         spatial = np.zeros((b, N_PLANES, g.rows, g.columns), dtype=np.float32)
         spatial[:, :N_STATIC] = self._static
         glob = np.zeros((b, N_GLOBAL), dtype=np.float32)
-        observe_batch(self.tables, as_arrays(state), player, g.plane_row, g.plane_col, self.goals, spatial, glob)
+        self.chunks.run(lambda T, S, sp, gl: observe_batch(T, S, player, g.plane_row, g.plane_col, self.goals, sp, gl),
+                        lambda lo, hi: as_arrays(state, lo, hi), b, spatial, glob)
         for key, arr in (("spatial", spatial), ("global", glob)):
             np.clip(arr, *self.observation_bounds[key], out=arr)
         return {"spatial": spatial, "global": glob}

@@ -190,7 +190,7 @@ def observe_game(T, S, g, viewer, prow, pcol, goals, spatial, glob):
     return i + 14
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def observe_batch(T, S, viewer, prow, pcol, goals, spatial, glob):
     for g in range(S.phase.shape[0]):
         observe_game(T, S, g, viewer, prow, pcol, goals, spatial[g], glob[g])

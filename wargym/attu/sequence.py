@@ -16,7 +16,7 @@ automatically; with ``decisions="major"`` the minor ones (``is_minor``) are too.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import (
@@ -1205,12 +1205,13 @@ def step_game(T, S, g, a):
         S.legal_action_mask[g, :] = False
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def step_batch(T, S, actions):
-    """One decision in every game whose action is >= 0 (others untouched)."""
-    for g in prange(actions.shape[0]):
-        if actions[g] >= 0:  # int64 game index: prange's is uint64, which would compile every kernel twice
-            step_game(T, S, np.int64(g), actions[g])
+    """One decision in every game whose action is >= 0 (others untouched).  Serial: the core
+    shares a batch among threads by chunks of games (wargym.core.GameChunks)."""
+    for g in range(actions.shape[0]):
+        if actions[g] >= 0:
+            step_game(T, S, g, actions[g])
 
 
 @njit(cache=True)

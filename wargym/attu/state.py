@@ -232,9 +232,12 @@ def _kernel_ref(cls, plain):
     return ref
 
 
-def as_arrays(state: State) -> StateRef:
-    """The state's arrays as the kernels' argument (writes go to the state's own arrays)."""
-    return _kernel_ref(StateRef, StateArrays(*(getattr(state, f) for f in StateArrays._fields)))
+def as_arrays(state: State, lo: int | None = None, hi: int | None = None) -> StateRef:
+    """The state's arrays (games [lo, hi) when given) as the kernels' argument; writes go to the
+    state's own arrays."""
+    if lo is None:
+        return _kernel_ref(StateRef, StateArrays(*(getattr(state, f) for f in StateArrays._fields)))
+    return _kernel_ref(StateRef, StateArrays(*(getattr(state, f)[lo:hi] for f in StateArrays._fields)))
 
 
 def kernel_tables(tables: Tables) -> TablesRef:

@@ -61,8 +61,12 @@ class IslandWarCore(RenderMixin, BaseCore):
 
     def _step(self, state: State, actions: np.ndarray) -> State:
         new = state.copy()
-        step_kernel(step_batch, self.tables, as_arrays(new), actions, self.threads)
+        self.step_in_place(new, actions)
         return new
+
+    def step_in_place(self, state: State, actions: np.ndarray) -> None:
+        """The rules kernel alone: ``state`` advanced in place by checked ``actions``."""
+        step_kernel(step_batch, self.tables, as_arrays(state), actions, self.threads)
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         obs = observe(self.tables, as_arrays(state), player, self.scenario, self.static_planes)

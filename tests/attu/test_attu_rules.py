@@ -291,3 +291,38 @@ def test_attu_9_6_unknowns_go_to_land_away_from_us_units_landing_zones_and_clear
     assert not spots[sc.zone == sc.zone[b.hex(1425)]].any()                  # nor in a cleared zone
     assert not spots[~sc.land.astype(bool)].any()
     assert spots[b.hex(3409)] and spots.sum() > 100                          # the rest of the island
+
+
+# ---------------------------------------------------------------------------------- 8.1.4
+def artillery_order_mask(core, spotter_hex: int | None, weather: int = 0, spotter_acted: bool = False):
+    """U.S. 105mm A in 1510 ordered; a Japanese Infantry in 1515, five hexes off (within its range
+    of 8, beyond any Spotting Distance, no LOS from 1510); a U.S. company in ``spotter_hex``."""
+    from wargym.attu.sequence import fill_mask
+    from wargym.attu.state import ACT_ORDER
+
+    b = Board(core)
+    gun = b.place("105mm A", 1510)
+    b.place(b.japanese(), 1515)
+    if spotter_hex is not None:
+        spotter = b.place("1/17 A", spotter_hex)
+        b.state.acted[0, spotter] = spotter_acted
+    b.set(phase=ACT_ORDER, selected=gun, weather=weather, current_player=US)
+    m = np.zeros(b.state.legal_action_mask.shape[1], dtype=bool)
+    fill_mask(b.tables, b.arrays, 0, m)
+    return b, m[b.hex(1515)]
+
+
+def test_attu_8_1_4_artillery_fires_without_los_when_a_friendly_unit_calls_it_in(core):
+    b, alone = artillery_order_mask(core, None)
+    assert core.tables.dist[b.hex(1510), b.hex(1515)] == 5 and not core.tables.sight[b.hex(1510), b.hex(1515)]
+    assert not alone                                              # 8.1.1: nothing sees 1515
+    assert artillery_order_mask(core, 1514)[1]                    # adjacent: LOS always (8.1.2)
+    assert artillery_order_mask(core, 1514, spotter_acted=True)[1]  # "regardless of activation status"
+
+
+def test_attu_8_1_4_the_caller_needs_spotting_distance_fog_cuts_it_to_one_hex(core):
+    b, clear = artillery_order_mask(core, 1513)                   # two hexes off, with LOS
+    assert core.tables.dist[b.hex(1513), b.hex(1515)] == 2 and core.tables.sight[b.hex(1513), b.hex(1515)]
+    assert clear
+    assert not artillery_order_mask(core, 1513, weather=FOG)[1]   # 8.1.3: Fog, Spotting Distance 1
+    assert artillery_order_mask(core, 1514, weather=FOG)[1]

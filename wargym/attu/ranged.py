@@ -73,25 +73,18 @@ def unit_range(T, S, g, u):
 
 
 @njit(cache=True)
-def spotted_by(T, S, g, side, out):
-    """bool[H]: hexes some unit of ``side`` sees within Spotting Distance (8.1.4 call-ins)."""
-    out[:] = False
-    if T.spotting[S.weather[g]] <= 0:
-        return
+def called_in(T, S, g, side, t):
+    """8.1.4: some unit of ``side`` sees hex t within Spotting Distance (artillery may be called
+    in on it)."""
     for v in range(T.u_side.shape[0]):
-        if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == side:
-            a = S.unit_hex[g, v]
-            for i in range(T.near3.shape[1]):
-                t = T.near3[a, i]
-                if t < 0:
-                    break
-                if spots(T, S, g, a, t):
-                    out[t] = True
+        if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == side and spots(T, S, g, S.unit_hex[g, v], t):
+            return True
+    return False
 
 
 @njit(cache=True)
-def may_fire_at(T, S, g, u, t, occ, spotted):
-    """8.1: unit u may make a Ranged attack on hex t (``spotted``: from ``spotted_by``)."""
+def may_fire_at(T, S, g, u, t, occ):
+    """8.1: unit u may make a Ranged attack on hex t."""
     side = side_of(T, S, g, u)
     if occ[t] != 1 - side or S.weather[g] == WILLIWAW:
         return False
@@ -100,7 +93,7 @@ def may_fire_at(T, S, g, u, t, occ, spotted):
         return False
     if spots(T, S, g, a, t):
         return True
-    return T.u_type[u] == ARTILLERY and spotted[t]  # 8.1.4: called in by any friendly unit
+    return T.u_type[u] == ARTILLERY and called_in(T, S, g, side, t)
 
 
 @njit(cache=True)

@@ -32,7 +32,7 @@ from wargym.attu.melee import (
 from wargym.attu.movement import allowance, move_cost, move_destinations
 from wargym.attu.ranged import (
     air_modifier, all_face_down, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
-    ranged_modifier, spotted_by,
+    ranged_modifier,
 )
 from wargym.attu.refit import (
     create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
@@ -779,13 +779,11 @@ def fill_mask(T, S, g, m):
         move_destinations(T, S, g, u, hexes)
         occ = occupancy(T, S, g)
         if ranged_dice(T, S, g, u) > 0 and S.weather[g] != WILLIWAW:
-            spotted = np.zeros(H, dtype=np.bool_)
-            if T.u_type[u] == ARTILLERY:
-                spotted_by(T, S, g, side, spotted)
-            a = S.unit_hex[g, u]
-            for t in range(H):
-                if occ[t] == 1 - side and T.dist[a, t] <= 20 and may_fire_at(T, S, g, u, t, occ, spotted):
-                    m[t] = True
+            for v in range(T.u_side.shape[0]):  # the hexes enemy units hold (one may hold several)
+                if S.unit_loc[g, v] == LOC_MAP:
+                    t = S.unit_hex[g, v]
+                    if occ[t] == 1 - side and not m[t] and may_fire_at(T, S, g, u, t, occ):
+                        m[t] = True
         for d in range(6):
             if declare_direction_ok(T, S, g, u, d, occ):
                 m[H + MELEE_0 + d] = True

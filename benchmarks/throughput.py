@@ -5,7 +5,7 @@
 
 For each batch size B the loop is
 
-    actions = argmax(uniform[B, A] * legal_mask)      # uniform choice among each game's legal actions
+    actions = sample_legal(rng, legal_mask)          # uniform choice among each game's legal actions
     state   = core.step(state, actions)
     state   = core.reset_done(state, seed, episode)   # finished games replaced: the batch stays full
 
@@ -38,18 +38,20 @@ import pstats
 import sys
 import time
 from datetime import datetime, timezone
-from importlib import import_module
 
+import numba
 import numpy as np
 
+from wargym.agents.random_agent import sample_legal
 from wargym.registry import RULESETS, make_core
 
 
 # ------------------------------------------------------------------------------------- policy
 def random_masked_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A uniformly random legal action per game (argmax of uniform noise over the legal mask).
-    Games with an empty mask (finished) get 0; the core ignores their action."""
-    return np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+    """A uniformly random legal action per game (the random baseline's draw: one uniform number
+    per game picks the rank of its legal action).  Games with an empty mask (finished) get 0; the
+    core ignores their action."""
+    return sample_legal(rng, mask)
 
 
 # ------------------------------------------------------------------------------------- one run
@@ -108,25 +110,21 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0) -> RunResult:
 
 # ----------------------------------------------------------------------------------- profiling
 def ruleset_kernel(core):
-    """(name, copy+kernel step function) for rulesets whose batch kernel can be timed alone (a
-    ``wargym.<ruleset>.sequence.step_batch`` and ``wargym.<ruleset>.state.as_arrays``); the function
-    takes (state, checked_actions) and returns the stepped copy, timing the two parts."""
-    try:
-        sequence = import_module(f"wargym.{core.name}.sequence")
-        as_arrays = import_module(f"wargym.{core.name}.state").as_arrays
-        step_batch = sequence.step_batch
-    except (ImportError, AttributeError):
+    """(name, copy+kernel step function) for cores with ``step_in_place`` (the rules kernel alone,
+    in place, on checked actions); the function takes (state, checked_actions) and returns the
+    stepped copy, timing the two parts."""
+    if not hasattr(core, "step_in_place"):
         return None, None
 
     def copy_and_kernel(state, checked):
         t0 = time.perf_counter()
         new = state.copy()
         t1 = time.perf_counter()
-        step_batch(core.tables, as_arrays(new), np.ascontiguousarray(checked, dtype=np.int64))
+        core.step_in_place(new, checked)
         t2 = time.perf_counter()
         return new, t1 - t0, t2 - t1
 
-    return f"wargym.{core.name}.sequence.step_batch", copy_and_kernel
+    return f"{type(core).__name__}.step_in_place", copy_and_kernel
 
 
 def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
@@ -237,8 +235,6 @@ def pettingzoo_chess_steps_per_s(seconds: float, seed: int = 0) -> dict:
 
 # ---------------------------------------------------------------------------------------- main
 def machine_info() -> dict:
-    import numba
-
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -304,15 +300,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="last stdout line: one JSON object of the results")
     ap.add_argument("--profile", action="store_true", help="time split at the largest batch; cProfile at 64")
     ap.add_argument("--no-reference", action="store_true", help="skip the PettingZoo chess reference")
-    ap.add_argument("--threads", type=int, default=1, help="threads the core shares a batch among (default 1)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="threads the core shares a batch among (default: every usable CPU, at most "
+                         "numba's thread count)")
     args = ap.parse_args(argv)
 
     scenario = args.scenario or RULESETS[args.ruleset][3]
-    core = make_core(args.ruleset, scenario, threads=args.threads)
-    print(f"wargym throughput: ruleset={args.ruleset} scenario={scenario} actions={core.num_actions} "
-          f"batches={args.batches} seconds={args.seconds:g} "
-          f"({datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')})", flush=True)
     machine = machine_info()
+    threads = args.threads or min(machine["cpus_usable"], numba.config.NUMBA_NUM_THREADS)
+    core = make_core(args.ruleset, scenario, threads=threads)
+    print(f"wargym throughput: ruleset={args.ruleset} scenario={scenario} actions={core.num_actions} "
+          f"batches={args.batches} seconds={args.seconds:g} threads={threads} "
+          f"({datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')})", flush=True)
     print(f"machine: {machine.get('cpu_model', machine['processor'])}, {machine['cpus_usable']} usable CPUs, "
           f"python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
           f"load average {machine.get('loadavg_1m_at_start', 'n/a')}", flush=True)
@@ -374,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {
         "ruleset": args.ruleset,
         "scenario": scenario,
+        "threads": threads,
         "batch": {str(b): r.dps for b, r in results.items()},
         "ratio": ratio,
         "reference": reference,

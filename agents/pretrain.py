@@ -23,7 +23,9 @@ advantages are not noise).  PPO starts from that policy.
 teacher never visits, where it has nothing to copy.  Each round the policy itself plays (its most
 probable legal action, as it is evaluated), the teacher names its action in every state the policy
 reaches, those decisions join the data, and the policy is fitted again on all of it.  The value head
-then learns the returns of the policy's own games.  Observations are stored as float16
+then learns the returns of the policy's own games.  A round plays on in the games the last one
+left (no reset): a round's decisions may be fewer than a game has, and the late turns would
+otherwise never be labelled.  Observations are stored as float16
 (the planes hold small exact fractions) to keep 100,000 Saipan samples near 3.7 GB.
 """
 
@@ -67,18 +69,22 @@ def buffers(env, rows: int) -> dict[str, np.ndarray]:
 
 
 def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: dict[str, np.ndarray], start: int,
-            student=None) -> dict[str, float]:
+            student=None, obs=None) -> tuple[dict[str, float], dict]:
     """Play ``steps`` decisions in each game of ``env`` (a WargymVectorEnv): the teacher's, or with
     ``student`` (an SB3 policy) the student's most probable legal actions.  Rows ``start`` on of
     ``data`` (``buffers``) get the observations, masks, the teacher's actions and the discounted
     returns of the games played (games still running at the end count their rewards so far).
-    Returns the games finished and, with a student, how often it chose the teacher's action."""
+    ``obs``: the env's current observation, to go on with the games it is playing (a DAgger round
+    takes up the games where the last one stopped, so the later turns get labels too); None resets
+    the env with ``seed``.  Returns (the games finished and, with a student, how often it chose
+    the teacher's action; the env's observation at the end)."""
     from wargym.agents.base import make_agent, reset_agent
 
     core, side, n = env.core, env.side, env.num_envs
     teacher = make_agent(teacher_spec, core.name, core.players[side])
     reset_agent(teacher, seed)
-    obs, _ = env.reset(seed=seed)
+    if obs is None:
+        obs, _ = env.reset(seed=seed)
     rewards = np.empty((steps, n), dtype=np.float64)
     dones = np.empty((steps, n), dtype=bool)
     agreed = 0
@@ -102,7 +108,7 @@ def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: d
     stats = {"games_finished": int(dones.sum())}
     if student is not None:
         stats["teacher_agreed"] = round(agreed / (steps * n), 4)
-    return stats
+    return stats, obs
 
 
 def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learning_rate: float,
@@ -153,14 +159,15 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
     gamma, n = float(model.gamma), env.num_envs
     steps, more_steps = -(-cfg["samples"] // n), -(-cfg["dagger_samples"] // n)
     data = buffers(env, (steps + cfg["dagger_rounds"] * more_steps) * n)  # the rounds' rows after the teacher's
-    stats = collect(env, cfg["teacher"], steps, seed, gamma, data, 0)
+    stats, obs = collect(env, cfg["teacher"], steps, seed, gamma, data, 0)
     collected, rows = time.perf_counter() - start, steps * n
     history = fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["epochs"], cfg["batch_size"],
                   cfg["learning_rate"], cfg["value_coef"], seed, progress)
     rounds = []
     for r in range(cfg["dagger_rounds"]):
         began = time.perf_counter()
-        played = collect(env, cfg["teacher"], more_steps, seed + r + 1, gamma, data, rows, student=model.policy)
+        played, obs = collect(env, cfg["teacher"], more_steps, seed + r + 1, gamma, data, rows,
+                              student=model.policy, obs=obs)
         rows += more_steps * n
         history += fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["dagger_epochs"],
                        cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress)

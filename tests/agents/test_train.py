@@ -177,7 +177,8 @@ def test_cloning_fits_the_teacher_better_than_chance():
                                        "features_extractor_kwargs": {"channels": [4], "dilations": [1],
                                                                      "global_embed": 2, "summary_dim": 8}})
     data = buffers(venv, 256)
-    assert collect(venv, "rule", 64, seed=1, gamma=0.99, data=data, start=0)["games_finished"] == 0
+    stats, obs = collect(venv, "rule", 64, seed=1, gamma=0.99, data=data, start=0)
+    assert stats["games_finished"] == 0
     assert data["spatial"].dtype == np.float16 and len(data["action"]) == 256
     assert data["mask"][np.arange(256), data["action"]].all()          # the teacher's actions are legal
     history = fit(model.policy, data, epochs=3, batch_size=64, learning_rate=3e-3, value_coef=0.5, seed=0)
@@ -186,9 +187,11 @@ def test_cloning_fits_the_teacher_better_than_chance():
     # DAgger: the policy drives, the teacher labels; rows after ``start`` only
     data = buffers(venv, 128)
     data["action"][:] = -1
-    played = collect(venv, "rule", 16, seed=2, gamma=0.99, data=data, start=64, student=model.policy)
+    decisions = venv.state.decisions.copy()
+    played, _ = collect(venv, "rule", 16, seed=2, gamma=0.99, data=data, start=64, student=model.policy, obs=obs)
     assert (data["action"][:64] == -1).all() and data["mask"][np.arange(64, 128), data["action"][64:]].all()
     assert 0.0 <= played["teacher_agreed"] <= 1.0
+    assert (venv.state.decisions > decisions).all()  # the round went on with the games, no reset
 
 
 def test_pretrain_block_errors_name_the_key():

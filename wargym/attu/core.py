@@ -28,7 +28,7 @@ from wargym.attu.state import (
     LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, kernel_tables, make_tables,
 )
 from wargym.attu.victory import standing_batch
-from wargym.core import BaseCore, GameChunks, RenderMixin, check_threads
+from wargym.core import BaseCore, GameChunks, RenderMixin
 
 DECISION_MODES = ("full", "major")
 
@@ -40,7 +40,6 @@ class AttuCore(RenderMixin, BaseCore):
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
                  heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1):
-        self.threads = check_threads(threads)  # games of a batch shared among threads (GameChunks)
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
@@ -50,6 +49,7 @@ class AttuCore(RenderMixin, BaseCore):
         self.num_actions = act.num_actions(self.scenario.num_hexes)
         plain = make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions)
         self.chunks = GameChunks(threads, lambda: kernel_tables(plain))  # one tables argument per thread
+        self.threads = self.chunks.threads  # games of a batch shared among threads
         self.tables = self.chunks.tables[0]
         self._static = static_planes(self.scenario)
         self.goals = np.stack([goal_distances(self.tables, side) for side in range(len(SIDES))])

@@ -782,7 +782,7 @@ def fill_mask(T, S, g, m):
             for v in range(T.u_side.shape[0]):  # the hexes enemy units hold (one may hold several)
                 if S.unit_loc[g, v] == LOC_MAP:
                     t = S.unit_hex[g, v]
-                    if occ[t] == 1 - side and not m[t] and may_fire_at(T, S, g, u, t, occ):
+                    if not m[t] and may_fire_at(T, S, g, u, t, occ):  # it asks whether the enemy holds t
                         m[t] = True
         for d in range(6):
             if declare_direction_ok(T, S, g, u, d, occ):

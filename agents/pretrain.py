@@ -12,6 +12,8 @@ A training config may name a ``pretrain`` block::
       dagger_rounds: 0       # then: the policy plays, the teacher labels what it would do (DAgger)
       dagger_samples: 30000  # decisions recorded per round
       dagger_epochs: 2       # epochs over all the decisions so far after each round
+      improve: null          # or a mapping: first learn the teacher's few-option decisions by
+                             # policy iteration in simulation (agents/choices.py), then imitate that
 
 The teacher plays the trained side in the very env PPO then trains in (same opponent, same
 reward, shaped or not); its decisions are recorded with the observations and masks the policy
@@ -38,23 +40,37 @@ import numpy as np
 
 PRETRAIN_DEFAULTS: dict[str, Any] = {"teacher": "rule", "samples": 100_000, "epochs": 3, "batch_size": 256,
                                      "learning_rate": 1e-3, "value_coef": 0.5, "dagger_rounds": 0,
-                                     "dagger_samples": 30_000, "dagger_epochs": 2}
+                                     "dagger_samples": 30_000, "dagger_epochs": 2, "improve": None}
 
 
-def pretrain_config(raw: Any, source: str | None = None) -> dict[str, Any]:
-    """The ``pretrain`` block with its defaults filled in (errors name the file and key)."""
-    where = source or "config"
+def with_defaults(raw: Any, defaults: dict[str, Any], block: str, where: str) -> dict[str, Any]:
+    """A config block (a mapping of known keys) with its defaults filled in."""
     if not isinstance(raw, dict):
-        raise ValueError(f"{where}: pretrain must be a mapping of {sorted(PRETRAIN_DEFAULTS)}, got {raw!r}")
-    unknown = sorted(set(raw) - set(PRETRAIN_DEFAULTS))
+        raise ValueError(f"{where}: {block} must be a mapping of {sorted(defaults)}, got {raw!r}")
+    unknown = sorted(set(raw) - set(defaults))
     if unknown:
-        raise ValueError(f"{where}: unknown pretrain keys {unknown}; known: {sorted(PRETRAIN_DEFAULTS)}")
-    cfg = {**PRETRAIN_DEFAULTS, **raw}
-    for key in ("samples", "epochs", "batch_size", "dagger_samples", "dagger_epochs"):
+        raise ValueError(f"{where}: unknown {block} keys {unknown}; known: {sorted(defaults)}")
+    return {**defaults, **raw}
+
+
+def positive_integers(cfg: dict[str, Any], keys: tuple[str, ...], block: str, where: str) -> None:
+    for key in keys:
         if not isinstance(cfg[key], int) or cfg[key] < 1:
-            raise ValueError(f"{where}: pretrain.{key} must be a positive integer, got {cfg[key]!r}")
+            raise ValueError(f"{where}: {block}.{key} must be a positive integer, got {cfg[key]!r}")
+
+
+def pretrain_config(raw: Any, source: str | None = None, phase_names: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The ``pretrain`` block with its defaults filled in (errors name the file and key);
+    ``phase_names``: the ruleset's, to check ``improve.phases`` against."""
+    where = source or "config"
+    cfg = with_defaults(raw, PRETRAIN_DEFAULTS, "pretrain", where)
+    positive_integers(cfg, ("samples", "epochs", "batch_size", "dagger_samples", "dagger_epochs"), "pretrain", where)
     if not isinstance(cfg["dagger_rounds"], int) or cfg["dagger_rounds"] < 0:
         raise ValueError(f"{where}: pretrain.dagger_rounds must be an integer >= 0, got {cfg['dagger_rounds']!r}")
+    if cfg["improve"] is not None:
+        from wargym.agents.choices import improve_config
+
+        cfg["improve"] = improve_config(cfg["improve"], phase_names, where)
     return cfg
 
 
@@ -65,12 +81,14 @@ def buffers(env, rows: int) -> dict[str, np.ndarray]:
             "global": np.empty((rows, *shapes["global"].shape), dtype=np.float32),
             "mask": np.empty((rows, env.core.num_actions), dtype=bool),
             "action": np.empty(rows, dtype=np.int64),
-            "return": np.empty(rows, dtype=np.float32)}
+            "return": np.empty(rows, dtype=np.float32),
+            "weight": np.ones(rows, dtype=np.float32)}
 
 
-def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: dict[str, np.ndarray], start: int,
+def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[str, np.ndarray], start: int,
             student=None, obs=None) -> tuple[dict[str, float], dict]:
-    """Play ``steps`` decisions in each game of ``env`` (a WargymVectorEnv): the teacher's, or with
+    """Play ``steps`` decisions in each game of ``env`` (a WargymVectorEnv): the teacher's (an agent
+    spec or an Agent), or with
     ``student`` (an SB3 policy) the student's most probable legal actions.  Rows ``start`` on of
     ``data`` (``buffers``) get the observations, masks, the teacher's actions and the discounted
     returns of the games played (games still running at the end count their rewards so far).
@@ -88,6 +106,8 @@ def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: d
     rewards = np.empty((steps, n), dtype=np.float64)
     dones = np.empty((steps, n), dtype=bool)
     agreed = 0
+    learned = list(getattr(teacher, "phases", ()))  # a ChoiceAgent's learned phases (agents/choices.py)
+    learned_agreed = learned_seen = 0
     for t in range(steps):
         rows = slice(start + t * n, start + (t + 1) * n)
         actions = np.asarray(teacher.act(core, env.state, side), dtype=np.int64)
@@ -95,10 +115,16 @@ def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: d
         data["global"][rows] = obs["observation"]["global"]
         data["mask"][rows] = obs["action_mask"].astype(bool)
         data["action"][rows] = actions
+        if learned:  # the cloning loss counts these decisions ``teacher.weight`` times
+            data["weight"][rows] = np.where(np.isin(env.state.phase, learned), teacher.weight, 1.0)
         if student is not None:
             actions, _ = student.predict({k: v.astype(np.float32) for k, v in obs["observation"].items()},
                                          deterministic=True, action_masks=data["mask"][rows])
             agreed += int(np.sum(actions == data["action"][rows]))
+            if learned:
+                at = np.isin(env.state.phase, learned) & (env.state.current_player == side)
+                learned_seen += int(at.sum())
+                learned_agreed += int(np.sum(actions[at] == data["action"][rows][at]))
         obs, rewards[t], terminated, truncated, _ = env.step(actions)
         dones[t] = terminated | truncated
     running = np.zeros(n)
@@ -108,6 +134,8 @@ def collect(env, teacher_spec: str, steps: int, seed: int, gamma: float, data: d
     stats = {"games_finished": int(dones.sum())}
     if student is not None:
         stats["teacher_agreed"] = round(agreed / (steps * n), 4)
+        if learned_seen:
+            stats["teacher_agreed_learned_phases"] = round(learned_agreed / learned_seen, 4)
     return stats, obs
 
 
@@ -130,7 +158,8 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
                    "global": torch.as_tensor(data["global"][idx])}
             actions = torch.as_tensor(data["action"][idx])
             values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=data["mask"][idx])
-            policy_loss = -log_prob.mean()
+            weight = torch.as_tensor(data["weight"][idx])
+            policy_loss = -(weight * log_prob).sum() / weight.sum()
             value_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(data["return"][idx]))
             loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()
@@ -157,16 +186,24 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
     """Fit ``model.policy`` to ``cfg["teacher"]`` in ``env``; returns what happened (for run.json)."""
     start = time.perf_counter()
     gamma, n = float(model.gamma), env.num_envs
+    teacher, improved = cfg["teacher"], None
+    if cfg["improve"] is not None:
+        from wargym.agents.base import make_agent
+        from wargym.agents.choices import improve
+
+        core, side = env.core, env.side
+        teacher, improved = improve(core, side, make_agent(teacher, core.name, core.players[side]),
+                                    env.opponents[1 - side], cfg["improve"], seed, progress)
     steps, more_steps = -(-cfg["samples"] // n), -(-cfg["dagger_samples"] // n)
     data = buffers(env, (steps + cfg["dagger_rounds"] * more_steps) * n)  # the rounds' rows after the teacher's
-    stats, obs = collect(env, cfg["teacher"], steps, seed, gamma, data, 0)
+    stats, obs = collect(env, teacher, steps, seed, gamma, data, 0)
     collected, rows = time.perf_counter() - start, steps * n
     history = fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["epochs"], cfg["batch_size"],
                   cfg["learning_rate"], cfg["value_coef"], seed, progress)
     rounds = []
     for r in range(cfg["dagger_rounds"]):
         began = time.perf_counter()
-        played, obs = collect(env, cfg["teacher"], more_steps, seed + r + 1, gamma, data, rows,
+        played, obs = collect(env, teacher, more_steps, seed + r + 1, gamma, data, rows,
                               student=model.policy, obs=obs)
         rows += more_steps * n
         history += fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["dagger_epochs"],
@@ -174,8 +211,10 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
         rounds.append({"round": r + 1, "samples": more_steps * n, **played,
                        "seconds": round(time.perf_counter() - began, 1)})
         if progress:
+            learned = played.get("teacher_agreed_learned_phases")
             print(f"DAgger round {r + 1}: the policy chose the teacher's action {played['teacher_agreed']:.1%} "
-                  f"of {more_steps * n} decisions in its own games", flush=True)
+                  f"of {more_steps * n} decisions in its own games"
+                  + (f" ({learned:.1%} in the learned phases)" if learned is not None else ""), flush=True)
     return {"teacher": cfg["teacher"], "samples": rows, "games_finished": stats["games_finished"],
             "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - start, 1),
-            "epochs": history, "dagger": rounds}
+            "epochs": history, "dagger": rounds, "improve": improved}

@@ -106,8 +106,10 @@ def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str |
     cfg["extractor"] = {**EXTRACTOR_DEFAULTS[cfg["policy"]], **(raw.get("extractor") or {})}
     if cfg["pretrain"] is not None:
         from wargym.agents.pretrain import pretrain_config
+        from wargym.registry import core_class
 
-        cfg["pretrain"] = pretrain_config(cfg["pretrain"], source)
+        phases = getattr(core_class(cfg["ruleset"]), "phase_names", None)
+        cfg["pretrain"] = pretrain_config(cfg["pretrain"], source, phases)
     return cfg, source
 
 

@@ -13,10 +13,15 @@ RULESETS: dict[str, tuple[str, str, str, str]] = {
 }
 
 
-def make_core(ruleset: str, scenario: str | None = None, **kwargs):
-    """A Core for ``ruleset`` on ``scenario`` (its default when None)."""
+def core_class(ruleset: str) -> type:
+    """The Core class of ``ruleset``."""
     try:
-        module, cls, _, default = RULESETS[ruleset]
+        module, cls, _, _ = RULESETS[ruleset]
     except KeyError:
         raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}") from None
-    return getattr(import_module(module), cls)(scenario=scenario or default, **kwargs)
+    return getattr(import_module(module), cls)
+
+
+def make_core(ruleset: str, scenario: str | None = None, **kwargs):
+    """A Core for ``ruleset`` on ``scenario`` (its default when None)."""
+    return core_class(ruleset)(scenario=scenario or RULESETS[ruleset][3], **kwargs)

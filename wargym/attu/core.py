@@ -36,6 +36,7 @@ DECISION_MODES = ("full", "major")
 class AttuCore(RenderMixin, BaseCore):
     name = "attu"
     state_class = State
+    phase_names = PHASE_NAMES  # state.phase indexes these
     observation_bounds = {"spatial": (0.0, 4.0), "global": (-2.0, 4.0)}
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,

@@ -32,6 +32,7 @@ DECISION_MODES = ("full", "major")
 class IslandWarCore(RenderMixin, BaseCore):
     name = "island_war"
     state_class = State
+    phase_names = PHASE_NAMES  # state.phase indexes these
     observation_bounds = {"spatial": (0.0, 2.0), "global": (-10.0, 10.0)}
 
     def __init__(self, scenario: str | Path | Scenario = "saipan", decisions: str = "full",

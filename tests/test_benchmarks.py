@@ -1,4 +1,5 @@
-"""benchmarks/throughput.py runs and its --json line has the documented keys (no timing checks)."""
+"""benchmarks/throughput.py runs and its --json line has the documented keys (no timing checks);
+benchmarks/attu_refit.py re-states the U.S. rule exactly at its own threshold."""
 
 from __future__ import annotations
 
@@ -33,3 +34,19 @@ def test_throughput_json(ruleset):
     assert "pettingzoo_chess_v6_steps_per_s" in out["reference"]
     for key in ("cpu_count", "python", "numpy", "numba"):
         assert key in out["machine"]
+
+
+def test_attu_refit_sweep_at_the_rules_own_threshold_plays_the_rules_games():
+    # benchmarks/attu_refit.py re-states the rule's 9.0 refit clause with another threshold: at the
+    # rule's own (8) every game must be the rule's game, decision for decision
+    import importlib.util
+
+    from wargym.agents.evaluate import evaluate
+
+    spec = importlib.util.spec_from_file_location("attu_refit", SCRIPT.parent / "attu_refit.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    runs = [evaluate("attu", a, "rule", games=6, seed=3, a_side="us", decisions="major").games
+            for a in (module.refit_at(8), "rule", module.refit_at(31))]
+    assert [(g.result, g.length) for g in runs[0]] == [(g.result, g.length) for g in runs[1]]
+    assert [g.length for g in runs[2]] != [g.length for g in runs[1]]

@@ -200,7 +200,7 @@ def improve(core, side: int, teacher, opponent, cfg: dict[str, Any], seed: int =
     rng = np.random.default_rng(seed)
     for agent in (teacher, opponent):
         reset_agent(agent, seed)
-    best = ChoiceAgent(teacher, side, {})
+    best, best_round = ChoiceAgent(teacher, side, {}), 0
     best_wins, _ = play(core, side, best, opponent, cfg["eval_games"], EVAL_SEED)
     rounds = [{"round": 0, "validation_win_rate": best_wins / cfg["eval_games"]}]
     if progress:
@@ -224,7 +224,6 @@ def improve(core, side: int, teacher, opponent, cfg: dict[str, Any], seed: int =
                   f"exploring); the learned choices win {val_wins / cfg['eval_games']:.1%} of the validation games",
                   flush=True)
         if val_wins > best_wins:
-            best, best_wins = policy, val_wins
-    chosen = max(rounds, key=lambda rec: (rec["validation_win_rate"], -rec["round"]))["round"]
-    return best, {"phases": cfg["phases"], "rounds": rounds, "chosen_round": chosen, "choices": best.to_dict(),
+            best, best_wins, best_round = policy, val_wins, r
+    return best, {"phases": cfg["phases"], "rounds": rounds, "chosen_round": best_round, "choices": best.to_dict(),
                   "seconds": round(time.perf_counter() - started, 1)}

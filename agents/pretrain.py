@@ -116,13 +116,13 @@ def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[s
         data["mask"][rows] = obs["action_mask"].astype(bool)
         data["action"][rows] = actions
         if learned:  # the cloning loss counts these decisions ``teacher.weight`` times
-            data["weight"][rows] = np.where(np.isin(env.state.phase, learned), teacher.weight, 1.0)
+            at = np.isin(env.state.phase, learned)  # the env stops only where ``side`` decides
+            data["weight"][rows] = np.where(at, teacher.weight, 1.0)
         if student is not None:
             actions, _ = student.predict({k: v.astype(np.float32) for k, v in obs["observation"].items()},
                                          deterministic=True, action_masks=data["mask"][rows])
             agreed += int(np.sum(actions == data["action"][rows]))
             if learned:
-                at = np.isin(env.state.phase, learned) & (env.state.current_player == side)
                 learned_seen += int(at.sum())
                 learned_agreed += int(np.sum(actions[at] == data["action"][rows][at]))
         obs, rewards[t], terminated, truncated, _ = env.step(actions)

@@ -50,6 +50,33 @@ class FunctionAgent:
         return f"FunctionAgent({getattr(self.policy, '__name__', self.policy)!r})"
 
 
+class PhaseAgent:
+    """``agent`` deciding in the named decision phases (``core.phase_names``), ``delegate`` in all
+    the others: how a policy trained with the env's ``phases`` option (wargym.envs.single) plays
+    a whole game."""
+
+    def __init__(self, agent: Agent, delegate: Agent, phases: tuple[str, ...] | list[str]):
+        self.agent, self.delegate, self.phases = agent, delegate, tuple(phases)
+
+    def reset(self, seed: int | None) -> None:
+        reset_agent(self.agent, seed)
+        reset_agent(self.delegate, seed)
+
+    def act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
+        names = tuple(core.phase_names)
+        missing = [name for name in self.phases if name not in names]
+        if missing:
+            raise ValueError(f"PhaseAgent: {core.name} has no phases {missing}; its phases: {list(names)}")
+        mine = np.flatnonzero(np.isin(np.asarray(state.phase), [names.index(name) for name in self.phases]))
+        actions = np.asarray(self.delegate.act(core, state, player), dtype=np.int64).copy()
+        if mine.size:  # the agent sees only the games in its phases
+            actions[mine] = np.asarray(self.agent.act(core, state.take(mine), player), dtype=np.int64)
+        return actions
+
+    def __repr__(self) -> str:
+        return f"PhaseAgent({self.agent!r} in {list(self.phases)}, else {self.delegate!r})"
+
+
 def reset_agent(agent: Any, seed: int | None) -> None:
     """Call the agent's optional ``reset(seed)`` hook."""
     reset = getattr(agent, "reset", None)

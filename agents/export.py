@@ -21,7 +21,8 @@ CombinedExtractor or a custom one): ``policy.extract_features`` (which applies S
 preprocessing) -> ``policy.mlp_extractor.forward_actor`` -> ``policy.action_net``.
 
 The sidecar (``policy.json`` beside ``policy.onnx``) records ruleset, side, scenario, decisions,
-the observation layout (shapes, dtypes, bounds, plane count), the action layout (num_actions, hex
+the decision phases the policy plays and the delegate of the others (null: every decision), the
+observation layout (shapes, dtypes, bounds, plane count), the action layout (num_actions, hex
 pointers, the named specials), the wargym version, the opset, when it was made and from which
 checkpoint.  Requires the ``train`` extra (torch, sb3-contrib, onnx).
 """
@@ -164,7 +165,8 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None, opset: int) -> dict[str, Any]:
+def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None, opset: int,
+                 phases: list[str] | None = None, delegate: str = "rule") -> dict[str, Any]:
     from wargym import __version__
 
     obs = {k: _box(model.observation_space[k]) for k in ("spatial", "global")}
@@ -176,6 +178,7 @@ def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None
         "format": SIDECAR_FORMAT, "kind": "wargym-policy",
         "ruleset": core.name, "side": side, "players": list(core.players),
         "scenario": _scenario_name(core), "decisions": getattr(core, "decisions", decisions),
+        "phases": phases or None, "delegate": delegate if phases else None,
         "observation": obs,
         "action": action_layout(core),
         "onnx": {"opset": opset,
@@ -197,12 +200,16 @@ def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None
 # --------------------------------------------------------------------------------------- export
 def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str, side: str,
                   scenario: str | None = None, decisions: str | None = None,
-                  opset: int = OPSET) -> tuple[Path, Path]:
+                  opset: int = OPSET, phases: list[str] | None = None,
+                  delegate: str = "rule") -> tuple[Path, Path]:
     """Write ``out_onnx`` and its sidecar (``out_onnx`` with ``.json``); returns both paths.
 
     ``ruleset`` / ``scenario`` / ``decisions`` name the game the policy plays (``scenario`` None:
     the ruleset's default; ``decisions`` None: the core's default) and ``side`` its player; the
-    checkpoint's observation and action spaces must match that game's core (``ExportError``)."""
+    checkpoint's observation and action spaces must match that game's core (``ExportError``).
+    ``phases``: a policy trained with the env's ``phases`` option decides only there; the sidecar
+    records them and the ``delegate`` (an agent spec) that makes the side's other decisions, and
+    ``OnnxAgent`` plays it so."""
     from wargym.replay import make_core_for
 
     if opset < 17:
@@ -211,13 +218,17 @@ def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str
     core = make_core_for(ruleset, scenario, decisions)
     if side not in core.players:
         raise ExportError(f"side {side!r} is not a player of {ruleset}; players: {', '.join(core.players)}")
+    unknown = [p for p in phases or () if p not in getattr(core, "phase_names", ())]
+    if unknown:
+        raise ExportError(f"phases: {ruleset} has no phase {unknown[0]!r}; its phases: "
+                          f"{list(getattr(core, 'phase_names', ()))}")
     model = load_model(checkpoint)
     shapes, num_actions = _model_layout(model)
     _check_fits(core, shapes, num_actions, f"checkpoint {checkpoint}")
     out = Path(out_onnx)
     out.parent.mkdir(parents=True, exist_ok=True)
     _export_graph(model, out, shapes, num_actions, opset)
-    meta = make_sidecar(model, core, side, checkpoint, decisions, opset)
+    meta = make_sidecar(model, core, side, checkpoint, decisions, opset, phases, delegate)
     json_path = sidecar_path(out)
     json_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return out, json_path
@@ -327,6 +338,18 @@ def verify_export(checkpoint_zip: str | Path, onnx_path: str | Path, observation
 
 
 # ------------------------------------------------------------------------------------------ CLI
+def training_phases(checkpoint: str | Path) -> tuple[list[str] | None, str]:
+    """(phases, delegate) of the ``wargym train`` run a checkpoint belongs to: its run.json sits
+    beside final.zip and one folder above checkpoints/model_*.zip.  (None, "rule") without one."""
+    checkpoint = Path(checkpoint)
+    for folder in (checkpoint.parent, checkpoint.parent.parent):
+        record = folder / "run.json"
+        if record.is_file():
+            cfg = json.loads(record.read_text()).get("config", {})
+            return cfg.get("phases"), cfg.get("delegate") or "rule"
+    return None, "rule"
+
+
 def add_export_arguments(p: argparse.ArgumentParser) -> None:
     from wargym.registry import RULESETS
 
@@ -338,6 +361,11 @@ def add_export_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's default)")
     p.add_argument("--decisions", default=None, choices=("major", "full"),
                    help="decision mode the policy was trained with (default: the core's default)")
+    p.add_argument("--phases", nargs="*", default=None, metavar="PHASE",
+                   help="the decision phases the policy plays, the rest by --delegate (default: the "
+                        "training run's, from the run.json beside the checkpoint; none without one)")
+    p.add_argument("--delegate", default=None,
+                   help="agent spec of the side's other decisions with --phases (default: the run's, else rule)")
     p.add_argument("--opset", type=int, default=OPSET, help=f"ONNX opset, >= 17 (default {OPSET})")
     p.add_argument("--verify", type=int, default=0, metavar="N",
                    help="check ONNX == torch on N observations from random play (default 0: no check)")
@@ -347,8 +375,13 @@ def add_export_arguments(p: argparse.ArgumentParser) -> None:
 def run_export(args: argparse.Namespace) -> int:
     from wargym.replay import make_core_for
 
+    run_phases, run_delegate = training_phases(args.checkpoint)
+    phases = run_phases if args.phases is None else args.phases
     onnx_path, json_path = export_policy(args.checkpoint, args.out, args.ruleset, args.side,
-                                         scenario=args.scenario, decisions=args.decisions, opset=args.opset)
+                                         scenario=args.scenario, decisions=args.decisions, opset=args.opset,
+                                         phases=phases, delegate=args.delegate or run_delegate)
+    if phases:
+        print(f"the policy decides in {phases}; {args.delegate or run_delegate} makes the other decisions")
     print(f"wrote {onnx_path} and {json_path}")
     if args.verify > 0:
         core = make_core_for(args.ruleset, args.scenario, args.decisions)

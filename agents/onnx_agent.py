@@ -3,7 +3,9 @@
     agent = OnnxAgent("policy.onnx")           # the sidecar policy.json is read from beside it
     actions = agent.act(core, state, player)    # int64[B], the policy's masked argmax per game
 
-Needs numpy and onnxruntime only: no torch, no stable-baselines3 at play time.  Before its first
+Needs numpy and onnxruntime only: no torch, no stable-baselines3 at play time.  A policy exported
+with ``phases`` (the sidecar's "phases" and "delegate") decides only in those decision phases;
+the delegate (the side's rule baseline, say) makes the side's other decisions, as in training.  Before its first
 decision on a core the agent checks that the core is the game the policy was exported for
 (ruleset, scenario, the side it plays, observation shapes, number of actions) and raises
 ``PolicyMismatchError`` saying what differs.
@@ -55,6 +57,12 @@ class OnnxAgent:
             raise ValueError(f"{path}: the graph lacks the input(s) {sorted(missing)}")
         self._mask_dtype = np.uint8 if inputs["action_mask"] == "tensor(uint8)" else np.bool_
         self._checked: dict[tuple[int, int], Any] = {}  # (id, player) -> core (kept alive: ids stay unique)
+        self._phased = None
+        if self.meta.get("phases"):
+            from wargym.agents.base import FunctionAgent, PhaseAgent, make_agent
+
+            delegate = make_agent(self.meta.get("delegate") or "rule", self.ruleset, self.side)
+            self._phased = PhaseAgent(FunctionAgent(self.policy_act), delegate, self.meta["phases"])
 
     @property
     def ruleset(self) -> str:
@@ -85,7 +93,9 @@ class OnnxAgent:
                                       f"{core.name} game has {core.num_actions}")
 
     def reset(self, seed: int | None) -> None:
-        """Nothing to reset: the policy is deterministic."""
+        """The policy is deterministic; a delegate may have a seed."""
+        if self._phased is not None:
+            self._phased.reset(seed)
 
     def logits(self, core, state, player: int) -> tuple[np.ndarray, np.ndarray]:
         """(masked logits float32[B, A], actions int64[B]) of ``player`` in every game."""
@@ -99,8 +109,14 @@ class OnnxAgent:
         logits, actions = self.session.run(["logits", "action"], feed)
         return logits, np.asarray(actions, dtype=np.int64)
 
-    def act(self, core, state, player: int) -> np.ndarray:
+    def policy_act(self, core, state, player: int) -> np.ndarray:
+        """The network's own action in every game (whatever its phase)."""
         return self.logits(core, state, player)[1]
+
+    def act(self, core, state, player: int) -> np.ndarray:
+        if self._phased is not None:
+            return self._phased.act(core, state, player)
+        return self.policy_act(core, state, player)
 
     def __repr__(self) -> str:
         return f"OnnxAgent({str(self.path)!r}, {self.ruleset}/{self.side})"

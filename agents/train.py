@@ -45,7 +45,7 @@ import yaml
 # Every key a config may set, with the value used when it does not.
 DEFAULTS: dict[str, Any] = {
     "ruleset": "island_war", "scenario": None, "side": None, "opponent": "rule",
-    "decisions": None, "max_decisions": None, "reward_shaping": 0.0,
+    "decisions": None, "max_decisions": None, "reward_shaping": 0.0, "phases": None, "delegate": "rule",
     "steps": 100_000, "seed": 0, "n_envs": 32, "checkpoint_every": 100_000,
     "device": "cpu", "torch_threads": None, "numba_threads": None, "progress_bar": True,
     "n_steps": 128, "batch_size": 1024, "n_epochs": 4, "learning_rate": 2.5e-4, "gamma": 0.999,
@@ -104,12 +104,20 @@ def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str |
     if cfg["policy"] not in EXTRACTOR_DEFAULTS:
         raise ValueError(f"{source or 'config'}: policy {cfg['policy']!r} is not one of {sorted(EXTRACTOR_DEFAULTS)}")
     cfg["extractor"] = {**EXTRACTOR_DEFAULTS[cfg["policy"]], **(raw.get("extractor") or {})}
-    if cfg["pretrain"] is not None:
+    if cfg["pretrain"] is not None or cfg["phases"] is not None:
         from wargym.agents.pretrain import pretrain_config
         from wargym.registry import core_class
 
         phases = getattr(core_class(cfg["ruleset"]), "phase_names", None)
-        cfg["pretrain"] = pretrain_config(cfg["pretrain"], source, phases)
+        if cfg["phases"] is not None:
+            if not isinstance(cfg["phases"], list) or not cfg["phases"]:
+                raise ValueError(f"{source or 'config'}: phases must be a list of phase names, got {cfg['phases']!r}")
+            unknown = [name for name in cfg["phases"] if phases is None or name not in phases]
+            if unknown:
+                raise ValueError(f"{source or 'config'}: phases: {cfg['ruleset']} has no phase {unknown[0]!r}; "
+                                 f"its phases: {list(phases or ())}")
+        if cfg["pretrain"] is not None:
+            cfg["pretrain"] = pretrain_config(cfg["pretrain"], source, phases)
     return cfg, source
 
 
@@ -290,7 +298,8 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     vector_env = gymnasium.make_vec(ENV_IDS[cfg["ruleset"]], num_envs=cfg["n_envs"],
                                     vectorization_mode="vector_entry_point", side=cfg["side"],
                                     opponent=cfg["opponent"], scenario=cfg["scenario"], decisions=cfg["decisions"],
-                                    max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"])
+                                    max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"],
+                                    phases=cfg["phases"], delegate=cfg["delegate"])
     env = VecMonitor(SB3VecEnv(vector_env))  # VecMonitor: episode returns and lengths for charts/
 
     # 4. the model: new, or the latest checkpoint

@@ -36,27 +36,45 @@ OTHER = {"us": "japan", "japan": "us"}
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "train"
 
 
-def config(ruleset: str, side: str) -> Path:
-    return CONFIGS / f"{ruleset}_{side}.yaml"
+CONFIG_NAME = "{ruleset}_{side}"  # --config-name: the side's config in configs/train/
 
 
-def game_options(ruleset: str, side: str) -> dict:
+def config(ruleset: str, side: str, name: str = CONFIG_NAME) -> Path:
+    return CONFIGS / f"{name.format(ruleset=ruleset, side=side)}.yaml"
+
+
+def game_options(ruleset: str, side: str, name: str = CONFIG_NAME) -> dict:
     """The scenario and decision mode the side's policy is trained on (its config)."""
     import yaml
 
-    cfg = yaml.safe_load(config(ruleset, side).read_text())
+    cfg = yaml.safe_load(config(ruleset, side, name).read_text())
     return {"scenario": cfg.get("scenario"), "decisions": cfg.get("decisions")}
 
 
-def train_sides(ruleset: str, out: Path, sides: list[str], minutes: float) -> dict[str, float]:
+def policy_agent(ruleset: str, side: str, path: Path, name: str = CONFIG_NAME):
+    """The saved policy as it plays a whole game: with the config's ``phases`` it decides only
+    there, and the config's ``delegate`` makes the side's other decisions (as in training)."""
+    import yaml
+
+    from wargym.agents.base import PhaseAgent, make_agent
+
+    cfg = yaml.safe_load(config(ruleset, side, name).read_text())
+    policy = make_agent(f"sb3:{path}", ruleset, side)
+    if not cfg.get("phases"):
+        return policy
+    return PhaseAgent(policy, make_agent(cfg.get("delegate") or "rule", ruleset, side), cfg["phases"])
+
+
+def train_sides(ruleset: str, out: Path, sides: list[str], minutes: float, name: str = CONFIG_NAME,
+                seed: int | None = None) -> dict[str, float]:
     """Both runs at once, each in its own process; returns their wall seconds."""
     procs, started = {}, time.perf_counter()
     for side in sides:
         run = out / side
         if (run / "run.json").exists():
             raise FileExistsError(f"{run} already holds a run: give another --out, or --skip-train")
-        cmd = [sys.executable, "-m", "wargym.cli", "train", "--config", str(config(ruleset, side)),
-               "--out", str(run), "--max-minutes", str(minutes)]
+        cmd = [sys.executable, "-m", "wargym.cli", "train", "--config", str(config(ruleset, side, name)),
+               "--out", str(run), "--max-minutes", str(minutes)] + ([] if seed is None else ["--seed", str(seed)])
         log = (out / f"{side}.log").open("w")
         procs[side] = (subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log)
         print(f"training {side}: {' '.join(cmd)}", flush=True)
@@ -69,13 +87,13 @@ def train_sides(ruleset: str, out: Path, sides: list[str], minutes: float) -> di
     return seconds
 
 
-def play(ruleset: str, spec: str, side: str, games: int, seed: int) -> dict:
-    """``spec`` playing ``side`` against the other side's rule baseline."""
+def play(ruleset: str, agent, side: str, games: int, seed: int, name: str = CONFIG_NAME) -> dict:
+    """``agent`` (a spec or an Agent) playing ``side`` against the other side's rule baseline."""
     from wargym.agents.evaluate import evaluate
 
-    result = evaluate(ruleset, spec, "rule", games=games, seed=seed, a_side=side, **game_options(ruleset, side))
+    result = evaluate(ruleset, agent, "rule", games=games, seed=seed, a_side=side, **game_options(ruleset, side, name))
     record = result.all
-    return {"agent": spec, "side": side, "games": record.games, "wins": record.wins, "draws": record.draws,
+    return {"agent": str(agent), "side": side, "games": record.games, "wins": record.wins, "draws": record.draws,
             "losses": record.losses, "win_rate": record.win_rate, "ci95": list(record.ci),
             "mean_length": record.mean_length}
 
@@ -103,19 +121,19 @@ def seconds_at(run: Path, steps: int) -> float | None:
 
 
 def evaluate_side(ruleset: str, out: Path, side: str, games: int, curve_games: int, seed: int,
-                  validation_seed: int) -> dict:
+                  validation_seed: int, name: str = CONFIG_NAME) -> dict:
     run = out / side
     record = json.loads((run / "run.json").read_text())
     curve = []
     for steps, path in checkpoints(run):
-        point = play(ruleset, f"sb3:{path}", side, curve_games, validation_seed)
+        point = play(ruleset, policy_agent(ruleset, side, path, name), side, curve_games, validation_seed, name)
         curve.append({"steps": steps, "seconds": seconds_at(run, steps), "win_rate": point["win_rate"],
                       "ci95": point["ci95"], "checkpoint": str(path)})
         print(f"  {side} checkpoint {steps:>9,} steps: {point['win_rate']:.1%} of {curve_games}", flush=True)
     best = max(curve, key=lambda p: (p["win_rate"], -p["steps"]))
-    final = play(ruleset, f"sb3:{best['checkpoint']}", side, games, seed)
+    final = play(ruleset, policy_agent(ruleset, side, Path(best["checkpoint"]), name), side, games, seed, name)
     final["steps"], final["seconds"] = best["steps"], best["seconds"]
-    baseline = play(ruleset, "rule", side, games, seed)
+    baseline = play(ruleset, "rule", side, games, seed, name)
     return {"side": side, "opponent": f"rule ({OTHER[side]})", "final": final, "own_rule_baseline": baseline,
             "train": {k: record.get(k) for k in ("num_timesteps", "seconds", "wall_seconds", "steps_per_second")},
             "pretrain": record.get("pretrain", {}).get("epochs", [])[-1:] if record.get("pretrain") else None,
@@ -162,13 +180,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=10_000, help="first dice seed of the test games")
     p.add_argument("--validation-seed", type=int, default=5_000, help="first dice seed of the validation games")
     p.add_argument("--skip-train", action="store_true", help="evaluate the runs already in --out")
+    p.add_argument("--train-seed", type=int, default=None, help="seed of the training runs (default: the config's)")
+    p.add_argument("--config-name", default=CONFIG_NAME,
+                   help="the config of each side in configs/train/ (default: {ruleset}_{side})")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.skip_train:
-        train_sides(args.ruleset, args.out, args.sides, args.minutes)
+        train_sides(args.ruleset, args.out, args.sides, args.minutes, args.config_name, args.train_seed)
     results = {side: evaluate_side(args.ruleset, args.out, side, args.games, args.curve_games, args.seed,
-                                   args.validation_seed) for side in args.sides}
-    scenario = game_options(args.ruleset, args.sides[0])["scenario"]
+                                   args.validation_seed, args.config_name) for side in args.sides}
+    scenario = game_options(args.ruleset, args.sides[0], args.config_name)["scenario"]
     title = f"{args.ruleset} / {scenario or 'default scenario'}"
     print(f"\n{title} learnability ({args.games} games each, dice seeds {args.seed}+):")
     print(f"  {'side':6} {'steps':>10} {'minutes':>8} {'policy win rate':>26} {'own rule baseline':>26}")

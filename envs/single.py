@@ -11,6 +11,10 @@ Action: ``Discrete(A)``, the core's flat action id (``core.describe_action(a)`` 
 A step is one decision of the agent's player (``side``).  After it the opponent makes every
 decision that is not the agent's -- its own turn, several decisions in a row, and the answers
 the rules ask of it inside the agent's turn -- until the agent must decide again or the game ends.
+With ``phases`` the agent decides only in those decision phases (Attu: the U.S. command decisions
+refit, night turn and retreat) and a ``delegate`` (its side's rule baseline by default) makes
+the side's other decisions inside the env: a policy over a few strategic choices, the rule
+playing the units.
 Reward: ``core.rewards(state)[side]`` (+1 win / -1 loss / 0 draw at the end, 0 before).  With
 ``reward_shaping=c`` (off by default) every step also pays ``c`` times the change of the side's
 ``core.score`` (Island War: the victory margin) over the step, the opponent's replies included:
@@ -30,7 +34,7 @@ The helpers below are shared with the vector and PettingZoo front doors.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 import gymnasium
 import numpy as np
@@ -98,18 +102,59 @@ def make_opponents(core: Core, side: int, opponent: str | Agent | Policy) -> dic
     return {p: make_agent(opponent, core.name, name) for p, name in enumerate(core.players) if p != side}
 
 
-def play_opponents(core: Core, state: BaseState, side: int, opponents: dict[int, Agent]) -> BaseState:
-    """Let the opponents decide in every running game until each waits for ``side`` or is over.
+@dataclasses.dataclass(frozen=True)
+class Delegate:
+    """The agent's own decisions outside ``phases`` (names of ``core.phase_names``), made inside
+    the env by ``agent``: the policy then decides only in those phases."""
+
+    agent: Agent
+    phases: tuple[str, ...]
+    phase_ids: np.ndarray
+
+    def handed(self, state: BaseState) -> np.ndarray:
+        """bool[B]: games whose decision now is in none of the agent's phases."""
+        return ~np.isin(np.asarray(state.phase), self.phase_ids)
+
+
+def make_delegate(core: Core, side: int, phases: Sequence[str] | None, delegate: str | Agent | Policy) -> Delegate | None:
+    """None without ``phases``; else the Delegate of ``side`` (errors name an unknown phase)."""
+    if phases is None:
+        return None
+    names = getattr(core, "phase_names", None)
+    if names is None:
+        raise ValueError(f"phases: ruleset {core.name!r} names no decision phases (core.phase_names)")
+    if isinstance(phases, str) or not phases:
+        raise ValueError(f"phases must be a non-empty list of phase names, got {phases!r}")
+    for name in phases:
+        if name not in names:
+            raise ValueError(f"phases: {core.name} has no phase {name!r}; its phases: {list(names)}")
+    ids = np.asarray([names.index(name) for name in phases], dtype=np.int64)
+    return Delegate(make_agent(delegate, core.name, core.players[side]), tuple(phases), ids)
+
+
+def inner_agents(opponents: dict[int, Agent], delegate: Delegate | None) -> list[Agent]:
+    """The agents that play inside an env (reset with it): the opponents, then the delegate."""
+    return list(opponents.values()) + ([delegate.agent] if delegate else [])
+
+
+def play_opponents(core: Core, state: BaseState, side: int, opponents: dict[int, Agent],
+                   delegate: Delegate | None = None) -> BaseState:
+    """Let the opponents decide in every running game until each waits for ``side`` or is over
+    (and, with a ``delegate``, let it make the side's decisions outside the side's phases).
     All games are stepped together; the loop is over decision rounds, not games."""
     while True:
         current = np.asarray(core.current_player(state))
-        waiting = ~(core.terminated(state) | core.truncated(state)) & (current != side)
-        if not waiting.any():
+        live = ~np.asarray(core.terminated(state) | core.truncated(state))
+        handed = live & (current == side) & delegate.handed(state) if delegate else np.zeros_like(live)
+        waiting = live & (current != side)
+        if not (waiting.any() or handed.any()):
             return state
         for player, agent in opponents.items():
             active = waiting & (current == player)
             if active.any():
                 state = core.step(state, agent.act(core, state, player), active=active)
+        if handed.any():  # games the opponents' steps above left untouched
+            state = core.step(state, delegate.agent.act(core, state, side), active=handed)
 
 
 def illegal_actions(core: Core, state: BaseState, actions: np.ndarray) -> np.ndarray:
@@ -191,9 +236,14 @@ class WargymEnv(gymnasium.Env):
         illegal_action: "raise" (IllegalActionError) or "lose" (the game ends as a loss).
         reward_shaping: weight of the shaped reward (see the module docstring); 0 = results only.
         core: a ready core (then ruleset, scenario and decisions are not used).
+        phases: the agent decides only in these phases (names of ``core.phase_names``, e.g.
+            Attu's ``["refit decision", "night decision"]``); ``delegate`` makes the side's other
+            decisions inside the env.  None (default): the agent makes every decision of its side.
+        delegate: the agent spec for those other decisions ("rule": the side's rule baseline).
 
-    Attributes: ``core``, ``side`` (player index), ``opponents`` ({player: Agent}) and ``state``
-    (the batch-1 core state; ``core.render``/``core.to_dict`` read it).
+    Attributes: ``core``, ``side`` (player index), ``opponents`` ({player: Agent}), ``delegate``
+    (a Delegate or None) and ``state`` (the batch-1 core state; ``core.render``/``core.to_dict``
+    read it).
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
@@ -202,12 +252,14 @@ class WargymEnv(gymnasium.Env):
                  opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
                  illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
-                 core: Core | None = None):
+                 core: Core | None = None, phases: Sequence[str] | None = None,
+                 delegate: str | Agent | Policy = "rule"):
         check_options(render_mode, illegal_action)
         self.core = build_core(core, ruleset, scenario, decisions, opponent)
         self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)
+        self.delegate = make_delegate(self.core, self.side, phases, delegate)
         self.render_mode = render_mode
         self.max_decisions = max_decisions
         self.illegal_action = illegal_action
@@ -222,9 +274,9 @@ class WargymEnv(gymnasium.Env):
         opponents play until the agent's first decision."""
         super().reset(seed=seed)
         core_seed = seed if seed is not None else int(self.np_random.integers(_SEED_BOUND))
-        for agent in self.opponents.values():
+        for agent in inner_agents(self.opponents, self.delegate):
             reset_agent(agent, int(self.np_random.integers(_SEED_BOUND)))
-        state = play_opponents(self.core, self.core.init(1, core_seed), self.side, self.opponents)
+        state = play_opponents(self.core, self.core.init(1, core_seed), self.side, self.opponents, self.delegate)
         restarts = 0
         while bool(self.core.terminated(state)[0] | self.core.truncated(state)[0]):
             # over before the agent's first decision: play the next game of this seed instead
@@ -232,7 +284,7 @@ class WargymEnv(gymnasium.Env):
             if restarts > MAX_RESTARTS:
                 raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before side {self.side} decided")
             state = self.core.reset_done(state, core_seed, np.array([restarts]))
-            state = play_opponents(self.core, state, self.side, self.opponents)
+            state = play_opponents(self.core, state, self.side, self.opponents, self.delegate)
         self.state = state
         self._decisions = 0
         self._forfeited = False
@@ -253,7 +305,7 @@ class WargymEnv(gymnasium.Env):
             info["action_mask"] = obs["action_mask"].astype(bool)
             return obs, -1.0, True, False, info
         state = self.core.step(state, actions)  # IllegalActionError: self.state is untouched
-        self.state = play_opponents(self.core, state, self.side, self.opponents)
+        self.state = play_opponents(self.core, state, self.side, self.opponents, self.delegate)
         self._decisions += 1
         terminated = bool(self.core.terminated(self.state)[0])
         truncated = not terminated and (bool(self.core.truncated(self.state)[0]) or self._out_of_decisions())

@@ -1,7 +1,7 @@
 """``WargymVectorEnv``: N games of one ruleset in ONE core state of batch N.
 
-Same per-game observation, action, reward and opponent rules as ``WargymEnv`` (see
-wargym.envs.single); everything is batched and stepped together.
+Same per-game observation, action, reward, opponent and delegate (``phases``) rules as
+``WargymEnv`` (see wargym.envs.single); everything is batched and stepped together.
 
 Autoreset: ``AutoresetMode.SAME_STEP``.  A game that ends in ``step`` is replaced by a new one in
 the same call: the returned observation is already the new game's first decision, the ended
@@ -21,7 +21,7 @@ Info: ``info["action_mask"]`` bool[N, A] (with ``"_action_mask"``), as ``action_
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from gymnasium import spaces
@@ -31,8 +31,8 @@ from gymnasium.vector.utils import batch_space
 from wargym.agents.base import Agent, Policy, reset_agent
 from wargym.core import BaseState, Core
 from wargym.envs.single import (MAX_RESTARTS, RENDER_MODES, IllegalActionMode, build_core, check_options,
-                                check_shaping, forfeit, illegal_actions, make_opponents, observation_space, observe,
-                                play_opponents, resolve_side, shaping_score)
+                                check_shaping, forfeit, illegal_actions, inner_agents, make_delegate, make_opponents,
+                                observation_space, observe, play_opponents, resolve_side, shaping_score)
 
 _SEED_BOUND = 2**31
 
@@ -49,7 +49,8 @@ class WargymVectorEnv(VectorEnv):
                  side: str | int = 0, opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
                  illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
-                 core: Core | None = None):
+                 core: Core | None = None, phases: Sequence[str] | None = None,
+                 delegate: str | Agent | Policy = "rule"):
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         check_options(render_mode, illegal_action)
@@ -58,6 +59,7 @@ class WargymVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)
+        self.delegate = make_delegate(self.core, self.side, phases, delegate)
         self.render_mode = render_mode
         self.max_decisions = max_decisions
         self.illegal_action = illegal_action
@@ -86,11 +88,11 @@ class WargymVectorEnv(VectorEnv):
         else:
             self._seed = seed if seed is not None else int(self.np_random.integers(_SEED_BOUND))
             self._next_episode = self.num_envs
-            for agent in self.opponents.values():
+            for agent in inner_agents(self.opponents, self.delegate):
                 reset_agent(agent, int(self.np_random.integers(_SEED_BOUND)))
             self._decisions[:] = 0
             self.state = self._restart(play_opponents(self.core, self.core.init(self.num_envs, self._seed),
-                                                      self.side, self.opponents))
+                                                      self.side, self.opponents, self.delegate))
         self._score = shaping_score(self.core, self.state, self.side, self.reward_shaping)
         obs = observe(self.core, self.state, self.side)
         return obs, self._mask_info(obs)
@@ -105,7 +107,7 @@ class WargymVectorEnv(VectorEnv):
             state = forfeit(core.step(state, actions, active=~bad), self.side, bad)
         else:
             state = core.step(state, actions)  # IllegalActionError: self.state is untouched
-        state = play_opponents(core, state, self.side, self.opponents)
+        state = play_opponents(core, state, self.side, self.opponents, self.delegate)
         self._decisions += 1
         if self.max_decisions is not None:
             out = self._decisions >= self.max_decisions
@@ -160,7 +162,7 @@ class WargymVectorEnv(VectorEnv):
             self._next_episode += count
             self._decisions[done] = 0
             state = self.core.reset_done(state, self._seed, episode)
-            state = play_opponents(self.core, state, self.side, self.opponents)
+            state = play_opponents(self.core, state, self.side, self.opponents, self.delegate)
         raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before side {self.side} decided")
 
     def _observe_games(self, obs: dict[str, Any], state: BaseState, games: np.ndarray) -> None:

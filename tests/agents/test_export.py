@@ -226,3 +226,35 @@ def test_the_bot_server_serves_an_onnx_agent_for_its_side(exported, core):
     reply = server.handle(json.dumps({"cmd": "act", "state": core.to_dict(state, 0)}))
     assert reply["ok"] and reply["player"] == "us" and core.legal_mask(state)[0, reply["action"]]
     assert reply["action"] == int(OnnxAgent(exported[1]).act(core, state, 0)[0])
+
+
+def test_a_policy_trained_in_phases_exports_them_and_the_onnx_agent_plays_so(tmp_path, capsys):
+    # configs/train/attu_us.yaml trains the U.S. command decisions only (refit 9.0, night 3.2,
+    # retreat 8.2.1.3); the export reads them from the run, and OnnxAgent plays whole games as
+    # PhaseAgent(the network, the U.S. rule) does
+    from pathlib import Path
+
+    import yaml
+
+    from wargym.agents.base import PhaseAgent, make_agent
+    from wargym.agents.evaluate import evaluate
+    from wargym.agents.sb3_agent import SB3Agent
+    from wargym.agents.train import train
+
+    shipped = yaml.safe_load((Path(__file__).resolve().parents[2] / "configs/train/attu_us.yaml").read_text())
+    small = {"n_envs": 2, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "checkpoint_every": 32,
+             "pretrain": None, "progress_bar": False, "torch_threads": 1}
+    final = train({**shipped, **small}, steps=32, out_dir=tmp_path / "run", seed=4)
+    out = tmp_path / "policy.onnx"
+    assert export_main(["--checkpoint", str(final), "--out", str(out), "--ruleset", "attu", "--side", "us",
+                        "--decisions", "major"]) == 0
+    assert "the policy decides in ['refit decision', 'night decision', 'retreat option']; rule makes" \
+        in capsys.readouterr().out
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["phases"] == shipped["phases"] and meta["delegate"] == "rule"
+    onnx_games = evaluate("attu", OnnxAgent(out), "rule", games=2, seed=6, a_side="us", decisions="major").games
+    torch_agent = PhaseAgent(SB3Agent(final), make_agent("rule", "attu", "us"), shipped["phases"])
+    torch_games = evaluate("attu", torch_agent, "rule", games=2, seed=6, a_side="us", decisions="major").games
+    assert [(g.result, g.length) for g in onnx_games] == [(g.result, g.length) for g in torch_games]
+    with pytest.raises(ExportError, match="attu has no phase 'fly'"):
+        export_policy(final, tmp_path / "bad.onnx", "attu", "us", decisions="major", phases=["fly"])

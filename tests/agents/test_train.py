@@ -243,3 +243,37 @@ def test_special_planes_of_attu_landing_zones_and_none_for_island_war():
     assert planes[LZ_0 + 5] == hex_planes(core)[core.scenario.lz_hex[5]]
     assert sum(p >= 0 for p in planes) == 9
     assert special_planes(IslandWarCore("saipan")) == []
+
+
+def test_phases_config_errors_name_the_phase():
+    from wargym.agents.train import load_config
+
+    with pytest.raises(ValueError, match="attu has no phase 'refit'; its phases: \\[.*'refit decision'"):
+        load_config({"ruleset": "attu", "phases": ["refit"]})
+    with pytest.raises(ValueError, match="phases must be a list of phase names"):
+        load_config({"ruleset": "attu", "phases": "refit decision"})
+
+
+def test_attu_command_policy_trains_in_its_phases_and_plays_whole_games(tmp_path):
+    # configs/train/attu_us.yaml's game: the policy decides refit (9.0), night (3.2) and retreat
+    # (8.2.1.3); the U.S. rule plays the units, in training and, through PhaseAgent, in evaluation
+    import importlib.util
+    from pathlib import Path
+
+    import yaml
+
+    from wargym.agents.base import PhaseAgent
+    from wargym.agents.evaluate import evaluate
+
+    shipped = yaml.safe_load((Path(__file__).resolve().parents[2] / "configs/train/attu_us.yaml").read_text())
+    small = {"n_envs": 4, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "checkpoint_every": 64,
+             "pretrain": None, "progress_bar": False, "torch_threads": 1}
+    final = train({**shipped, **small}, steps=64, out_dir=tmp_path, seed=2)
+    spec = importlib.util.spec_from_file_location(
+        "learnability", Path(__file__).resolve().parents[2] / "benchmarks" / "learnability.py")
+    learnability = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(learnability)
+    agent = learnability.policy_agent("attu", "us", final)
+    assert isinstance(agent, PhaseAgent) and list(agent.phases) == shipped["phases"]
+    games = evaluate("attu", agent, "rule", games=2, seed=1, a_side="us", decisions="major").games
+    assert len(games) == 2 and all(g.result in ("win", "draw", "loss") and g.length > 100 for g in games)

@@ -63,6 +63,7 @@ class ToyState(BaseState):
 class ToyCore(RenderMixin, BaseCore):
     name = "toy"
     state_class = ToyState
+    phase_names = ("select", "move", "defend")  # state.phase indexes these
 
     def __init__(self, scenario: str | None = None, decisions: str | None = None):
         scenario = scenario or "duel"

@@ -5,10 +5,14 @@ on this machine, evaluated against the other side's rule-based baseline.
     python benchmarks/learnability.py --out runs/learnability --skip-train   # evaluate existing runs
     python benchmarks/learnability.py --out /tmp/l --minutes 2 --games 8 --curve-games 4   # a quick look
     python benchmarks/learnability.py --ruleset attu --sides us --out runs/attu   # Attu: the U.S. policy
+    python benchmarks/learnability.py --ruleset attu --sides us --config-name attu_us_full --out runs/f
 
 1. Train: ``wargym train --config configs/train/<ruleset>_<side>.yaml --out OUT/<side>`` for each
-   side, the sides side by side in two processes (one core each: torch and numba use one thread);
+   side (``--config-name`` names another config there; ``--train-seed`` overrides its seed), the
+   sides side by side in two processes (one core each: torch and numba use one thread);
    ``--minutes`` sets each run's wall-clock budget (``max_minutes``; behaviour cloning included).
+   A config with ``phases`` trains a policy that decides only there; it is evaluated as it was
+   trained, the config's ``delegate`` making the side's other decisions (``PhaseAgent``).
 2. The curve and model selection: every checkpoint (deterministic: the most probable legal
    action) plays ``--curve-games`` validation games against the other side's rule baseline, dealt
    by seeds ``--validation-seed``+ (win rate against env steps and wall time; the training games'

@@ -277,3 +277,13 @@ def test_attu_command_policy_trains_in_its_phases_and_plays_whole_games(tmp_path
     assert isinstance(agent, PhaseAgent) and list(agent.phases) == shipped["phases"]
     games = evaluate("attu", agent, "rule", games=2, seed=1, a_side="us", decisions="major").games
     assert len(games) == 2 and all(g.result in ("win", "draw", "loss") and g.length > 100 for g in games)
+    # benchmarks/attu_command.py: the policy's answers against the rule's, in the same states
+    spec = importlib.util.spec_from_file_location(
+        "attu_command", Path(__file__).resolve().parents[2] / "benchmarks" / "attu_command.py")
+    command = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(command)
+    result = command.compare(str(final), games=2, seed=1)
+    refit = result["phases"]["refit decision"]
+    assert refit["decisions"] > 0 and 0 <= refit["policy_yes"] <= refit["decisions"]
+    assert sum(result["refit_casualties"]["policy"]) == refit["policy_yes"]
+    assert sum(result["refit_casualties"]["rule"]) == refit["rule_yes"]

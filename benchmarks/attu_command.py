@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     result = compare(args.checkpoint, args.games, args.seed)
     print(f"{args.games} games (core.init({args.games}, {args.seed})); the policy won {result['wins']:.1%}")
     for name, c in result["phases"].items():
-        print(f"  {name:16} {c['decisions']:6} decisions: policy YES {c['policy_yes']:6}, U.S. rule YES {c['rule_yes']:6}")
+        print(f"  {name:16} {c['decisions']:6} decisions: policy YES {c['policy_yes']:6}, "
+              f"U.S. rule YES {c['rule_yes']:6}")
     for who, boxes in result["refit_casualties"].items():
         print(f"  refit YES by Casualty Track box, {who:6}: {boxes}")
     return 0

@@ -116,7 +116,8 @@ class Delegate:
         return ~np.isin(np.asarray(state.phase), self.phase_ids)
 
 
-def make_delegate(core: Core, side: int, phases: Sequence[str] | None, delegate: str | Agent | Policy) -> Delegate | None:
+def make_delegate(core: Core, side: int, phases: Sequence[str] | None,
+                  delegate: str | Agent | Policy) -> Delegate | None:
     """None without ``phases``; else the Delegate of ``side`` (errors name an unknown phase)."""
     if phases is None:
         return None

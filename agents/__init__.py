@@ -4,4 +4,5 @@ from wargym.agents import baselines
 from wargym.agents.base import Agent, FunctionAgent, PhaseAgent, make_agent, reset_agent
 from wargym.agents.random_agent import RandomAgent, sample_legal
 
-__all__ = ["Agent", "FunctionAgent", "PhaseAgent", "RandomAgent", "baselines", "make_agent", "reset_agent", "sample_legal"]
+__all__ = ["Agent", "FunctionAgent", "PhaseAgent", "RandomAgent", "baselines", "make_agent", "reset_agent",
+           "sample_legal"]

@@ -21,6 +21,8 @@ Agent specs (``make_agent``)::
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
@@ -75,6 +77,17 @@ class PhaseAgent:
 
     def __repr__(self) -> str:
         return f"PhaseAgent({self.agent!r} in {list(self.phases)}, else {self.delegate!r})"
+
+
+def training_run(checkpoint: str | Path) -> dict[str, Any] | None:
+    """The config of the ``wargym train`` run a checkpoint belongs to (its run.json sits beside
+    final.zip and one folder above checkpoints/model_*.zip), or None without one."""
+    checkpoint = Path(checkpoint)
+    for folder in (checkpoint.parent, checkpoint.parent.parent):
+        record = folder / "run.json"
+        if record.is_file():
+            return json.loads(record.read_text()).get("config") or {}
+    return None
 
 
 def reset_agent(agent: Any, seed: int | None) -> None:

@@ -339,15 +339,12 @@ def verify_export(checkpoint_zip: str | Path, onnx_path: str | Path, observation
 
 # ------------------------------------------------------------------------------------------ CLI
 def training_phases(checkpoint: str | Path) -> tuple[list[str] | None, str]:
-    """(phases, delegate) of the ``wargym train`` run a checkpoint belongs to: its run.json sits
-    beside final.zip and one folder above checkpoints/model_*.zip.  (None, "rule") without one."""
-    checkpoint = Path(checkpoint)
-    for folder in (checkpoint.parent, checkpoint.parent.parent):
-        record = folder / "run.json"
-        if record.is_file():
-            cfg = json.loads(record.read_text()).get("config", {})
-            return cfg.get("phases"), cfg.get("delegate") or "rule"
-    return None, "rule"
+    """(phases, delegate) of the ``wargym train`` run a checkpoint belongs to (its run.json);
+    (None, "rule") without one."""
+    from wargym.agents.base import training_run
+
+    cfg = training_run(checkpoint) or {}
+    return cfg.get("phases"), cfg.get("delegate") or "rule"
 
 
 def add_export_arguments(p: argparse.ArgumentParser) -> None:

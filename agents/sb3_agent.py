@@ -5,8 +5,11 @@
 
 The policy sees what it saw in training (``sb3_observation``: ``core.observe(state, player)``) and
 picks the most probable action among the legal ones (``deterministic=True``, masked by
-``core.legal_mask(state)``).  Games where ``player`` does not decide (or that are over) get an
-action too, as the protocol allows; callers ignore it.
+``core.legal_mask(state)``).  A policy trained with ``phases`` (the run.json beside the checkpoint
+says so) decides only in those phases, and the run's ``delegate`` makes its side's other
+decisions, as in training; ``run_phases=False`` plays the network in every phase.  Games where
+``player`` does not decide (or that are over) get an action too, as the protocol allows; callers
+ignore it.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from wargym.core import BaseState, Core
 class SB3Agent:
     """Plays a saved sb3-contrib ``MaskablePPO`` model (a .zip path) on batched core states."""
 
-    def __init__(self, path: str | Path, device: str = "cpu", deterministic: bool = True):
+    def __init__(self, path: str | Path, device: str = "cpu", deterministic: bool = True, run_phases: bool = True):
         from sb3_contrib import MaskablePPO
+
+        from wargym.agents.base import FunctionAgent, PhaseAgent, make_agent, training_run
 
         self.path = Path(path)
         if not self.path.exists() and self.path.with_suffix(".zip").exists():
@@ -32,8 +37,23 @@ class SB3Agent:
             raise FileNotFoundError(f"no saved policy at {path}")
         self.model = MaskablePPO.load(self.path, device=device)
         self.deterministic = deterministic
+        self.phased = None
+        run = training_run(self.path) if run_phases else None
+        if run and run.get("phases"):
+            delegate = make_agent(run.get("delegate") or "rule", run["ruleset"], run["side"])
+            self.phased = PhaseAgent(FunctionAgent(self.policy_act), delegate, run["phases"])
+
+    def reset(self, seed: int | None) -> None:
+        if self.phased is not None:
+            self.phased.reset(seed)
 
     def act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
+        if self.phased is not None:
+            return self.phased.act(core, state, player)
+        return self.policy_act(core, state, player)
+
+    def policy_act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
+        """The network's own action in every game (whatever its phase)."""
         obs = sb3_observation(core, state, player)
         self._check_shapes(obs)
         mask = np.asarray(core.legal_mask(state), dtype=bool)

@@ -30,7 +30,7 @@ def compare(checkpoint: str, games: int = 200, seed: int = 10_000) -> dict:
 
     core = make_core("attu", "campaign", "major")
     rule, japan = make_agent("rule", "attu", "us"), make_agent("rule", "attu", "japan")
-    policy = PhaseAgent(SB3Agent(checkpoint), rule, PHASES)
+    policy = PhaseAgent(SB3Agent(checkpoint, run_phases=False), rule, PHASES)
     yes = core.tables.nbr.shape[0] + YES
     ids = [core.phase_names.index(p) for p in PHASES]
     counts = {p: {"decisions": 0, "policy_yes": 0, "rule_yes": 0} for p in PHASES}

@@ -12,7 +12,8 @@ on this machine, evaluated against the other side's rule-based baseline.
    sides side by side in two processes (one core each: torch and numba use one thread);
    ``--minutes`` sets each run's wall-clock budget (``max_minutes``; behaviour cloning included).
    A config with ``phases`` trains a policy that decides only there; it is evaluated as it was
-   trained, the config's ``delegate`` making the side's other decisions (``PhaseAgent``).
+   trained, the run's ``delegate`` making the side's other decisions (``SB3Agent`` reads them
+   from the run.json).
 2. The curve and model selection: every checkpoint (deterministic: the most probable legal
    action) plays ``--curve-games`` validation games against the other side's rule baseline, dealt
    by seeds ``--validation-seed``+ (win rate against env steps and wall time; the training games'
@@ -53,20 +54,6 @@ def game_options(ruleset: str, side: str, name: str = CONFIG_NAME) -> dict:
 
     cfg = yaml.safe_load(config(ruleset, side, name).read_text())
     return {"scenario": cfg.get("scenario"), "decisions": cfg.get("decisions")}
-
-
-def policy_agent(ruleset: str, side: str, path: Path, name: str = CONFIG_NAME):
-    """The saved policy as it plays a whole game: with the config's ``phases`` it decides only
-    there, and the config's ``delegate`` makes the side's other decisions (as in training)."""
-    import yaml
-
-    from wargym.agents.base import PhaseAgent, make_agent
-
-    cfg = yaml.safe_load(config(ruleset, side, name).read_text())
-    policy = make_agent(f"sb3:{path}", ruleset, side)
-    if not cfg.get("phases"):
-        return policy
-    return PhaseAgent(policy, make_agent(cfg.get("delegate") or "rule", ruleset, side), cfg["phases"])
 
 
 def train_sides(ruleset: str, out: Path, sides: list[str], minutes: float, name: str = CONFIG_NAME,
@@ -130,12 +117,12 @@ def evaluate_side(ruleset: str, out: Path, side: str, games: int, curve_games: i
     record = json.loads((run / "run.json").read_text())
     curve = []
     for steps, path in checkpoints(run):
-        point = play(ruleset, policy_agent(ruleset, side, path, name), side, curve_games, validation_seed, name)
+        point = play(ruleset, f"sb3:{path}", side, curve_games, validation_seed, name)
         curve.append({"steps": steps, "seconds": seconds_at(run, steps), "win_rate": point["win_rate"],
                       "ci95": point["ci95"], "checkpoint": str(path)})
         print(f"  {side} checkpoint {steps:>9,} steps: {point['win_rate']:.1%} of {curve_games}", flush=True)
     best = max(curve, key=lambda p: (p["win_rate"], -p["steps"]))
-    final = play(ruleset, policy_agent(ruleset, side, Path(best["checkpoint"]), name), side, games, seed, name)
+    final = play(ruleset, f"sb3:{best['checkpoint']}", side, games, seed, name)
     final["steps"], final["seconds"] = best["steps"], best["seconds"]
     baseline = play(ruleset, "rule", side, games, seed, name)
     return {"side": side, "opponent": f"rule ({OTHER[side]})", "final": final, "own_rule_baseline": baseline,

@@ -253,8 +253,10 @@ def test_a_policy_trained_in_phases_exports_them_and_the_onnx_agent_plays_so(tmp
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["phases"] == shipped["phases"] and meta["delegate"] == "rule"
     onnx_games = evaluate("attu", OnnxAgent(out), "rule", games=2, seed=6, a_side="us", decisions="major").games
-    torch_agent = PhaseAgent(SB3Agent(final), make_agent("rule", "attu", "us"), shipped["phases"])
+    torch_agent = PhaseAgent(SB3Agent(final, run_phases=False), make_agent("rule", "attu", "us"), shipped["phases"])
     torch_games = evaluate("attu", torch_agent, "rule", games=2, seed=6, a_side="us", decisions="major").games
     assert [(g.result, g.length) for g in onnx_games] == [(g.result, g.length) for g in torch_games]
+    run_games = evaluate("attu", f"sb3:{final}", "rule", games=2, seed=6, a_side="us", decisions="major").games
+    assert [(g.result, g.length) for g in run_games] == [(g.result, g.length) for g in torch_games]
     with pytest.raises(ExportError, match="attu has no phase 'fly'"):
         export_policy(final, tmp_path / "bad.onnx", "attu", "us", decisions="major", phases=["fly"])

@@ -256,7 +256,8 @@ def test_phases_config_errors_name_the_phase():
 
 def test_attu_command_policy_trains_in_its_phases_and_plays_whole_games(tmp_path):
     # configs/train/attu_us.yaml's game: the policy decides refit (9.0), night (3.2) and retreat
-    # (8.2.1.3); the U.S. rule plays the units, in training and, through PhaseAgent, in evaluation
+    # (8.2.1.3); the U.S. rule plays the units, in training and (SB3Agent reads the run's phases)
+    # in evaluation
     import importlib.util
     from pathlib import Path
 
@@ -269,12 +270,9 @@ def test_attu_command_policy_trains_in_its_phases_and_plays_whole_games(tmp_path
     small = {"n_envs": 4, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "checkpoint_every": 64,
              "pretrain": None, "progress_bar": False, "torch_threads": 1}
     final = train({**shipped, **small}, steps=64, out_dir=tmp_path, seed=2)
-    spec = importlib.util.spec_from_file_location(
-        "learnability", Path(__file__).resolve().parents[2] / "benchmarks" / "learnability.py")
-    learnability = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(learnability)
-    agent = learnability.policy_agent("attu", "us", final)
-    assert isinstance(agent, PhaseAgent) and list(agent.phases) == shipped["phases"]
+    agent = SB3Agent(final)  # reads the run's phases and delegate from its run.json
+    assert isinstance(agent.phased, PhaseAgent) and list(agent.phased.phases) == shipped["phases"]
+    assert SB3Agent(final, run_phases=False).phased is None
     games = evaluate("attu", agent, "rule", games=2, seed=1, a_side="us", decisions="major").games
     assert len(games) == 2 and all(g.result in ("win", "draw", "loss") and g.length > 100 for g in games)
     # benchmarks/attu_command.py: the policy's answers against the rule's, in the same states

@@ -79,6 +79,16 @@ class PhaseAgent:
         return f"PhaseAgent({self.agent!r} in {list(self.phases)}, else {self.delegate!r})"
 
 
+def split_agent(policy: Policy, record: dict[str, Any] | None) -> PhaseAgent | None:
+    """``policy`` deciding only in the phases ``record`` names (a training run's config or an
+    export's sidecar: its "phases", "delegate", "ruleset" and "side"), its delegate in the others;
+    None when the record names no phases (the policy makes every decision)."""
+    if not record or not record.get("phases"):
+        return None
+    delegate = make_agent(record.get("delegate") or "rule", record["ruleset"], record["side"])
+    return PhaseAgent(FunctionAgent(policy), delegate, record["phases"])
+
+
 def training_run(checkpoint: str | Path) -> dict[str, Any] | None:
     """The config of the ``wargym train`` run a checkpoint belongs to (its run.json sits beside
     final.zip and one folder above checkpoints/model_*.zip), or None without one."""

@@ -210,6 +210,7 @@ def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str
     ``phases``: a policy trained with the env's ``phases`` option decides only there; the sidecar
     records them and the ``delegate`` (an agent spec) that makes the side's other decisions, and
     ``OnnxAgent`` plays it so."""
+    from wargym.core import phase_ids
     from wargym.replay import make_core_for
 
     if opset < 17:
@@ -218,10 +219,11 @@ def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str
     core = make_core_for(ruleset, scenario, decisions)
     if side not in core.players:
         raise ExportError(f"side {side!r} is not a player of {ruleset}; players: {', '.join(core.players)}")
-    unknown = [p for p in phases or () if p not in getattr(core, "phase_names", ())]
-    if unknown:
-        raise ExportError(f"phases: {ruleset} has no phase {unknown[0]!r}; its phases: "
-                          f"{list(getattr(core, 'phase_names', ()))}")
+    if phases:
+        try:
+            phase_ids(getattr(core, "phase_names", None), phases, f"phases: {ruleset}")
+        except ValueError as err:
+            raise ExportError(str(err)) from None
     model = load_model(checkpoint)
     shapes, num_actions = _model_layout(model)
     _check_fits(core, shapes, num_actions, f"checkpoint {checkpoint}")
@@ -338,15 +340,6 @@ def verify_export(checkpoint_zip: str | Path, onnx_path: str | Path, observation
 
 
 # ------------------------------------------------------------------------------------------ CLI
-def training_phases(checkpoint: str | Path) -> tuple[list[str] | None, str]:
-    """(phases, delegate) of the ``wargym train`` run a checkpoint belongs to (its run.json);
-    (None, "rule") without one."""
-    from wargym.agents.base import training_run
-
-    cfg = training_run(checkpoint) or {}
-    return cfg.get("phases"), cfg.get("delegate") or "rule"
-
-
 def add_export_arguments(p: argparse.ArgumentParser) -> None:
     from wargym.registry import RULESETS
 
@@ -370,15 +363,17 @@ def add_export_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from wargym.agents.base import training_run
     from wargym.replay import make_core_for
 
-    run_phases, run_delegate = training_phases(args.checkpoint)
-    phases = run_phases if args.phases is None else args.phases
+    run = training_run(args.checkpoint) or {}  # the split the policy was trained with, if any
+    phases = run.get("phases") if args.phases is None else args.phases
+    delegate = args.delegate or run.get("delegate") or "rule"
     onnx_path, json_path = export_policy(args.checkpoint, args.out, args.ruleset, args.side,
                                          scenario=args.scenario, decisions=args.decisions, opset=args.opset,
-                                         phases=phases, delegate=args.delegate or run_delegate)
+                                         phases=phases, delegate=delegate)
     if phases:
-        print(f"the policy decides in {phases}; {args.delegate or run_delegate} makes the other decisions")
+        print(f"the policy decides in {phases}; {delegate} makes the other decisions")
     print(f"wrote {onnx_path} and {json_path}")
     if args.verify > 0:
         core = make_core_for(args.ruleset, args.scenario, args.decisions)

@@ -5,10 +5,10 @@
 
 Needs numpy and onnxruntime only: no torch, no stable-baselines3 at play time.  A policy exported
 with ``phases`` (the sidecar's "phases" and "delegate") decides only in those decision phases;
-the delegate (the side's rule baseline, say) makes the side's other decisions, as in training.  Before its first
-decision on a core the agent checks that the core is the game the policy was exported for
-(ruleset, scenario, the side it plays, observation shapes, number of actions) and raises
-``PolicyMismatchError`` saying what differs.
+the delegate (the side's rule baseline, say) makes the side's other decisions, as in training.
+Before its first decision on a core the agent checks that the core is the game the policy was
+exported for (ruleset, scenario, the side it plays, observation shapes, number of actions) and
+raises ``PolicyMismatchError`` saying what differs.
 """
 
 from __future__ import annotations
@@ -57,12 +57,9 @@ class OnnxAgent:
             raise ValueError(f"{path}: the graph lacks the input(s) {sorted(missing)}")
         self._mask_dtype = np.uint8 if inputs["action_mask"] == "tensor(uint8)" else np.bool_
         self._checked: dict[tuple[int, int], Any] = {}  # (id, player) -> core (kept alive: ids stay unique)
-        self._phased = None
-        if self.meta.get("phases"):
-            from wargym.agents.base import FunctionAgent, PhaseAgent, make_agent
+        from wargym.agents.base import split_agent
 
-            delegate = make_agent(self.meta.get("delegate") or "rule", self.ruleset, self.side)
-            self._phased = PhaseAgent(FunctionAgent(self.policy_act), delegate, self.meta["phases"])
+        self._phased = split_agent(self.policy_act, self.meta)  # the sidecar's phases and delegate, if any
 
     @property
     def ruleset(self) -> str:

@@ -28,7 +28,7 @@ class SB3Agent:
     def __init__(self, path: str | Path, device: str = "cpu", deterministic: bool = True, run_phases: bool = True):
         from sb3_contrib import MaskablePPO
 
-        from wargym.agents.base import FunctionAgent, PhaseAgent, make_agent, training_run
+        from wargym.agents.base import split_agent, training_run
 
         self.path = Path(path)
         if not self.path.exists() and self.path.with_suffix(".zip").exists():
@@ -37,11 +37,7 @@ class SB3Agent:
             raise FileNotFoundError(f"no saved policy at {path}")
         self.model = MaskablePPO.load(self.path, device=device)
         self.deterministic = deterministic
-        self.phased = None
-        run = training_run(self.path) if run_phases else None
-        if run and run.get("phases"):
-            delegate = make_agent(run.get("delegate") or "rule", run["ruleset"], run["side"])
-            self.phased = PhaseAgent(FunctionAgent(self.policy_act), delegate, run["phases"])
+        self.phased = split_agent(self.policy_act, training_run(self.path) if run_phases else None)
 
     def reset(self, seed: int | None) -> None:
         if self.phased is not None:

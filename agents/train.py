@@ -106,16 +106,14 @@ def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str |
     cfg["extractor"] = {**EXTRACTOR_DEFAULTS[cfg["policy"]], **(raw.get("extractor") or {})}
     if cfg["pretrain"] is not None or cfg["phases"] is not None:
         from wargym.agents.pretrain import pretrain_config
+        from wargym.core import phase_ids
         from wargym.registry import core_class
 
         phases = getattr(core_class(cfg["ruleset"]), "phase_names", None)
         if cfg["phases"] is not None:
             if not isinstance(cfg["phases"], list) or not cfg["phases"]:
                 raise ValueError(f"{source or 'config'}: phases must be a list of phase names, got {cfg['phases']!r}")
-            unknown = [name for name in cfg["phases"] if phases is None or name not in phases]
-            if unknown:
-                raise ValueError(f"{source or 'config'}: phases: {cfg['ruleset']} has no phase {unknown[0]!r}; "
-                                 f"its phases: {list(phases or ())}")
+            phase_ids(phases, cfg["phases"], f"{source or 'config'}: phases: {cfg['ruleset']}")
         if cfg["pretrain"] is not None:
             cfg["pretrain"] = pretrain_config(cfg["pretrain"], source, phases)
     return cfg, source

@@ -41,7 +41,7 @@ import numpy as np
 from gymnasium import spaces
 
 from wargym.agents.base import Agent, Policy, make_agent, reset_agent
-from wargym.core import BaseState, Core, render_modes
+from wargym.core import BaseState, Core, phase_ids, render_modes
 
 IllegalActionMode = Literal["raise", "lose"]
 RENDER_MODES = list(render_modes())
@@ -121,15 +121,9 @@ def make_delegate(core: Core, side: int, phases: Sequence[str] | None,
     """None without ``phases``; else the Delegate of ``side`` (errors name an unknown phase)."""
     if phases is None:
         return None
-    names = getattr(core, "phase_names", None)
-    if names is None:
-        raise ValueError(f"phases: ruleset {core.name!r} names no decision phases (core.phase_names)")
     if isinstance(phases, str) or not phases:
         raise ValueError(f"phases must be a non-empty list of phase names, got {phases!r}")
-    for name in phases:
-        if name not in names:
-            raise ValueError(f"phases: {core.name} has no phase {name!r}; its phases: {list(names)}")
-    ids = np.asarray([names.index(name) for name in phases], dtype=np.int64)
+    ids = np.asarray(phase_ids(getattr(core, "phase_names", None), phases, f"phases: {core.name}"), dtype=np.int64)
     return Delegate(make_agent(delegate, core.name, core.players[side]), tuple(phases), ids)
 
 

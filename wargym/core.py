@@ -269,6 +269,17 @@ class BaseCore(ABC):
         return self.state_class(**out)
 
 
+def phase_ids(names: tuple[str, ...] | None, phases, owner: str) -> list[int]:
+    """The indices in ``names`` (a core's ``phase_names``) of ``phases``; a ValueError naming the
+    first unknown phase and ``owner`` (what asked: "phases: attu") otherwise."""
+    if names is None:
+        raise ValueError(f"{owner} names no decision phases (core.phase_names)")
+    unknown = [name for name in phases if name not in names]
+    if unknown:
+        raise ValueError(f"{owner} has no phase {unknown[0]!r}; its phases: {list(names)}")
+    return [names.index(name) for name in phases]
+
+
 def check_threads(threads: int) -> int:
     """A ``threads=`` option of a numba core: how many threads share a batch's games."""
     import numba

@@ -1,40 +1,51 @@
-"""The Core protocol: B games of one ruleset stepped at once.
+"""The Core protocol: B games of one ruleset stepped at once, and the base every ruleset builds on.
 
-A ruleset subclasses ``BaseCore`` and writes only ``_init``, ``_step`` and ``_observe`` (and its
-``describe_action``); everything every game shares lives here once:
+A ruleset subclasses ``BaseCore`` (or ``wargym.kernel.KernelCore`` for numba rules) and writes its
+rules and data; everything every game shares lives here once:
 
-* validating actions against ``legal_action_mask`` (``IllegalActionError`` names the game, the
-  action and why it is masked; the input state is never modified),
-* the no-op on finished games (their action is ignored),
-* auto-reset of finished games (``reset_done``),
-* ``to_dict`` / ``from_dict`` records of one game, exact round trip,
-* rewards: +1 win / -1 loss / 0 draw, written by the ruleset into ``rewards`` when a game ends;
-  ``score`` (optional) measures the standing in between, for shaped rewards.
+* the state's fields, declared with ``wargym.schema.var`` (dtype, shape, start, range), and new
+  games built from the declaration;
+* validating actions against the legal mask (``IllegalActionError`` names the game, the action
+  and why it is masked; the input state is never modified), the no-op on finished games,
+  auto-reset of finished games (``reset_done``);
+* records of one game (``to_dict`` / ``from_dict``, exact round trip), with a record from outside
+  checked field by field, against the ruleset's invariants and against the legal mask the rules
+  give its position before any kernel steps it;
+* hidden information (``hidden``, ``view``; wargym.hidden) and forced dice and cards for tests
+  (``force``; wargym.rng);
+* rewards +1 win / -1 loss / 0 draw, written by the ruleset when a game ends; ``score`` measures
+  the standing in between, for shaped rewards.
 
 State fields every game has first (``BaseState``)::
 
     current_player     int8[B]        index into Core.players of who decides next
     legal_action_mask  bool[B, A]     what that player may do now (kept in the state, as Pgx does)
     terminated         bool[B]        game over by the rules
-    truncated          bool[B]        stopped by a step limit
+    truncated          bool[B]        stopped by a decision limit
     rewards            float32[B, P]  final result (+1/-1/0), 0 while running
     turn               int16[B]       game turn
+    phase              int8[B]        the decision in progress, an index into Core.phase_names
     rng_key/counter    uint64/uint32  per-game dice (wargym.rng)
-    next_die           int8[B]        0, or a die value the next roll must take (tests replay the
-                                      book's worked examples with it)
+    forced, forced_n   int16[B, Q]    values a test forced for the next dice and cards (wargym.rng)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from abc import ABC, abstractmethod
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
-RECORD_FORMAT = 1
+from wargym import hidden as hidden_info
+from wargym import schema
+from wargym.rng import FORCED_MAX, game_keys
+from wargym.schema import var
+
+RECORD_FORMAT = 2
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 class IllegalActionError(ValueError):
@@ -45,17 +56,23 @@ class IllegalActionError(ValueError):
         super().__init__(f"game {game}: action {action} is illegal: {reason}")
 
 
+class RecordError(ValueError):
+    """A state record that this core cannot take: the message names the field, game and value."""
+
+
 @dataclass(frozen=True)
 class BaseState:
-    current_player: np.ndarray
-    legal_action_mask: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    rewards: np.ndarray
-    turn: np.ndarray
-    rng_key: np.ndarray
-    rng_counter: np.ndarray
-    next_die: np.ndarray
+    current_player: np.ndarray = var("int8", low=0, high="P-1")
+    legal_action_mask: np.ndarray = var("bool", ("A",))
+    terminated: np.ndarray = var("bool")
+    truncated: np.ndarray = var("bool")
+    rewards: np.ndarray = var("float32", ("P",), low=-1, high=1)
+    turn: np.ndarray = var("int16", init=1, low=0)
+    phase: np.ndarray = var("int8", low=0, high="PHASES-1")
+    rng_key: np.ndarray = var("uint64")
+    rng_counter: np.ndarray = var("uint32")
+    forced: np.ndarray = var("int16", ("Q",), low=0)
+    forced_n: np.ndarray = var("int8", low=0, high="Q")
 
     @property
     def batch_size(self) -> int:
@@ -90,44 +107,116 @@ def put_games(old: BaseState, games: np.ndarray, fresh: BaseState) -> BaseState:
     return dataclasses.replace(old, **out)
 
 
+@dataclass(frozen=True)
+class SystemPlay:
+    """The book's own system plays ``sides`` (Attu's solitaire rules, 13.0; Peleliu's cards).
+
+    ``option``: the core option that turns it on (None: always on, the side is then not one of the
+    core's players).  ``agent``: the agent spec that makes the decisions the system leaves to the
+    side (Attu: "rule:solitaire", the section-13 player), None when the core makes them all."""
+
+    sides: tuple[str, ...]
+    option: str | None = None
+    agent: str | None = None
+
+
+class Scenario(Protocol):
+    """What every ruleset's loaded scenario tells (the rest is the ruleset's own)."""
+
+    name: str
+    title: str
+    facts: str        # one line: turns, map size, units
+    grid: Any         # the wargym.hexgrid.HexGrid whose hexes the actions [0, grid.size) point at
+
+
 @runtime_checkable
 class Core(Protocol):
+    """Everything the envs, agents, CLI and bot protocol use of a core (BaseCore implements it)."""
+
     name: str
     players: tuple[str, ...]
     num_actions: int
-
+    phase_names: tuple[str, ...]
+    scenario: Scenario
+    options: dict[str, Any]                # rule options (recorded with every state)
+    decisions: str                         # "full" or "major" (wargym.core DECISION_MODES)
+    hidden: tuple[hidden_info.Declaration, ...]
+    system_play: SystemPlay | None
     observation_shapes: dict[str, tuple[int, ...]]
+    observation_bounds: dict[str, tuple[float, float]]
+    state_class: type
 
-    def init(self, batch_size: int, seed: int) -> BaseState: ...
+    @classmethod
+    def scenario_names(cls) -> list[str]: ...
+    @classmethod
+    def load_scenario(cls, name: str) -> Scenario: ...
+    @property
+    def grid(self) -> Any: ...
+    def init(self, batch_size: int, seed: int = 0) -> BaseState: ...
     def legal_mask(self, state: BaseState) -> np.ndarray: ...
     def step(self, state: BaseState, actions: np.ndarray, active: np.ndarray | None = None) -> BaseState: ...
+    def step_in_place(self, state: BaseState, actions: np.ndarray, active: np.ndarray | None = None) -> None: ...
     def reset_done(self, state: BaseState, seed: int, episode: np.ndarray | None = None) -> BaseState: ...
-    def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None): ...
     def current_player(self, state: BaseState) -> np.ndarray: ...
     def terminated(self, state: BaseState) -> np.ndarray: ...
     def truncated(self, state: BaseState) -> np.ndarray: ...
     def rewards(self, state: BaseState) -> np.ndarray: ...
     def observe(self, state: BaseState, player: int) -> dict[str, np.ndarray]: ...
-    def to_dict(self, state: BaseState, game: int) -> dict[str, Any]: ...
-    def from_dict(self, records: dict | list[dict]) -> BaseState: ...
+    def score(self, state: BaseState) -> np.ndarray | None: ...
+    def summary(self, state: BaseState, game: int = 0, viewer: int | None = None) -> dict[str, Any]: ...
     def describe_action(self, action: int, state: BaseState | None = None, game: int = 0) -> str: ...
+    def why_illegal(self, state: BaseState, game: int, action: int) -> str: ...
+    def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None) -> Any: ...
+    def to_dict(self, state: BaseState, game: int) -> dict[str, Any]: ...
+    def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState: ...
+    def view(self, state: BaseState, viewer: int) -> BaseState: ...
+    def refresh(self, state: BaseState) -> BaseState: ...
+    def force(self, state: BaseState, values, games=None) -> BaseState: ...
+    def special_hexes(self) -> np.ndarray | None: ...
+
+
+DECISION_MODES = ("full", "major")
 
 
 class BaseCore(ABC):
-    """Shared machinery; a ruleset provides ``_init``, ``_step``, ``_observe``, ``describe_action``,
-    ``observation_shapes`` and the class attributes below."""
+    """Shared machinery; a ruleset provides ``_init``, ``_step``, ``_observe``, ``_legal`` (or uses
+    ``wargym.kernel.KernelCore``, which provides them from its kernels), ``describe_action``,
+    ``observation_shapes``, ``_dims`` and the class attributes below."""
 
     name: ClassVar[str]
+    state_class: ClassVar[type]
+    phase_names: ClassVar[tuple[str, ...]]
+    #: what each player may not see (wargym.hidden); the dice and other players' options are added
+    hidden: ClassVar[tuple[hidden_info.Declaration, ...]] = ()
+    system_play: ClassVar[SystemPlay | None] = None
+    #: value bounds of each observation array, {"spatial": (low, high), ...}
+    observation_bounds: ClassVar[dict[str, tuple[float, float]]] = {}
+
     players: tuple[str, ...]
     num_actions: int
-    state_class: ClassVar[type]
-    #: value bounds of each observation array, {"spatial": (low, high), ...}; None = unbounded
-    observation_bounds: ClassVar[dict[str, tuple[float, float]] | None] = None
+    scenario: Any
+    options: dict[str, Any] = {}
+    decisions: str = "full"
+
+    @classmethod
+    @abstractmethod
+    def scenario_names(cls) -> list[str]:
+        """The scenarios the ruleset ships (configs/<ruleset>/)."""
+
+    @classmethod
+    @abstractmethod
+    def load_scenario(cls, name: str) -> Any:
+        """A shipped scenario by name, or a scenario file of one's own by path."""
+
+    @property
+    def grid(self) -> Any:
+        """The hex grid of the map: actions [0, grid.size) point at its hexes."""
+        return self.scenario.grid
 
     # -- what a ruleset writes -------------------------------------------------------------------
     @abstractmethod
     def _init(self, keys: np.ndarray) -> BaseState:
-        """New games, one per key (uint64[B])."""
+        """New games, one per key (uint64[B]), each at its first decision."""
 
     @abstractmethod
     def _step(self, state: BaseState, actions: np.ndarray) -> BaseState:
@@ -139,6 +228,11 @@ class BaseCore(ABC):
         """{"spatial": float32[B, C, rows, cols], "global": float32[B, G]} seen by ``player``."""
 
     @abstractmethod
+    def _legal(self, state: BaseState) -> tuple[np.ndarray, np.ndarray]:
+        """(legal masks bool[B, A], players to decide int8[B]) of the positions as they stand, by
+        the rules: what ``from_dict`` checks a record against and ``refresh`` writes."""
+
+    @abstractmethod
     def describe_action(self, action: int, state: BaseState | None = None, game: int = 0) -> str:
         """Readable description of ``action`` (in the decision context of ``game`` if given)."""
 
@@ -147,19 +241,63 @@ class BaseCore(ABC):
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:
         """Per-game shapes of the arrays ``observe`` returns, e.g. {"spatial": (C, R, Q), "global": (G,)}."""
 
+    def _dims(self) -> dict[str, int]:
+        """The ruleset's dimensions named in its state declaration ("U" units, "H" hexes, ...)."""
+        return {}
+
+    def check_state(self, state: BaseState) -> list[str]:
+        """The ruleset's invariants no single field states (a unit's hex and its location agree,
+        a queue's entries are units ...): one message per broken one, naming game and field."""
+        return []
+
     def score(self, state: BaseState) -> np.ndarray | None:
         """float[B, P]: how well each player stands by the rules' own measure (victory points and
         the like), for the envs' optional shaped reward; None where a ruleset has no such measure."""
         return None
 
+    def summary(self, state: BaseState, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+        """Plain facts of one game for logs, the CLI and the bot protocol; with ``viewer``, only
+        what that player may know (a ruleset reads its facts from ``self.viewed``)."""
+        s, g = self.viewed(state, game, viewer)
+        return {"turn": int(s.turn[g]), "phase": self.phase_names[int(s.phase[g])],
+                "terminated": bool(s.terminated[g]), "truncated": bool(s.truncated[g]),
+                "rewards": dict(zip(self.players, s.rewards[g].tolist()))}
+
+    def viewed(self, state: BaseState, game: int, viewer: int | None) -> tuple[BaseState, int]:
+        """(state, game) to read one game's facts from: the whole truth for ``viewer`` None, else
+        that player's view of it (``view``) as a batch of one."""
+        if viewer is None:
+            return state, game
+        return self.view(state.take([game]), viewer), 0
+
+    def special_hexes(self) -> np.ndarray | None:
+        """int64[specials]: the hex a special action stands for (-1 none), for hex-pointer
+        policies; None for a ruleset whose specials stand for no hex."""
+        return None
+
     def why_illegal(self, state: BaseState, game: int, action: int) -> str:
-        """Reason an action is masked; rulesets override with their own decision context."""
-        return "masked out in the current decision"
+        """Why an action is masked: the decision in progress and a sample of what is legal."""
+        if state.terminated[game] or state.truncated[game]:
+            return "the game is over"
+        phase = self.phase_names[int(state.phase[game])]
+        legal = np.nonzero(state.legal_action_mask[game])[0]
+        sample = ", ".join(self.describe_action(a, state, game) for a in legal[:6])
+        more = f" (+{len(legal) - 6} more)" if len(legal) > 6 else ""
+        return f"not allowed in phase '{phase}' for {self.players[int(state.current_player[game])]}; legal: {sample}{more}"
+
+    # -- dimensions and new games ----------------------------------------------------------------
+    @property
+    def dims(self) -> dict[str, int]:
+        return {"P": len(self.players), "A": self.num_actions, "Q": FORCED_MAX,
+                "PHASES": len(self.phase_names), **self._dims()}
+
+    def blank(self, keys: np.ndarray, **given: np.ndarray) -> BaseState:
+        """Games with every field at its declared start (``given`` arrays override), keyed ``keys``."""
+        keys = np.asarray(keys, dtype=np.uint64)
+        return schema.blank(self.state_class, self, len(keys), self.dims, rng_key=keys.copy(), **given)
 
     # -- the protocol ----------------------------------------------------------------------------
     def init(self, batch_size: int, seed: int = 0) -> BaseState:
-        from wargym.rng import game_keys
-
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         return self._init(game_keys(seed, batch_size))
@@ -182,7 +320,10 @@ class BaseCore(ABC):
     def observe(self, state: BaseState, player: int) -> dict[str, np.ndarray]:
         if not 0 <= player < len(self.players):
             raise ValueError(f"player must be in 0..{len(self.players) - 1}, got {player}")
-        return self._observe(state, player)
+        obs = self._observe(state, player)
+        for key, (low, high) in self.observation_bounds.items():
+            np.clip(obs[key], low, high, out=obs[key])
+        return obs
 
     def check_actions(self, state: BaseState, actions, active: np.ndarray | None = None) -> np.ndarray:
         """The actions as int64[B], -1 where a game is not stepped (finished, or not ``active``);
@@ -213,11 +354,20 @@ class BaseCore(ABC):
         inactive games are left exactly as they are (their action is ignored)."""
         return self._step(state, self.check_actions(state, actions, active))
 
+    def step_in_place(self, state: BaseState, actions, active: np.ndarray | None = None) -> None:
+        """``step`` without the copy: ``state`` itself advances (loops that keep no history).  On
+        an IllegalActionError ``state`` is unchanged."""
+        self._step_in_place(state, self.check_actions(state, actions, active))
+
+    def _step_in_place(self, state: BaseState, actions: np.ndarray) -> None:
+        """The rules alone on checked ``actions``, in place (a ruleset may do it without a copy)."""
+        new = self._step(state, actions)
+        for f in dataclasses.fields(state):
+            getattr(state, f.name)[...] = getattr(new, f.name)
+
     def reset_done(self, state: BaseState, seed: int, episode: np.ndarray | None = None) -> BaseState:
         """Replace finished games by new ones (auto-reset).  New game i gets key
         SeedSequence([seed, episode[i]]) so resets are reproducible."""
-        from wargym.rng import game_keys
-
         done = state.terminated | state.truncated
         if not done.any():
             return state
@@ -227,127 +377,152 @@ class BaseCore(ABC):
         keys = np.array([game_keys(seed, 1, first_game=int(episode[g]))[0] for g in games], dtype=np.uint64)
         return put_games(state, games, self._init(keys))  # only the new games are set up
 
+    def refresh(self, state: BaseState) -> BaseState:
+        """``state`` with the legal masks and the players to decide worked out by the rules."""
+        masks, players = self._legal(state)
+        return dataclasses.replace(state, legal_action_mask=masks, current_player=players)
+
+    def force(self, state: BaseState, values, games=None) -> BaseState:
+        """A copy of ``state`` whose next dice (``rng.roll``) and cards (``cards.draw_card``) are
+        ``values``, in order, in ``games`` (all by default): how tests replay the book's examples."""
+        values = [int(v) for v in values]
+        if len(values) > FORCED_MAX or any(not 0 <= v <= np.iinfo(np.int16).max for v in values):
+            raise ValueError(f"force takes at most {FORCED_MAX} values in 0..32767, got {values}")
+        forced, count = state.forced.copy(), state.forced_n.copy()
+        sel = slice(None) if games is None else games
+        forced[sel] = 0
+        forced[sel, :len(values)] = values
+        count[sel] = len(values)
+        return dataclasses.replace(state, forced=forced, forced_n=count)
+
+    def view(self, state: BaseState, viewer: int) -> BaseState:
+        """What player ``viewer`` may know of ``state`` (wargym.hidden.redact): a state of the same
+        type with every hidden fact replaced by a stand-in."""
+        return hidden_info.redact(self, state, viewer)
+
+    # -- rendering ----------------------------------------------------------------------------------
+    def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None):
+        """The board of one game: "ansi" text or an "rgb_array" image, drawn for ``viewer`` (a
+        player index: that player's fog of war) or the whole board (None)."""
+        if mode == "ansi":
+            return self._render_ansi(state, game, viewer)
+        if mode == "rgb_array":
+            return self._render_rgb(state, game, viewer)
+        raise ValueError(f"render mode must be one of {RENDER_MODES}, got {mode!r}")
+
+    def _render_ansi(self, state: BaseState, game: int, viewer: int | None) -> str:
+        raise NotImplementedError(f"{self.name} draws no text board")
+
+    def _render_rgb(self, state: BaseState, game: int, viewer: int | None) -> np.ndarray:
+        raise NotImplementedError(f"{self.name} draws no image")
+
     # -- records ---------------------------------------------------------------------------------
     def record_header(self) -> dict[str, Any]:
-        return {"format": RECORD_FORMAT, "ruleset": self.name}
+        return {"format": RECORD_FORMAT, "ruleset": self.name, "scenario": getattr(self.scenario, "name", self.scenario),
+                "options": dict(self.options)}
 
     def to_dict(self, state: BaseState, game: int) -> dict[str, Any]:
         """JSON-able record of game ``game``; ``from_dict`` restores it exactly."""
         if not 0 <= game < state.batch_size:
             raise IndexError(f"game {game} not in batch of {state.batch_size}")
-        fields = {}
-        for name, arr in state.arrays().items():
-            fields[name] = {"dtype": str(arr.dtype), "value": arr[game].tolist()}
+        fields = {name: {"dtype": str(arr.dtype), "value": arr[game].tolist()} for name, arr in state.arrays().items()}
         return {**self.record_header(), "fields": fields}
 
-    def from_dict(self, records: dict | list[dict]) -> BaseState:
+    def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState:
+        """The games of ``records`` (one record or a list), checked before any kernel sees them:
+        the header, every field's dtype, shape and range, the ruleset's invariants (``check_state``)
+        and the legal mask and player to decide against the rules' own for the position.  A queue
+        of forced dice (tests only) is refused unless ``allow_forced``.  ``RecordError`` names what
+        is wrong: record, field, game and value."""
         if isinstance(records, dict):
             records = [records]
-        if not records:
-            raise ValueError("from_dict needs at least one record")
+        if not isinstance(records, list) or not records:
+            raise RecordError("from_dict needs a record (a dict) or a non-empty list of them")
         header = self.record_header()
         names = [f.name for f in dataclasses.fields(self.state_class)]
-        arrays: dict[str, list] = {n: [] for n in names}
+        columns: dict[str, list[np.ndarray]] = {n: [] for n in names}
         for i, rec in enumerate(records):
+            if not isinstance(rec, dict):
+                raise RecordError(f"record {i}: a record is a JSON object, got {type(rec).__name__}")
+            if rec.get("format") == 1:
+                raise RecordError(f"record {i}: format 1 was written by wargym 0.1 before the engine layer; "
+                                  f"this wargym reads format {RECORD_FORMAT} (save the game again)")
             for key, want in header.items():
                 if rec.get(key) != want:
-                    raise ValueError(f"record {i}: {key} is {rec.get(key)!r}, this core needs {want!r}")
-            fields = rec.get("fields", {})
-            missing = set(names) - set(fields)
-            if missing:
-                raise ValueError(f"record {i}: missing state fields {sorted(missing)}")
+                    raise RecordError(f"record {i}: {key} is {rec.get(key)!r}, this core needs {want!r}")
+            fields = rec.get("fields")
+            if not isinstance(fields, dict):
+                raise RecordError(f"record {i}: 'fields' must be an object of state fields")
+            missing = sorted(set(names) - set(fields))
+            extra = sorted(set(fields) - set(names))
+            if missing or extra:
+                raise RecordError(f"record {i}: " + "; ".join(
+                    ([f"missing state fields {missing}"] if missing else []) +
+                    ([f"unknown state fields {extra}"] if extra else [])))
+            values = {}
             for n in names:
-                arrays[n].append(np.asarray(fields[n]["value"], dtype=np.dtype(fields[n]["dtype"])))
-        template = self._init(np.zeros(1, dtype=np.uint64))
-        out = {}
+                entry = fields[n]
+                if not isinstance(entry, dict) or "value" not in entry:
+                    raise RecordError(f"record {i}: field {n} must be {{'dtype': ..., 'value': ...}}")
+                want = str(schema.spec(self.state_class, n).dtype)
+                if entry.get("dtype") != want:
+                    raise RecordError(f"record {i}: field {n} has dtype {entry.get('dtype')!r}, needs {want!r}")
+                values[n] = entry["value"]
+            try:
+                arrays = schema.from_values(self.state_class, values)
+            except ValueError as err:
+                raise RecordError(f"record {i}: {err}") from None
+            for n in names:
+                columns[n].append(arrays[n])
+        stacked = {}
         for n in names:
-            stacked = np.stack(arrays[n])
-            expect = getattr(template, n).shape[1:]
-            if stacked.shape[1:] != expect:
-                raise ValueError(f"field {n}: shape {stacked.shape[1:]} does not match this scenario's {expect}")
-            out[n] = stacked
-        return self.state_class(**out)
+            try:
+                stacked[n] = np.stack(columns[n])
+            except ValueError:
+                shapes = sorted({tuple(a.shape) for a in columns[n]})
+                raise RecordError(f"field {n}: shapes {shapes} differ between records") from None
+        return self.checked(self.state_class(**stacked), allow_forced=allow_forced)
+
+    def checked(self, state: BaseState, *, allow_forced: bool = False) -> BaseState:
+        """``state`` if it is a position of this core's rules (see ``from_dict``), else RecordError."""
+        errors = schema.check(self.state_class, state.arrays(), self.dims)
+        if errors:
+            raise RecordError("; ".join(errors))
+        if not allow_forced and state.forced_n.any():
+            g = int(np.argmax(state.forced_n > 0))
+            raise RecordError(f"field forced_n: game {g} has {int(state.forced_n[g])} forced dice or cards; "
+                              "only tests may force them (force), a record may not")
+        errors = self.check_state(state)
+        if errors:
+            raise RecordError("; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else ""))
+        masks, players = self._legal(state)
+        live = ~(state.terminated | state.truncated)
+        for g in np.flatnonzero(live):
+            if players[g] != state.current_player[g]:
+                raise RecordError(f"field current_player: game {g} has {int(state.current_player[g])}, "
+                                  f"the rules give player {int(players[g])} this decision")
+            if not np.array_equal(masks[g], state.legal_action_mask[g]):
+                diff = np.flatnonzero(masks[g] != state.legal_action_mask[g])
+                raise RecordError(f"field legal_action_mask: game {g} differs from the rules' mask for "
+                                  f"this position at actions {diff[:8].tolist()}")
+            if not masks[g].any():
+                raise RecordError(f"field legal_action_mask: game {g} is running but has no legal action")
+        done = ~live
+        if (state.legal_action_mask[done]).any():
+            g = int(np.flatnonzero(done & state.legal_action_mask.any(axis=1))[0])
+            raise RecordError(f"field legal_action_mask: game {g} is over but has legal actions")
+        return state
 
 
-def phase_ids(names: tuple[str, ...] | None, phases, owner: str) -> list[int]:
+def phase_ids(names: tuple[str, ...], phases, owner: str) -> list[int]:
     """The indices in ``names`` (a core's ``phase_names``) of ``phases``; a ValueError naming the
     first unknown phase and ``owner`` (what asked: "phases: attu") otherwise."""
-    if names is None:
-        raise ValueError(f"{owner} names no decision phases (core.phase_names)")
     unknown = [name for name in phases if name not in names]
     if unknown:
         raise ValueError(f"{owner} has no phase {unknown[0]!r}; its phases: {list(names)}")
     return [names.index(name) for name in phases]
 
 
-def check_threads(threads: int) -> int:
-    """A ``threads=`` option of a numba core: how many threads share a batch's games."""
-    import numba
-
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-    return threads
-
-
-class GameChunks:
-    """Shares a batch's games among ``threads`` threads: contiguous chunks of games, each run by a
-    serial ``nogil`` numba kernel on its own kernel arguments (the caller's thread takes the first).
-
-    Why not ``prange`` over one argument: numba reference-counts every array it reads out of a
-    structref, and threads reading the same structref fight over those counts.  Measured on the
-    Attu step at batch 1024 (2 cores): one prange thread 6.5 ms, two prange threads 11.2 ms, two
-    chunks with their own tables and state arguments 3.5 ms.  ``make_tables()`` builds one tables
-    argument per thread (a fresh structref of the same arrays: its own counts)."""
-
-    MIN_CHUNK = 8  # fewer games per thread than this are not worth a hand-off (~30 us)
-
-    def __init__(self, threads: int, make_tables):
-        self.threads = check_threads(threads)
-        self.tables = [make_tables() for _ in range(self.threads)]
-        self._pool = (ThreadPoolExecutor(self.threads - 1, thread_name_prefix="wargym-games")
-                      if self.threads > 1 else None)
-
-    def bounds(self, batch: int) -> list[tuple[int, int]]:
-        n = max(1, min(self.threads, batch // self.MIN_CHUNK))
-        edges = [batch * i // n for i in range(n + 1)]
-        return list(zip(edges[:-1], edges[1:]))
-
-    def run(self, kernel, views, batch: int, *args) -> None:
-        """``kernel(tables, views(lo, hi), *(a[lo:hi] for a in args))`` for each chunk [lo, hi) of
-        the ``batch`` games; ``views(lo, hi)`` gives the kernel's argument for those games."""
-        chunks = self.bounds(batch)
-        futures = [self._pool.submit(kernel, self.tables[i], views(lo, hi), *(a[lo:hi] for a in args))
-                   for i, (lo, hi) in enumerate(chunks) if i > 0]
-        lo, hi = chunks[0]
-        kernel(self.tables[0], views(lo, hi), *(a[lo:hi] for a in args))
-        for f in futures:
-            f.result()
-
-
-def step_kernel(kernel, tables, arrays, actions: np.ndarray, threads: int) -> None:
-    """Run a numba batch kernel ``kernel(tables, arrays, actions)`` on ``threads`` threads, leaving
-    numba's thread count as it was."""
-    import numba
-
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        kernel(tables, arrays, np.ascontiguousarray(actions, dtype=np.int64))
-    finally:
-        numba.set_num_threads(previous)
-
-
-def render_modes() -> tuple[str, ...]:
-    return ("ansi", "rgb_array")
-
-
-class RenderMixin:
-    """``render(state, game, mode, viewer)`` for cores whose ruleset provides ``_render_ansi`` and
-    ``_render_rgb``; ``viewer`` is a player index (fog of war) or None for the full board."""
-
-    def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None):
-        if mode == "ansi":
-            return self._render_ansi(state, game, viewer)
-        if mode == "rgb_array":
-            return self._render_rgb(state, game, viewer)
-        raise ValueError(f"render mode must be one of {render_modes()}, got {mode!r}")
+def dumps_record(record: Mapping[str, Any]) -> str:
+    """A record as one line of JSON (what files and the bot protocol carry)."""
+    return json.dumps(record, separators=(",", ":"))

@@ -1,5 +1,0 @@
-"""Island War for PettingZoo: ``env(**kwargs)`` (wrapped) and ``raw_env`` (see WargymAECEnv)."""
-
-from wargym.envs.pettingzoo_env import aec_factories
-
-env, raw_env = aec_factories("island_war")

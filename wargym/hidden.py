@@ -1,0 +1,204 @@
+"""Hidden information: declared once per ruleset; views and the leak test derived from it.
+
+A core lists what a player may not see in ``hidden`` (a tuple of the two kinds below); the
+shared core adds what no player sees in any ruleset: the dice to come (``rng_key``,
+``rng_counter``, the test queue ``forced``) and another player's legal actions.
+
+``Secret(field, hidden_from, when, values)``
+    The values of a field are hidden from the players named (``EVERYONE`` for all): a chit drawn
+    face-down, the key of the dice.  ``when(core, state, viewer) -> bool`` (broadcast to the field)
+    says which games or elements are hidden now (a chit once revealed is not); ``values(core)`` the
+    values the field can take, for the leak test (default: its declared range).
+
+``Anonymous(axis, hidden_from, who, public, refs)``
+    Which item is which is hidden: among the items ``who(core, state, viewer) -> bool[B, N]``
+    selects, the viewer sees the ``public`` per-item fields (where a counter stands, whether it
+    acted) but not which item (unit, card) is where: face-down counters, a hand of cards, a
+    shuffled deck.  The items are indexed by the dimension ``axis`` ("U", a deck's card axis); the
+    per-item fields are the state fields whose first per-game dimension is ``axis`` (the schema);
+    ``refs`` names the fields whose values are item numbers (the unit selected), relabelled with
+    the items.
+
+Derived:
+
+``redact(core, state, viewer) -> state``
+    What ``viewer`` may know, as a state of the same type: every hidden value replaced by a fixed
+    stand-in (the field's starting value) and the anonymous items relabelled in a canonical order
+    of their public fields (their other fields at the stand-in).  Two states that differ only in
+    what the viewer may not see have equal redactions.  The bot protocol's session mode and the
+    replays saved for a player send redacted records (``core.view``), never the real ones.
+
+``perturb(core, state, viewer, rng) -> state``
+    A state that differs from ``state`` only in what ``viewer`` may not see: hidden values redrawn
+    at random, anonymous items permuted at random, and the legal mask and the player to decide
+    worked out again.  The contract's leak test (wargym.contract) checks that ``observe``, the legal
+    mask, ``render`` (text and image), the env's info and the session payloads are the same for
+    both: hidden information is checked everywhere a client receives anything, not only in what
+    is drawn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from wargym import schema
+
+EVERYONE = "*"
+
+When = Callable[[Any, Any, int], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Secret:
+    field: str
+    hidden_from: tuple[str, ...] | str = EVERYONE
+    when: When | None = None
+    values: Callable[[Any], np.ndarray] | None = None
+
+
+@dataclass(frozen=True)
+class Anonymous:
+    axis: str
+    hidden_from: tuple[str, ...] | str
+    who: When
+    public: tuple[str, ...]
+    refs: tuple[str, ...] = ()
+
+
+Declaration = Secret | Anonymous
+
+
+def _not_to_move(core, state, viewer: int) -> np.ndarray:
+    return np.asarray(state.current_player) != viewer
+
+
+#: hidden in every ruleset: the dice to come, and the options of a player who is not the viewer
+BASE = (
+    Secret("rng_key"),
+    Secret("rng_counter"),
+    Secret("forced"),
+    Secret("forced_n"),
+    Secret("legal_action_mask", when=_not_to_move),
+)
+
+
+def applies(decl: Declaration, core, viewer: int) -> bool:
+    """Whether ``decl`` hides anything from player ``viewer``."""
+    if decl.hidden_from == EVERYONE:
+        return True
+    unknown = [p for p in decl.hidden_from if p not in core.players]
+    if unknown:
+        raise ValueError(f"{core.name}: hidden information names players {unknown}; players: {core.players}")
+    return core.players[viewer] in decl.hidden_from
+
+
+def declarations(core, viewer: int) -> list[Declaration]:
+    """What player ``viewer`` may not see in ``core``'s ruleset."""
+    if not 0 <= viewer < len(core.players):
+        raise ValueError(f"viewer must be a player index 0..{len(core.players) - 1}, got {viewer}")
+    return [d for d in (*BASE, *core.hidden) if applies(d, core, viewer)]
+
+
+def _hidden_elements(decl: Secret, core, state, viewer: int) -> np.ndarray:
+    arr = getattr(state, decl.field)
+    if decl.when is None:
+        return np.ones(arr.shape, dtype=bool)
+    mask = np.asarray(decl.when(core, state, viewer), dtype=bool)
+    return np.broadcast_to(mask.reshape(mask.shape + (1,) * (arr.ndim - mask.ndim)), arr.shape)
+
+
+def item_fields(core, axis: str) -> list[str]:
+    """The state fields indexed by items of ``axis`` (their first per-game dimension)."""
+    return [name for name, v in schema.specs(core.state_class).items() if v.shape and v.shape[0] == axis]
+
+
+def _stand_in(core, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    v = schema.spec(core.state_class, name)
+    value = v.init(core) if callable(v.init) else v.init
+    return np.broadcast_to(np.asarray(value, dtype=v.dtype), shape)
+
+
+def _relabel(out: dict[str, np.ndarray], refs: tuple[str, ...], g: int, old: np.ndarray, new: np.ndarray) -> None:
+    """Item ``old[k]`` is now item ``new[k]``: rewrite the item numbers held in ``refs``."""
+    for name in refs:
+        values = out[name][g:g + 1]
+        before = values.copy()
+        for o, n in zip(old.tolist(), new.tolist()):
+            values[before == o] = n
+
+
+# ------------------------------------------------------------------------------------- redaction
+def redact(core, state, viewer: int):
+    """``viewer``'s view of ``state`` (module docstring): a state of the same type."""
+    out = {f.name: getattr(state, f.name).copy() for f in dataclasses.fields(state)}
+    b = state.batch_size
+    for decl in declarations(core, viewer):
+        if isinstance(decl, Secret):
+            hidden = _hidden_elements(decl, core, state, viewer)
+            stand = np.broadcast_to(_stand_in(core, decl.field, out[decl.field].shape[1:]), out[decl.field].shape)
+            out[decl.field] = np.where(hidden, stand, out[decl.field])
+            continue
+        fields = item_fields(core, decl.axis)
+        who = np.asarray(decl.who(core, state, viewer), dtype=bool)
+        for g in range(b):
+            items = np.flatnonzero(who[g])
+            if len(items) == 0:
+                continue
+            # the public fields, then which of the item numbers in ``refs`` name it (the unit selected
+            # is a public fact): two items alike in both are indistinguishable, in either order
+            keys = [tuple(np.asarray(out[f][g, u]).ravel().tolist() for f in decl.public) +
+                    tuple(bool(np.any(out[r][g] == u)) for r in decl.refs) for u in items]
+            order = np.array(sorted(range(len(items)), key=lambda i: keys[i]), dtype=np.int64)
+            for name in fields:
+                column = out[name][g]
+                if name in decl.public:
+                    column[items] = column[items[order]].copy()
+                else:
+                    column[items] = _stand_in(core, name, column.shape[1:])
+            _relabel(out, decl.refs, g, items[order], items)
+    return dataclasses.replace(state, **out)
+
+
+# ------------------------------------------------------------------------------------ perturbation
+def _random_values(decl: Secret, core, arr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if decl.values is not None:
+        choices = np.asarray(decl.values(core)).astype(arr.dtype)
+        return choices[rng.integers(len(choices), size=arr.shape)]
+    v = schema.spec(core.state_class, decl.field)
+    if v.dtype == np.bool_:
+        return rng.random(arr.shape) < 0.5
+    low, high = schema.bounds_of(v, core.dims)
+    if np.issubdtype(v.dtype, np.floating):
+        return rng.uniform(max(low, -1e6), min(high, 1e6), arr.shape).astype(v.dtype)
+    info = np.iinfo(v.dtype)
+    if v.dtype == np.uint64:
+        return rng.integers(0, 2**63, arr.shape, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, arr.shape,
+                                                                                             dtype=np.uint64)
+    return rng.integers(max(int(low), info.min), min(int(high), info.max), arr.shape, endpoint=True).astype(v.dtype)
+
+
+def perturb(core, state, viewer: int, rng: np.random.Generator):
+    """A state that differs from ``state`` only in what ``viewer`` may not see (module docstring)."""
+    out = {f.name: getattr(state, f.name).copy() for f in dataclasses.fields(state)}
+    for decl in declarations(core, viewer):
+        if isinstance(decl, Secret):
+            if decl.field == "legal_action_mask":
+                continue  # worked out again below
+            hidden = _hidden_elements(decl, core, state, viewer)
+            out[decl.field] = np.where(hidden, _random_values(decl, core, out[decl.field], rng), out[decl.field])
+            continue
+        fields = item_fields(core, decl.axis)
+        who = np.asarray(decl.who(core, state, viewer), dtype=bool)
+        for g in range(state.batch_size):
+            items = np.flatnonzero(who[g])
+            if len(items) < 2:
+                continue
+            moved = items[rng.permutation(len(items))]
+            for name in fields:
+                out[name][g, items] = out[name][g, moved].copy()
+            _relabel(out, decl.refs, g, moved, items)
+    return core.refresh(dataclasses.replace(state, **out))

@@ -1,0 +1,360 @@
+"""The compiled half of every core: kernel arguments, the decision driver and threads.
+
+A ruleset writes its rules as numba functions of one game ``(T, S, g, ...)`` (``T`` the scenario's
+tables, ``S`` the batch's state, ``g`` the game) and binds them here; this module owns everything
+else between ``core.step`` and those functions.
+
+Kernel arguments (``KernelStruct``)
+    The state and the tables reach the kernels as numba structrefs: one pointer per argument.  As
+    namedtuples of ~70 arrays, every call between kernels unpacked and reference-counted each array,
+    and the generated code made a cold compile of the Attu core take over 20 minutes (measured: a
+    million LLVM extract_value instructions for its mask function alone); structrefs made it 2 and
+    stepping about 5x faster.  A ruleset declares its two structs at module level::
+
+        StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
+
+The decision driver (``bind_driver``)
+    Every core advances a game the same way: apply the decision, then take the decisions nobody has
+    to think about until a real one comes, and leave that decision's legal mask in the state::
+
+        step_game(T, S, g, a)   decisions += 1; apply(a); settle; the decision cap truncates
+        settle(T, S, g)         loop:  game over        -> game_over hook, empty mask, stop
+                                       progress(...)    -> it did something: again
+                                       n = fill_mask(m) -> n == 0: a dead end, truncated
+                                       automatic(m, n)  -> an action: apply it, again
+                                       else             -> current_player = decider, stop
+
+    The ruleset provides ``start_game``, ``apply``, ``fill_mask`` and ``decider`` and, where it has
+    them, ``progress``, ``automatic`` and ``game_over`` (the defaults do nothing); ``bind_driver``
+    compiles the driver around them into kernels over a range of games: ``step_chunk``,
+    ``start_chunk`` and ``mask_chunk`` (the masks and deciders of the current positions, without
+    changing them: what ``from_dict`` checks a record against).
+
+Threads (``GameChunks``)
+    The games of a batch are independent, so threads may share them.  Chosen by measurement
+    (benchmarks/README.md): the batch is cut into chunks that the threads claim one at a time, the
+    caller's thread among them, each running a serial ``nogil`` kernel on its own kernel arguments.
+    Claiming (rather than one fixed share per thread) is what keeps two threads from being slower
+    than one when the other core is busy: a thread that the operating system does not schedule
+    simply claims nothing, and the caller waits only for chunks already started.  ``prange`` was
+    measured and dropped: its workers each take a fixed share and spin, so on a busy machine a step
+    waited for the slowest (Island War, two threads, other core busy: 364 decisions/s at batch 1
+    against 15,400 on one thread), and threads reading one structref fought over its reference
+    counts (Attu at batch 1024: 11.2 ms on two prange threads, 6.5 ms on one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import types as pytypes
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+from numba import config as numba_config, njit, types
+from numba.experimental import structref
+
+from wargym.core import BaseCore, BaseState
+
+# ----------------------------------------------------------------------------------- arguments
+
+
+class KernelStructType(types.StructRef):
+    """Base of the kernels' struct types: fields keep their plain (non-literal) types."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class KernelStruct(structref.StructRefProxy):
+    """A structref the kernels take; Python reads its fields from the values it was built from."""
+
+    _fields: tuple[str, ...] = ()
+
+    def __getattr__(self, name):
+        values = self.__dict__.get("_values")
+        if values is None or name not in values:
+            raise AttributeError(name)
+        return values[name]
+
+    @staticmethod
+    def define(name: str, fields, module: str) -> tuple[type, type]:
+        """The proxy class ``name`` and its numba type ``name + "Type"`` for ``fields`` (names, or
+        a dataclass whose fields they are), placed in ``module`` under those names so that numba's
+        cache can find them again: assign both at module level with exactly these names."""
+        if dataclasses.is_dataclass(fields):
+            fields = [f.name for f in dataclasses.fields(fields)]
+        fields = tuple(fields)
+        type_cls = type(name + "Type", (KernelStructType,), {"__module__": module})
+        type_cls.__qualname__ = type_cls.__name__
+        structref.register(type_cls)
+        proxy = type(name, (KernelStruct,), {"__module__": module, "_fields": fields})
+        proxy.__qualname__ = name
+        structref.define_proxy(proxy, type_cls, list(fields))
+        return proxy, type_cls
+
+    @classmethod
+    def of(cls, values) -> Any:
+        """The struct of ``values`` (a mapping, a namedtuple or an object with the fields as
+        attributes); under ``NUMBA_DISABLE_JIT`` a plain namespace serves instead."""
+        if isinstance(values, dict):
+            plain = values
+        elif hasattr(values, "_asdict"):
+            plain = values._asdict()
+        else:
+            plain = {f: getattr(values, f) for f in cls._fields}
+        if numba_config.DISABLE_JIT:
+            return pytypes.SimpleNamespace(**plain)
+        ref = cls(*(plain[f] for f in cls._fields))
+        ref.__dict__["_values"] = plain
+        return ref
+
+
+# ------------------------------------------------------------------------------------ the driver
+
+
+@njit(cache=True)
+def no_progress(T, S, g):
+    """The default ``progress`` hook: nothing happens between decisions."""
+    return False
+
+
+@njit(cache=True)
+def only_action(m):
+    """The single legal action in mask ``m``, or -1 when there are none or several."""
+    found = -1
+    for i in range(m.shape[0]):
+        if m[i]:
+            if found >= 0:
+                return -1
+            found = i
+    return found
+
+
+@njit(cache=True)
+def single_action(T, S, g, m, n):
+    """The default ``automatic`` hook: a decision with one legal action takes itself."""
+    return only_action(m) if n == 1 else -1
+
+
+@njit(cache=True)
+def no_game_over(T, S, g):
+    """The default ``game_over`` hook."""
+    return None
+
+
+def _settle(T, S, g):
+    m = S.legal_action_mask[g]
+    while True:
+        if S.terminated[g]:
+            game_over(T, S, g)  # noqa: F821 - bound by bind_driver
+            m[:] = False
+            return
+        if progress(T, S, g):  # noqa: F821
+            continue
+        n = fill_mask(T, S, g, m)  # noqa: F821
+        if n == 0:  # a dead end: stop the game rather than loop
+            S.truncated[g] = True
+            m[:] = False
+            return
+        a = automatic(T, S, g, m, n)  # noqa: F821
+        if a >= 0:
+            apply(T, S, g, a)  # noqa: F821
+            continue
+        S.current_player[g] = decider(T, S, g)  # noqa: F821
+        return
+
+
+def _step_game(T, S, g, a):
+    S.decisions[g] += 1
+    apply(T, S, g, a)  # noqa: F821
+    settle(T, S, g)  # noqa: F821
+    if not S.terminated[g] and S.decisions[g] >= T.max_decisions:
+        S.truncated[g] = True
+        S.legal_action_mask[g, :] = False
+
+
+def _step_chunk(T, S, lo, hi, actions):
+    for g in range(lo, hi):
+        if actions[g] >= 0:
+            step_game(T, S, g, actions[g])  # noqa: F821
+
+
+def _start_chunk(T, S, lo, hi):
+    for g in range(lo, hi):
+        start_game(T, S, g)  # noqa: F821
+        settle(T, S, g)  # noqa: F821
+
+
+def _mask_chunk(T, S, lo, hi, masks, players):
+    for g in range(lo, hi):
+        masks[g, :] = False
+        players[g] = S.current_player[g]
+        if S.terminated[g] or S.truncated[g]:
+            continue
+        if fill_mask(T, S, g, masks[g]) > 0:  # noqa: F821
+            players[g] = decider(T, S, g)  # noqa: F821
+
+
+_DRIVER = (("settle", _settle, False), ("step_game", _step_game, False), ("step_chunk", _step_chunk, True),
+           ("start_chunk", _start_chunk, True), ("mask_chunk", _mask_chunk, True))
+HOOKS = ("start_game", "apply", "fill_mask", "decider", "progress", "automatic", "game_over")
+
+
+def bind_driver(ruleset: str, *, start_game, apply, fill_mask, decider, progress=no_progress,
+                automatic=single_action, game_over=no_game_over) -> pytypes.SimpleNamespace:
+    """The driver compiled around a ruleset's hooks (njit functions of one game, see the module
+    docstring): a namespace of ``settle``, ``step_game`` and the chunk kernels ``step_chunk(T, S,
+    lo, hi, actions)``, ``start_chunk(T, S, lo, hi)`` and ``mask_chunk(T, S, lo, hi, masks,
+    players)``.  Each binding is its own set of cached functions (named after ``ruleset``)."""
+    scope = dict(globals())
+    scope.update(start_game=start_game, apply=apply, fill_mask=fill_mask, decider=decider,
+                 progress=progress, automatic=automatic, game_over=game_over)
+    out = {}
+    for name, fn, chunk in _DRIVER:
+        copy = pytypes.FunctionType(fn.__code__, scope, f"{name}_{ruleset}")
+        copy.__qualname__ = f"{name}_{ruleset}"  # numba's cache files are named after it
+        copy.__module__ = __name__
+        copy.__doc__ = fn.__doc__
+        out[name] = scope[name] = njit(cache=True, nogil=chunk)(copy)
+    return pytypes.SimpleNamespace(**out)
+
+
+# --------------------------------------------------------------------------------------- threads
+def check_threads(threads: int) -> int:
+    """A ``threads=`` option of a compiled core: how many threads may share a batch's games."""
+    if not 1 <= threads <= max(numba_config.NUMBA_NUM_THREADS, 1):
+        raise ValueError(f"threads must be in 1..{numba_config.NUMBA_NUM_THREADS}, got {threads}")
+    return threads
+
+
+class GameChunks:
+    """Runs a chunk kernel ``kernel(T, S, lo, hi, *args)`` over a batch's games on up to
+    ``threads`` threads (module docstring).  ``tables`` is one tables struct per thread (each its
+    own reference counts); the state struct is built per call and thread by ``state_arg``."""
+
+    MIN_CHUNK = 16   # games per chunk at least: below this a hand-off costs more than it saves
+    PIECES = 4       # chunks per thread (more: less waiting on a slow thread, more hand-offs)
+
+    def __init__(self, threads: int, make_tables: Callable[[], Any]):
+        self.threads = check_threads(threads)
+        self.tables = [make_tables() for _ in range(self.threads)]
+        self._pool = (ThreadPoolExecutor(self.threads - 1, thread_name_prefix="wargym-games")
+                      if self.threads > 1 else None)
+
+    def chunk_size(self, batch: int) -> int:
+        """Games per chunk; the whole batch when it is too small to share."""
+        if self.threads == 1 or batch < 2 * self.MIN_CHUNK:
+            return batch
+        return max(self.MIN_CHUNK, -(-batch // (self.threads * self.PIECES)))
+
+    def run(self, kernel, state_arg: Callable[[], Any], batch: int, *args) -> None:
+        """``kernel(tables, state_arg(), lo, hi, *args)`` for chunks [lo, hi) covering the batch."""
+        size = self.chunk_size(batch)
+        if size >= batch:
+            kernel(self.tables[0], state_arg(), 0, batch, *args)
+            return
+        claim = _Claims(batch, size)
+        helpers = [self._pool.submit(claim.work, kernel, self.tables[t], state_arg, args)
+                   for t in range(1, self.threads)]
+        claim.work(kernel, self.tables[0], state_arg, args)
+        claim.wait()
+        for f in helpers:  # a helper that never started claims nothing; surface its errors only
+            if f.done() and f.exception() is not None:
+                raise f.exception()
+        if claim.error is not None:
+            raise claim.error
+
+
+class _Claims:
+    """The chunks of one call: handed out one at a time; ``wait`` returns when every chunk handed
+    out is done (a thread that starts late finds nothing left and does not hold anyone up)."""
+
+    def __init__(self, batch: int, size: int):
+        self.batch, self.size = batch, size
+        self.next = 0
+        self.running = 0
+        self.error: BaseException | None = None
+        self.cond = threading.Condition()
+
+    def _claim(self) -> int:
+        with self.cond:
+            lo = self.next
+            if lo >= self.batch or self.error is not None:
+                return -1
+            self.next = lo + self.size
+            self.running += 1
+            return lo
+
+    def work(self, kernel, tables, state_arg, args) -> None:
+        lo = self._claim()
+        if lo < 0:
+            return
+        state = state_arg()
+        while lo >= 0:
+            try:
+                kernel(tables, state, lo, min(lo + self.size, self.batch), *args)
+            except BaseException as err:  # noqa: BLE001 - re-raised by the caller
+                with self.cond:
+                    self.error = self.error or err
+            with self.cond:
+                self.running -= 1
+                self.cond.notify_all()
+            lo = self._claim()
+
+    def wait(self) -> None:
+        with self.cond:
+            while self.running:
+                self.cond.wait()
+
+
+# ----------------------------------------------------------------------------------- the core
+class KernelCore(BaseCore):
+    """A core whose rules are numba kernels: ``_init``, ``_step`` and ``_legal`` run the ruleset's
+    driver (``bind_driver``) over the batch's games on ``threads`` threads (``GameChunks``).
+
+    A subclass sets the class attributes ``driver`` (its ``bind_driver(...)``), ``state_arg`` and
+    ``tables_arg`` (its ``KernelStruct`` classes), and calls ``self.setup_kernels(tables,
+    threads)`` in its constructor with the plain tables (a namedtuple) of its scenario."""
+
+    driver: ClassVar[pytypes.SimpleNamespace]
+    state_arg: ClassVar[type]
+    tables_arg: ClassVar[type]
+
+    def setup_kernels(self, tables, threads: int) -> None:
+        self.plain_tables = tables
+        self.chunks = GameChunks(threads, lambda: self.tables_arg.of(tables))  # one tables struct per thread
+        self.threads = self.chunks.threads
+        self.tables = self.chunks.tables[0]
+
+    def kernel_state(self, state: BaseState) -> Any:
+        """The state as the kernels take it (writes go to the state's own arrays)."""
+        return self.state_arg.of(state)
+
+    def run_chunks(self, kernel, state: BaseState, *args) -> None:
+        """``kernel(T, S, lo, hi, *args)`` over every game of ``state`` (``GameChunks.run``)."""
+        self.chunks.run(kernel, lambda: self.kernel_state(state), state.batch_size, *args)
+
+    def _init(self, keys: np.ndarray) -> BaseState:
+        state = self.blank(keys)
+        self.run_chunks(self.driver.start_chunk, state)
+        return state
+
+    def _step(self, state: BaseState, actions: np.ndarray) -> BaseState:
+        new = state.copy()
+        self._step_in_place(new, actions)
+        return new
+
+    def _step_in_place(self, state: BaseState, actions: np.ndarray) -> None:
+        """The rules kernel alone: ``state`` advanced in place by checked ``actions``."""
+        self.run_chunks(self.driver.step_chunk, state, np.ascontiguousarray(actions, dtype=np.int64))
+
+    def _legal(self, state: BaseState) -> tuple[np.ndarray, np.ndarray]:
+        masks = np.zeros_like(state.legal_action_mask)
+        players = state.current_player.copy()
+        self.run_chunks(self.driver.mask_chunk, state, masks, players)
+        return masks, players
+
+
+__all__ = ["KernelStruct", "KernelCore", "GameChunks", "bind_driver", "check_threads", "only_action", "HOOKS"]

@@ -1,0 +1,166 @@
+"""State fields declared once: dtype, per-game shape, starting value and legal range.
+
+A ruleset's ``State`` is a frozen dataclass of numpy arrays with a leading batch axis; each field
+says what it holds with ``var``::
+
+    @dataclass(frozen=True)
+    class State(BaseState):
+        phase: np.ndarray = var("int8", high=len(PHASE_NAMES) - 1)
+        unit_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.unit_setup,
+                                   low=-1, high="H-1")
+
+Shapes and bounds may name the core's dimensions (``core.dims``: "U" units, "H" hexes, "A"
+actions, "P" players, ...), with an offset ("H-1").  From the declaration the shared core builds
+new games (``blank``) and checks a record from outside before any kernel sees it (``check``:
+dtype, shape and range of every field, naming field, game and value); a ruleset adds the
+invariants no single field can state (``BaseCore.check_state``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+import numpy as np
+
+Bound = Union[int, float, str, None]
+_DIM = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class Var:
+    dtype: np.dtype
+    shape: tuple[int | str, ...]
+    init: Any                      # a value, or a callable(core) -> array of the per-game shape
+    low: Bound
+    high: Bound
+
+
+def var(dtype: str | type, shape: tuple[int | str, ...] = (), *, init: Any = 0, low: Bound = None,
+        high: Bound = None) -> Any:
+    """A state field: numpy ``dtype``, per-game ``shape`` (ints or dimension names), its value in
+    a new game (``init``: a value or ``callable(core)``) and its legal range [low, high] (None:
+    the dtype's; bools need none)."""
+    return dataclasses.field(metadata={"var": Var(np.dtype(dtype), tuple(shape), init, low, high)})
+
+
+def spec(state_class: type, name: str) -> Var:
+    """The declaration of field ``name``."""
+    for f in dataclasses.fields(state_class):
+        if f.name == name:
+            return f.metadata["var"]
+    raise KeyError(name)
+
+
+def specs(state_class: type) -> dict[str, Var]:
+    out = {}
+    for f in dataclasses.fields(state_class):
+        if "var" not in f.metadata:
+            raise TypeError(f"{state_class.__name__}.{f.name} is not declared with wargym.schema.var")
+        out[f.name] = f.metadata["var"]
+    return out
+
+
+def resolve(value: int | str, dims: Mapping[str, int]) -> int:
+    """An int, or a dimension name with an optional offset ("H-1") read from ``dims``."""
+    if not isinstance(value, str):
+        return value
+    m = _DIM.match(value)
+    if not m or m.group(1) not in dims:
+        raise KeyError(f"dimension {value!r} is not one of {sorted(dims)}")
+    n = int(dims[m.group(1)])
+    if m.group(2):
+        n = n + int(m.group(3)) if m.group(2) == "+" else n - int(m.group(3))
+    return n
+
+
+def shape_of(v: Var, dims: Mapping[str, int]) -> tuple[int, ...]:
+    return tuple(resolve(d, dims) for d in v.shape)
+
+
+def bounds_of(v: Var, dims: Mapping[str, int]) -> tuple[Any, Any]:
+    """The field's [low, high] as numbers (the dtype's limits where it declares none)."""
+    if v.dtype == np.bool_:
+        return False, True
+    info = np.iinfo(v.dtype) if np.issubdtype(v.dtype, np.integer) else np.finfo(v.dtype)
+    low = info.min if v.low is None else resolve(v.low, dims)
+    high = info.max if v.high is None else resolve(v.high, dims)
+    return low, high
+
+
+def blank(state_class: type, core: Any, batch: int, dims: Mapping[str, int], **given: np.ndarray) -> Any:
+    """``batch`` new games: every field at its ``init`` (``given`` arrays override)."""
+    out = {}
+    for name, v in specs(state_class).items():
+        if name in given:
+            out[name] = np.asarray(given[name], dtype=v.dtype)
+            continue
+        value = v.init(core) if callable(v.init) else v.init
+        shape = (batch, *shape_of(v, dims))
+        out[name] = np.array(np.broadcast_to(np.asarray(value, dtype=v.dtype), shape))
+    return state_class(**out)
+
+
+def check(state_class: type, arrays: Mapping[str, np.ndarray], dims: Mapping[str, int]) -> list[str]:
+    """Every field present with its dtype, shape and range: one message per broken field,
+    naming the field, the first game and the value that break it."""
+    errors = []
+    for name, v in specs(state_class).items():
+        if name not in arrays:
+            errors.append(f"field {name}: missing")
+            continue
+        a = arrays[name]
+        if a.dtype != v.dtype:
+            errors.append(f"field {name}: dtype {a.dtype}, needs {v.dtype}")
+            continue
+        want = shape_of(v, dims)
+        if a.shape[1:] != want:
+            errors.append(f"field {name}: shape {list(a.shape[1:])} per game, needs {list(want)}")
+            continue
+        if v.dtype == np.bool_:
+            continue
+        low, high = bounds_of(v, dims)
+        bad = (a < low) | (a > high)
+        if np.issubdtype(v.dtype, np.floating):
+            bad |= ~np.isfinite(a)
+        if bad.any():
+            where = np.argwhere(bad)[0]
+            g, at = int(where[0]), tuple(int(i) for i in where[1:])
+            value = a[(g, *at)].item()
+            place = f"[{', '.join(map(str, at))}]" if at else ""
+            errors.append(f"field {name}{place}: game {g} has {value!r}, outside [{low}, {high}]")
+    return errors
+
+
+def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """Arrays of the declared dtypes from JSON values (nested lists of one game each), without the
+    range check: a ValueError naming the field when a value is not of its kind (a whole number for
+    an integer field, true/false for a bool, a finite-or-not number for a float)."""
+    out = {}
+    for name, v in specs(state_class).items():
+        if name not in values:
+            continue
+        try:
+            arr = np.asarray(values[name])
+        except (TypeError, ValueError) as err:  # ragged lists
+            raise ValueError(f"field {name}: not an array of numbers ({err})") from None
+        kind = arr.dtype.kind
+        if v.dtype == np.bool_:
+            ok = kind == "b" or arr.size == 0
+        elif np.issubdtype(v.dtype, np.integer):
+            ok = kind in "iu" or arr.size == 0
+        else:
+            ok = kind in "iuf" or arr.size == 0
+        if not ok:
+            want = "true/false" if v.dtype == np.bool_ else "whole numbers" if v.dtype.kind in "iu" else "numbers"
+            raise ValueError(f"field {name}: needs {want}, got {str(values[name])[:60]}")
+        if kind in "iu" and v.dtype.kind in "iu" and arr.size:
+            info = np.iinfo(v.dtype)
+            if int(arr.min()) < info.min or int(arr.max()) > info.max:
+                bad = arr.min() if int(arr.min()) < info.min else arr.max()
+                raise ValueError(f"field {name}: {int(bad)} is outside the range of {v.dtype}")
+        out[name] = arr.astype(v.dtype)
+    return out
+

@@ -39,6 +39,16 @@ class Board:
             state, unit_loc=loc, unit_hex=np.full_like(state.unit_hex, -1), face_down=np.zeros_like(state.face_down),
             phase=np.full_like(state.phase, ACT_SELECT), turn=np.full_like(state.turn, 3), casualties=np.zeros_like(state.casualties))
         self.set(weather=0, night=False, acting=US, first=US)
+        self.forced = 0
+
+    def force(self, values) -> None:
+        """The next dice are ``values`` (core.force); ``dice_used`` counts how many were rolled."""
+        self.state = self.core.force(self.state, values)
+        self.forced = len(values)
+
+    @property
+    def dice_used(self) -> int:
+        return self.forced - int(self.state.forced_n[0])
 
     def hex(self, number: int) -> int:
         return self.sc.grid.index(number)

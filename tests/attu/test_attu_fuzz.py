@@ -146,30 +146,6 @@ def test_attu_save_and_load_mid_game_continues_identically():
         assert np.array_equal(arr, getattr(restored, name)), name
 
 
-def test_attu_two_threads_give_the_same_games_steps_resets_and_observations():
-    """Games are independent: a batch shared among two threads (wargym.core.GameChunks, 20 games
-    per chunk) steps, resets and observes exactly as one thread does."""
-    import numba
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("one CPU")
-    one, two = make_core("campaign"), make_core("campaign", threads=2)
-    assert two.chunks.bounds(40) == [(0, 20), (20, 40)] and two.chunks.bounds(15) == [(0, 15)]
-    rng = np.random.default_rng(12)
-    s1, s2 = one.init(40, seed=12), two.init(40, seed=12)
-    for step in range(400):
-        a = (rng.random(s1.legal_action_mask.shape) * s1.legal_action_mask).argmax(1)
-        s1, s2 = one.step(s1, a), two.step(s2, a)
-        if step % 50 == 0:
-            done = rng.random(40) < 0.2  # end some games by hand to exercise reset_done
-            s1 = one.reset_done(dataclasses.replace(s1, terminated=s1.terminated | done), 3, np.arange(40) + step)
-            s2 = two.reset_done(dataclasses.replace(s2, terminated=s2.terminated | done), 3, np.arange(40) + step)
-    for name, arr in s1.arrays().items():
-        assert np.array_equal(arr, getattr(s2, name)), name
-    for player in (US, JAPAN):
-        o1, o2 = one.observe(s1, player), two.observe(s2, player)
-        assert all(np.array_equal(o1[k], o2[k]) for k in o1)
-
-
 def test_attu_reset_done_replaces_only_the_finished_games():
     """Auto-reset: a finished game becomes the fresh game of its (seed, episode) key; the other
     games are left exactly as they were, and the input state is not modified."""

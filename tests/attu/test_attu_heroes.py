@@ -8,7 +8,9 @@ import numpy as np
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.actions import END, YAMASAKI
 from wargym.attu.scenario import IMPASSABLE, JAPAN
-from wargym.attu.sequence import fill_mask, step_game
+from wargym.attu.sequence import DRIVER, fill_mask
+
+step_game = DRIVER.step_game
 from wargym.attu.state import ACT_SELECT, LOC_ELIM, LOC_MAP, YAMA_MOVE, YAMA_SELECT
 
 X = 2515
@@ -85,10 +87,10 @@ def test_attu_11_3_2_assault_attackers_roll_first_and_move_on(core):
     step_game(b.tables, b.arrays, 0, b.hex(X))
     attack_dice = sum(int(core.scenario.unit_melee[u, 0]) for u in units)
     assert attack_dice >= 1
-    b.state = core.with_dice(b.state, [10] * attack_dice)  # a natural 0 always hits (8.0)
+    b.force([10] * attack_dice)                           # a natural 0 always hits (8.0)
     step_game(b.tables, b.arrays, 0, y)                   # +1 MP into the enemy hex, Melee at once
     assert b.state.unit_loc[0, eng] == LOC_ELIM
-    assert b.state.dice_pos[0] == attack_dice              # the defender never rolled
+    assert b.dice_used == attack_dice                      # the defender never rolled
     assert all(b.state.unit_hex[0, u] == y for u in units)  # the group went in ...
     assert b.state.phase[0] == YAMA_MOVE                   # ... and may move on
     assert b.state.yama_mp[0] == 10 - core.tables.cost[JAPAN, b.hex(X), d] - 1

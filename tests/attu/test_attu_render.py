@@ -103,7 +103,7 @@ def test_ansi_board_offsets_odd_columns_and_marks_victory_hexes_and_landing_zone
             assert cell(int(h))[2] == "ABCDEFGHI"[k]
     sea = next(h for h in range(grid.size) if grid.plane_row[h] == 12 and not sc.land[h])
     assert cell(sea).startswith("~~~")
-    stacks = pieces(sc, state, 0, US)
+    stacks = pieces(core, state, 0, US)
     assert cell(h_jp, 1).startswith(f"J{len(stacks[h_jp])}?")
     assert cell(h_us, 1).startswith("U1i")
 

@@ -19,7 +19,7 @@ from wargym.attu.weather import roll_airpower, roll_weather
 
 
 def dice(board: Board, values) -> None:
-    board.state = board.core.with_dice(board.state, values)
+    board.force(values)
 
 
 @pytest.mark.parametrize("previous,die,new", [
@@ -121,7 +121,7 @@ def test_attu_2_5_stacked_unknowns_roll_once_and_give_at_most_three(core):
     dice(b, [10, 10, 10])
     n = reveal_unknowns(b.tables, b.arrays, 0, b.hex(2515), False)
     assert n <= 3
-    assert b.state.dice_pos[0] == 1               # one die for the lot
+    assert b.dice_used == 1                       # one die for the lot
 
 
 def test_attu_8_5_ranged_never_eliminates_last_japanese_infantry(core):

@@ -10,7 +10,9 @@ from attu_board import Board, make_core
 from wargym.attu.actions import NO, YES
 from wargym.attu.movement import INF, allowance, move_destinations
 from wargym.attu.scenario import FOG, JAPAN, UNKNOWN, US
-from wargym.attu.sequence import fill_mask, step_game
+from wargym.attu.sequence import DRIVER, fill_mask
+
+step_game = DRIVER.step_game
 from wargym.attu.solitaire import ad_hoc, announce_air, setup
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, LOSS, MARTINEZ, RETREAT_OPTION,
@@ -31,7 +33,7 @@ def board(core, **fields) -> Board:
 
 
 def dice(b: Board, values) -> None:
-    b.state = b.core.with_dice(b.state, values)
+    b.force(values)
 
 
 def unknowns(core) -> np.ndarray:
@@ -173,7 +175,7 @@ def test_attu_13_3_full_allowance_draws_an_ambush_and_the_japanese_fire_first(co
         fill_mask(b.tables, b.arrays, 0, m)
         step_game(b.tables, b.arrays, 0, int(np.argmax(m)))
     s = b.state
-    assert s.dice_pos[0] == 1 + jp_dice + us_dice  # ambush roll, Japanese fire, then U.S. fire
+    assert b.dice_used == 1 + jp_dice + us_dice  # ambush roll, Japanese fire, then U.S. fire
     assert s.unit_hex[0, u] == dest and s.phase[0] == ACT_SELECT
     assert not ((s.unit_loc[0] == LOC_MAP) & (s.unit_hex[0] == dest) & (core.scenario.unit_side == JAPAN)).any()
     assert s.casualties[0] == 0 and start != dest
@@ -203,7 +205,7 @@ def test_attu_13_3_no_ambush_short_of_the_full_allowance(core):
     dist = move_destinations(b.tables, b.arrays, 0, u, out)
     near = int(np.nonzero(out & (dist < 3))[0][0])
     step_game(b.tables, b.arrays, 0, near)
-    assert b.state.unit_hex[0, u] == near and b.state.dice_pos[0] == 0
+    assert b.state.unit_hex[0, u] == near and b.dice_used == 0
 
 
 @pytest.mark.parametrize("weather,die,stays", [(0, 4, True), (0, 5, False), (0, 10, True), (FOG, 4, False)])

@@ -182,7 +182,7 @@ def attack(core, state, defenders, attackers, die=None, extras=()):
     """Declare an attack (first defender, further defenders, attackers, extras such as 'GS_ADD'
     or 'BANZAI'), force the die, CONFIRM.  Returns the state after CONFIRM (FPF may follow)."""
     if die is not None:
-        state = core.with_die(state, die)
+        state = core.force(state, [die])
     return play(core, state, [*defenders, *attackers, *extras, "CONFIRM"])
 
 

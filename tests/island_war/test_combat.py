@@ -108,7 +108,7 @@ def test_7_2_a_dead_end_declaration_is_cancelled_then_resolved_as_it_stands(tmp_
     assert int(core.from_dict(core.to_dict(s, 0)).cancels[0]) == MAX_CANCELS   # saved with the game
     s = play(core, s, ["0405", "0305", "0306"])
     assert legal(core, s, "CONFIRM") and not legal(core, s, "CANCEL")
-    s = play(core, core.with_die(s, 1), ["CONFIRM"])
+    s = play(core, core.force(s, [1]), ["CONFIRM"])
     while int(s.phasing[0]) == 0:   # the attack's retreats and advances; B never attacks
         s = play(core, s, ["CONFIRM"] if legal(core, s, "CONFIRM") else [min(legal_hexes(core, s))])
     assert int(s.cancels[0]) == 0   # the Combat Phase ended (B never attacked); the next starts from 0

@@ -41,7 +41,7 @@ def test_6_13_us_unit_leaves_only_after_the_enemy_is_removed(tmp_path):
     s = core.init(1, 0)
     assert legal_hexes(core, step(core, s, "0305")) == {"0305"}
     s = play(core, s, ["END_PHASE", "0405", "0305"])
-    s = core.with_die(s, 1)
+    s = core.force(s, [1])
     s = play(core, s, ["CONFIRM"])
     assert result(s) == "De"
     s = play(core, s, ["CONFIRM"])     # no advance; no attack left: the Japanese Movement Phase

@@ -10,17 +10,14 @@ from numba import njit
 
 from wargym.attu.scenario import ARTILLERY, DEPOT, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import LOC_MAP
-from wargym.rng import draw
+from wargym.rng import roll as roll_die
 
 
 @njit(cache=True)
 def roll(S, g):
-    """One d10, 1-10 (1.2: a '0' reads as 10); a die queued by a test comes first."""
-    if S.dice_pos[g] < S.dice_n[g]:
-        d = S.dice_queue[g, S.dice_pos[g]]
-        S.dice_pos[g] += 1
-    else:
-        d = draw(S.rng_key, S.rng_counter, g, 10)
+    """One d10, 1-10 (1.2: a '0' reads as 10; a die forced by a test comes first), kept in
+    ``last_dice`` for the record."""
+    d = roll_die(S, g, 10)
     if S.last_n[g] < S.last_dice.shape[1]:
         S.last_dice[g, S.last_n[g]] = d
         S.last_n[g] += 1

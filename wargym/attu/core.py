@@ -7,37 +7,39 @@
 Players are ("us", "japan").  Options: ``decisions`` ("full": every choice to the agents; "major":
 the minor ones by defaults.py), ``vp_chits`` (14.0 victory point chits), ``heroes`` (11.0, where the
 scenario allows them), ``solitaire`` (13.0: the book's solitaire rules; the Japanese side is then
-played by the section 13 baseline in the envs).  The rule kernels are numba-compiled per-game
-functions looped over the batch in compiled code (sequence.step_batch); with ``threads`` > 1 the
-batch's games are shared among threads in chunks (wargym.core.GameChunks).
+played by the section 13 baseline in the envs).  The rules are numba functions of one game that
+the shared driver (wargym.kernel) runs over the batch; with ``threads`` > 1 the batch's games are
+shared among threads.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 
-from wargym.attu import actions as act
+from wargym.attu import actions as act, invariants
+from wargym.attu.fog import HIDDEN
 from wargym.attu.movement import goal_distances
 from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, static_planes
-from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, load_scenario
-from wargym.attu.sequence import start_batch, step_batch
-from wargym.attu.state import (
-    LOC_MAP, LOC_NAMES, PHASE_NAMES, State, as_arrays, blank_state, kernel_tables, make_tables,
-)
+from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, list_scenarios, load_scenario
+from wargym.attu.sequence import DRIVER
+from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, StateArg, TablesArg, make_tables
 from wargym.attu.victory import standing_batch
-from wargym.core import BaseCore, GameChunks, RenderMixin
+from wargym.core import DECISION_MODES, SystemPlay
+from wargym.kernel import KernelCore
 
-DECISION_MODES = ("full", "major")
 
-
-class AttuCore(RenderMixin, BaseCore):
+class AttuCore(KernelCore):
     name = "attu"
     state_class = State
-    phase_names = PHASE_NAMES  # state.phase indexes these
+    phase_names = PHASE_NAMES
     observation_bounds = {"spatial": (0.0, 4.0), "global": (-2.0, 4.0)}
+    #: 13.0: the solitaire rules play the Japanese (core option solitaire=True); what they leave
+    #: to the Japanese player is decided by the section-13 baseline
+    system_play = SystemPlay(("japan",), option="solitaire", agent="rule:solitaire")
+    hidden = HIDDEN  # 2.5, 12.1, 14.0 (fog.py)
+    driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
                  heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1):
@@ -48,31 +50,23 @@ class AttuCore(RenderMixin, BaseCore):
         self.options = {"vp_chits": bool(vp_chits), "heroes": bool(heroes), "solitaire": bool(solitaire)}
         self.players = SIDES
         self.num_actions = act.num_actions(self.scenario.num_hexes)
-        plain = make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire, max_decisions)
-        self.chunks = GameChunks(threads, lambda: kernel_tables(plain))  # one tables argument per thread
-        self.threads = self.chunks.threads  # games of a batch shared among threads
-        self.tables = self.chunks.tables[0]
+        self.setup_kernels(make_tables(self.scenario, decisions == "major", vp_chits, heroes, solitaire,
+                                       max_decisions), threads)
         self._static = static_planes(self.scenario)
         self.goals = np.stack([goal_distances(self.tables, side) for side in range(len(SIDES))])
 
+    @classmethod
+    def scenario_names(cls) -> list[str]:
+        return list_scenarios()
+
+    @classmethod
+    def load_scenario(cls, name: str) -> Scenario:
+        return load_scenario(name)
+
     # -- protocol --------------------------------------------------------------------------------
-    def record_header(self) -> dict[str, Any]:
-        return {**super().record_header(), "scenario": self.scenario.name, "options": self.options}
-
-    def _init(self, keys: np.ndarray) -> State:
-        state = blank_state(self.scenario, keys, self.num_actions)
-        start_batch(self.tables, as_arrays(state))
-        return state
-
-    def _step(self, state: State, actions: np.ndarray) -> State:
-        new = state.copy()
-        self.step_in_place(new, actions)
-        return new
-
-    def step_in_place(self, state: State, actions: np.ndarray) -> None:
-        """The rules kernel alone: ``state`` advanced in place by checked ``actions``."""
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
-        self.chunks.run(step_batch, lambda lo, hi: as_arrays(state, lo, hi), len(actions), actions)
+    def _dims(self) -> dict[str, int]:
+        sc = self.scenario
+        return {"U": sc.num_units, "H": sc.num_hexes, "STEPS": int(sc.unit_steps.max())}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         g = self.scenario.grid
@@ -80,10 +74,7 @@ class AttuCore(RenderMixin, BaseCore):
         spatial = np.zeros((b, N_PLANES, g.rows, g.columns), dtype=np.float32)
         spatial[:, :N_STATIC] = self._static
         glob = np.zeros((b, N_GLOBAL), dtype=np.float32)
-        self.chunks.run(lambda T, S, sp, gl: observe_batch(T, S, player, g.plane_row, g.plane_col, self.goals, sp, gl),
-                        lambda lo, hi: as_arrays(state, lo, hi), b, spatial, glob)
-        for key, arr in (("spatial", spatial), ("global", glob)):
-            np.clip(arr, *self.observation_bounds[key], out=arr)
+        self.run_chunks(observe_batch, state, player, g.plane_row, g.plane_col, self.goals, spatial, glob)
         return {"spatial": spatial, "global": glob}
 
     def special_hexes(self) -> np.ndarray:
@@ -97,13 +88,16 @@ class AttuCore(RenderMixin, BaseCore):
         """float32[B, 2]: the U.S. standing (victory.standing_batch: Victory Hexes held, Japanese
         units eliminated, the Casualty Track) and its negative for Japan; for reward shaping."""
         m = np.zeros(state.batch_size, dtype=np.float64)
-        standing_batch(self.tables, as_arrays(state), m)
+        standing_batch(self.tables, self.kernel_state(state), m)
         return np.stack([m, -m], axis=1).astype(np.float32)
 
     @property
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:
         g = self.scenario.grid
         return {"spatial": (N_PLANES, g.rows, g.columns), "global": (N_GLOBAL,)}
+
+    def check_state(self, state: State) -> list[str]:
+        return invariants.check(self, state)
 
     # -- readable descriptions -------------------------------------------------------------------
     def unit_label(self, u: int) -> str:
@@ -131,17 +125,10 @@ class AttuCore(RenderMixin, BaseCore):
         phase = PHASE_NAMES[int(state.phase[game])]
         return f"{phase}: hex {where}"
 
-    def why_illegal(self, state: State, game: int, action: int) -> str:
-        if state.terminated[game] or state.truncated[game]:
-            return "the game is over"
-        phase = PHASE_NAMES[int(state.phase[game])]
-        legal = np.nonzero(state.legal_action_mask[game])[0]
-        sample = ", ".join(self.describe_action(a, state, game) for a in legal[:6])
-        more = f" (+{len(legal) - 6} more)" if len(legal) > 6 else ""
-        return f"not allowed in phase '{phase}' for {SIDES[int(state.current_player[game])]}; legal: {sample}{more}"
-
-    def summary(self, state: State, game: int = 0) -> dict[str, Any]:
-        """Plain facts of one game for logs and the CLI."""
+    def summary(self, state: State, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+        """Plain facts of one game for logs, the CLI and the bot protocol; with ``viewer``, as that
+        player may know them (2.5, 12.1, 14.0: ``view``)."""
+        state, game = self.viewed(state, game, viewer)
         sc = self.scenario
         loc = state.unit_loc[game]
         return {
@@ -174,16 +161,3 @@ class AttuCore(RenderMixin, BaseCore):
     def _render_rgb(self, state: State, game: int, viewer: int | None) -> np.ndarray:
         from wargym.attu.render import render_rgb
         return render_rgb(self, state, game, viewer)
-
-    def with_dice(self, state: State, dice, games=None) -> State:
-        """A copy of ``state`` whose next die rolls are ``dice`` (tests replay worked examples)."""
-        q = state.dice_queue.copy()
-        n = state.dice_n.copy()
-        p = state.dice_pos.copy()
-        sel = slice(None) if games is None else games
-        dice = list(dice)
-        q[sel] = 0
-        q[sel, :len(dice)] = dice
-        n[sel] = len(dice)
-        p[sel] = 0
-        return dataclasses.replace(state, dice_queue=q, dice_n=n, dice_pos=p)

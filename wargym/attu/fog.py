@@ -1,4 +1,13 @@
-"""Fog of war (2.5, 3.9, 9.5): Unknown units revealed into Infantry, and hiding.
+"""Fog of war (2.5, 3.9, 9.5): who sees what, Unknown units revealed into Infantry, and hiding.
+
+Who sees what, declared once (``HIDDEN``, wargym.hidden) and read by observe, render and the rule
+agents through ``hidden_from``:
+
+* 2.5: the U.S. does not know which Japanese counter is which while it is face-down or off the
+  map (the Unknowns and Infantry in the pool, the Infantry eliminated): it sees where the
+  counters stand and what they do, not what they are;
+* 12.1: the Komandorski Effect chit until its reveal, the Delay chit until its own;
+* 14.0: the victory point chits until the end of the game.
 
 * 2.5: when Unknowns fire, melee or are attacked in melee, every Unknown in the hex is removed and
   one die is rolled on one table for the lot, giving 1-3 Infantry drawn at random from the off-map
@@ -17,8 +26,56 @@ from numba import njit
 
 from wargym.attu.board import roll, side_of
 from wargym.attu.scenario import INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE
-from wargym.rng import draw
+from wargym.attu.state import (
+    LOC_ELIM, LOC_MAP, LOC_RESERVE, NO_CHIT, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE,
+)
+from wargym.hidden import Anonymous, Secret
+from wargym.rng import uniform
+
+
+# ------------------------------------------------------------------------------- who sees what
+@njit(cache=True)
+def hidden_from(T, S, g, u, viewer):
+    """2.5: ``viewer`` may not know which counter unit u is: a Japanese counter in play that the
+    U.S. does not see face up on the map."""
+    return viewer == US and T.u_side[u] == JAPAN and T.u_in_play[u] and \
+        not (S.unit_loc[g, u] == LOC_MAP and not S.face_down[g, u])
+
+
+@njit(cache=True)
+def hidden_batch(T, S, viewer, out):
+    for g in range(out.shape[0]):
+        for u in range(out.shape[1]):
+            out[g, u] = hidden_from(T, S, g, u, viewer)
+
+
+def hidden_units(core, state, viewer: int) -> np.ndarray:
+    """bool[B, U]: ``hidden_from`` for every unit of every game."""
+    out = np.zeros(state.unit_loc.shape, dtype=np.bool_)
+    hidden_batch(core.tables, core.kernel_state(state), viewer, out)
+    return out
+
+
+def _chits(field: str):
+    """14.0: the chits of ``field`` on the Victory Hexes that have one, while the game runs."""
+    def when(core, state, viewer: int) -> np.ndarray:
+        running = ~(state.terminated | state.truncated) & bool(core.options["vp_chits"])
+        return running[:, None] & (getattr(state, field) != NO_CHIT)
+    return when
+
+
+HIDDEN = (
+    Anonymous("U", ("us",), hidden_units,
+              public=("unit_hex", "unit_loc", "face_down", "acted", "melee_target", "fought", "loss_pool",
+                      "mel_att", "pre_steps", "unit_steps"),
+              refs=("selected", "mel_arnold", "soft_unit")),
+    Secret("ke_effect", ("us",), when=lambda core, state, viewer: state.ke_revealed == 0,
+           values=lambda core: core.scenario.effect_chits),
+    Secret("ke_delay", ("us",), when=lambda core, state, viewer: state.ke_revealed < 2,
+           values=lambda core: core.scenario.delay_chits),
+    Secret("vp_value", ("us",), when=_chits("vp_value"), values=lambda core: core.scenario.vp_value_chits),
+    Secret("vp_cancel", ("us",), when=_chits("vp_cancel"), values=lambda core: core.scenario.vp_cancel_chits),
+)
 
 
 @njit(cache=True)
@@ -31,7 +88,7 @@ def pool_draw(T, S, g, loc):
             n += 1
     if n == 0:
         return -1
-    k = draw(S.rng_key, S.rng_counter, g, n) - 1
+    k = uniform(S, g, n)
     for u in range(T.u_side.shape[0]):
         if T.u_side[u] == JAPAN and T.u_type[u] == INFANTRY and S.unit_loc[g, u] == loc:
             if k == 0:

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from wargym.attu.board import hex_side, side_of, zoc_of
+from wargym.attu.fog import hidden_from
 from wargym.attu.scenario import JAPAN, UNKNOWN, US
 from wargym.attu.state import LOC_ELIM, LOC_MAP, LOC_RESERVE, LOC_STAGING, LOSS, OPT_KOMANDORSKI, PHASE_NAMES
 
@@ -91,7 +92,7 @@ def observe_game(T, S, g, viewer, prow, pcol, goals, spatial, glob):
             if S.face_down[g, u]:
                 spatial[18, r, c] += 1.0 / 6.0
         else:
-            if S.face_down[g, u]:
+            if hidden_from(T, S, g, u, viewer):
                 spatial[25, r, c] += 1.0 / 6.0
             else:
                 if t != UNKNOWN:
@@ -191,6 +192,7 @@ def observe_game(T, S, g, viewer, prow, pcol, goals, spatial, glob):
 
 
 @njit(cache=True, nogil=True)
-def observe_batch(T, S, viewer, prow, pcol, goals, spatial, glob):
-    for g in range(S.phase.shape[0]):
+def observe_batch(T, S, lo, hi, viewer, prow, pcol, goals, spatial, glob):
+    """The observations of games [lo, hi) for ``viewer`` (a chunk kernel: wargym.kernel)."""
+    for g in range(lo, hi):
         observe_game(T, S, g, viewer, prow, pcol, goals, spatial[g], glob[g])

@@ -17,7 +17,7 @@ from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, WILLIWAW
 from wargym.attu.state import (
     LOC_MAP, M_FACE_DOWN, M_FOG, M_HIGHER, M_NIGHT, M_RAIN, M_SUPPLY, M_WILLIWAW,
 )
-from wargym.rng import draw
+from wargym.rng import uniform
 
 UNKNOWN_RANGE = 2  # the Infantry an Unknown reveals fire at range 2 (counters.yaml)
 HIT_ON = 7
@@ -168,7 +168,7 @@ def random_face_down_unit(T, S, g, t):
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and S.face_down[g, u]:
             n += 1
-    k = draw(S.rng_key, S.rng_counter, g, n) - 1
+    k = uniform(S, g, n)
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and S.face_down[g, u]:
             if k == 0:

@@ -40,6 +40,8 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw
 
+from wargym.attu.board import side_of
+from wargym.attu.fog import hidden_units
 from wargym.attu.scenario import (ARTILLERY, DEPOT, ENGINEER, JAPAN, LZ_LETTERS, RECON, UNKNOWN, US, WEATHERS,
                                   ZONE_LETTERS, ZONE_NAMES, Scenario, load_data)
 from wargym.attu.state import (ACT_ORDER, ACT_SELECT, AIR_TARGET, LOC_ASIDE, LOC_ELIM, LOC_MAP, LOC_NAMES, LOC_NONE,
@@ -67,32 +69,33 @@ class Piece(NamedTuple):
     hits: bool = False        # waiting to take hits (8.0)
 
 
-def side_of(sc: Scenario, state, game: int, u: int) -> int:
-    """8.2.1.4: captured U.S. artillery fights for the Japanese."""
-    return JAPAN if state.captured[game, u] else int(sc.unit_side[u])
+def sides(core, state, game: int) -> np.ndarray:
+    """int[U]: each unit's side (board.side_of: captured U.S. artillery fights for the Japanese)."""
+    return np.array([side_of(core.tables, core.kernel_state(state), game, u) for u in range(len(core.scenario.unit_side))])
 
 
-def sees(sc: Scenario, state, game: int, u: int, viewer: int | None) -> bool:
-    """Whether ``viewer`` may know which counter ``u`` is: the U.S. sees a Japanese unit only on the
-    map and face up (2.5); Japan and the full board see everything."""
-    if viewer != US or side_of(sc, state, game, u) == US:
-        return True
-    return bool(state.unit_loc[game, u] == LOC_MAP and not state.face_down[game, u])
+def seen(core, state, game: int, viewer: int | None) -> np.ndarray:
+    """bool[U]: whether ``viewer`` may know which counter each unit is (fog.hidden_from, 2.5); the
+    full board (None) shows everything."""
+    if viewer is None:
+        return np.ones(len(core.scenario.unit_side), dtype=bool)
+    return ~hidden_units(core, state.take([game]), viewer)[0]
 
 
-def pieces(sc: Scenario, state, game: int, viewer: int | None) -> dict[int, list[Piece]]:
+def pieces(core, state, game: int, viewer: int | None) -> dict[int, list[Piece]]:
     """hex -> its counters as ``viewer`` sees them: the known ones by unit index, then the hidden ones
     (ordered by their marks only, so swapping two hidden units changes nothing)."""
     on = np.nonzero(state.unit_loc[game] == LOC_MAP)[0]
+    side, known = sides(core, state, game), seen(core, state, game, viewer)
     pool = state.loss_pool[game] & (state.phase[game] == LOSS)
     out: dict[int, list[Piece]] = {}
     hidden: dict[int, list[Piece]] = {}
     for u in on:
         u = int(u)
         h = int(state.unit_hex[game, u])
-        p = Piece(u, side_of(sc, state, game, u), bool(state.face_down[game, u]), int(state.selected[game]) == u,
+        p = Piece(u, int(side[u]), bool(state.face_down[game, u]), int(state.selected[game]) == u,
                   bool(state.melee_target[game, u] >= 0), bool(pool[u]))
-        if sees(sc, state, game, u, viewer):
+        if known[u]:
             out.setdefault(h, []).append(p)
         else:
             hidden.setdefault(h, []).append(p._replace(unit=-1))
@@ -185,12 +188,13 @@ def result_text(state, game: int) -> str:
     return "US wins" if r[0] > r[1] else "Japan wins" if r[1] > r[0] else "draw"
 
 
-def _where(sc: Scenario, state, game: int, u: int, viewer: int | None) -> str:
-    if not sees(sc, state, game, u, viewer):
+def _where(core, state, game: int, u: int, viewer: int | None) -> str:
+    sc = core.scenario
+    if not seen(core, state, game, viewer)[u]:
         loc = int(state.unit_loc[game, u])
         return f"a face-down Japanese unit in {sc.grid.label(int(state.unit_hex[game, u]))}" if loc == LOC_MAP \
             else "a Japanese unit off the map"
-    text = f"{SIDE_NAMES[side_of(sc, state, game, u)]} {sc.unit_names[u]}"
+    text = f"{SIDE_NAMES[int(sides(core, state, game)[u])]} {sc.unit_names[u]}"
     loc = int(state.unit_loc[game, u])
     if loc == LOC_MAP:
         return f"{text} in {sc.grid.label(int(state.unit_hex[game, u]))}"
@@ -246,7 +250,7 @@ def status_lines(core, state, game: int, viewer: int | None) -> list[str]:
     air = [sc.grid.label(int(h)) for h in state.air_target[g, :int(state.air_n[g])] if h >= 0]
     if air:
         lines[-1] += f"; airpower targets: {', '.join(air)}"
-    stacks = pieces(sc, state, g, viewer)
+    stacks = pieces(core, state, g, viewer)
     vh = []
     targets = set(int(h) for h in sc.target_hex)
     for z, h in enumerate(sc.victory_hex):
@@ -275,7 +279,7 @@ def status_lines(core, state, game: int, viewer: int | None) -> list[str]:
     lines += forces_lines(core, state, g, viewer)
     sel = int(state.selected[g])
     if sel >= 0:
-        lines.append(f"selected: {_where(sc, state, g, sel, viewer)}")
+        lines.append(f"selected: {_where(core, state, g, sel, viewer)}")
     if state.sel_hex[g] >= 0:
         lines.append(f"hex in question: {sc.grid.label(int(state.sel_hex[g]))}")
     if state.mel_hex[g] >= 0:
@@ -360,7 +364,7 @@ def board_lines(core, state, game: int = 0, viewer: int | None = None) -> list[s
     sc = core.scenario
     grid = sc.grid
     land, _ = _island(sc)
-    stacks = pieces(sc, state, game, viewer)
+    stacks = pieces(core, state, game, viewer)
     marks = hex_marks(state, game, stacks)
     victory = set(int(h) for h in sc.victory_hex)
     width = 3 + grid.columns * CELL
@@ -410,7 +414,7 @@ def render_ansi(core, state, game: int = 0, viewer: int | None = None) -> str:
     view = f" (viewed by {SIDE_NAMES[viewer]})" if viewer is not None else " (full board)"
     text = [f"War in the Wind: The Battle for Attu Island -- {sc.name}{view}", board[0], *body, ""]
     notes = LEGEND + [""] + status_lines(core, state, game, viewer)
-    stacks = pieces(sc, state, game, viewer)
+    stacks = pieces(core, state, game, viewer)
     if stacks:
         notes.append("Stacks: " + "; ".join(
             f"{sc.grid.label(h)} {', '.join(unit_code(sc, state, game, p) for p in ps)}" for h, ps in stacks.items()))
@@ -648,7 +652,7 @@ def _draw_state(cv: Canvas, core, state, game: int, viewer: int | None) -> None:
     if state.sel_hex[game] >= 0:
         cx, cy = centers[int(state.sel_hex[game])]
         cv.polygon(_hexagon(cx, cy, 0.96 * R), outline=ASKED, width=2.0)
-    for h, stack in pieces(sc, state, game, viewer).items():
+    for h, stack in pieces(core, state, game, viewer).items():
         _stack(cv, sc, state, game, stack, *centers[h], R)
     for a, b in melee_arrows(state, game):
         _arrow(cv, centers[a], centers[b], MELEE, R)

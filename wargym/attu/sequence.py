@@ -38,13 +38,13 @@ from wargym.attu.refit import (
     create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
     refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spots,
 )
-from wargym.attu.scenario import ARTILLERY, FOG, FREE_STAGING, JAPAN, UNKNOWN, US, WILLIWAW
+from wargym.attu.scenario import FOG, FREE_STAGING, JAPAN, UNKNOWN, US, WILLIWAW
 from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
-    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
+    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
     LOSS_SOFT_GROUND, MARTINEZ, MELEE_PICK, MEL_AMBUSH, MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION,
-    MEL_ROUND_END, MEL_YAMASAKI, NIGHT_DECISION, OPT_END_DATE, OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI,
+    MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, NIGHT_DECISION, OPT_END_DATE, OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI,
     OPT_MAJOR_ONLY, OPT_SOLITAIRE, OPT_SUBSET, OPT_US_FREE, OVER, RANGED_TARGET, REFIT_ALLOC, REFIT_DECISION,
     REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK,
     US_STAGING, US_WAIT, YAMA_MOVE, YAMA_SELECT,
@@ -52,9 +52,8 @@ from wargym.attu.state import (
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, end_of_turn, step8, update_zones
 from wargym.attu.weather import roll_airpower, roll_weather
+from wargym.kernel import bind_driver, only_action
 
-MEL_RETREATED = 4      # mel_stage after the U.S. took the retreat option
-LOSS_EXCESS = 5        # loss_kind: defensive hits past the attackers (8.2.1.1)
 MAX_WAIT_TURN = 13     # 12.6 interpretation: the landing may wait until May 23
 
 
@@ -1116,104 +1115,71 @@ def loss_done(T, S, g):
 
 
 @njit(cache=True)
-def only_action(m):
-    found = -1
-    for i in range(m.shape[0]):
-        if m[i]:
-            if found >= 0:
-                return -1
-            found = i
-    return found
-
-
-@njit(cache=True)
 def is_minor(ph):
     """The decisions ``decisions="major"`` leaves to defaults.minor_decision."""
     return ph == LOSS or ph == RETREAT or ph == MARTINEZ or ph == ARNOLD or ph == FRIENDLY_FIRE
 
 
 @njit(cache=True)
-def settle(T, S, g):
-    """Take the decisions nobody has to think about until a real one, and leave its mask."""
-    m = S.legal_action_mask[g]
-    while True:
-        if S.terminated[g]:
-            S.phase[g] = OVER
-            m[:] = False
-            return
-        ph = S.phase[g]
-        if T.opts[OPT_SOLITAIRE] and S.mel_hex[g] < 0:
-            solitaire.ad_hoc(T, S, g)  # 13.2.2, as soon as a U.S. unit comes near (after a Melee)
-            if ph == ACT_SELECT and S.acting[g] == JAPAN and S.airpower[g, JAPAN] > 0 and S.air_n[g] == 0:
-                if solitaire.announce_air(T, S, g) > 0:  # 13.2
-                    S.air_struck[g] = True
-                    S.air_i[g] = 0
-                    air_run(T, S, g)
-                continue
-        if ph == MELEE_PICK:
-            occ = occupancy(T, S, g)
-            if not any_pickable(T, S, g, S.mel_picker[g], occ):
-                if any_pickable(T, S, g, 1 - S.mel_picker[g], occ):
-                    S.mel_picker[g] = 1 - S.mel_picker[g]
-                else:
-                    end_melee_step(T, S, g)
-                continue
-        if ph == LOSS and loss_done(T, S, g):
-            after_losses(T, S, g)
-            continue
-        if ph == RETREAT:
-            u = next_retreater(T, S, g)
-            if u < 0:
-                melee_run(T, S, g)
-                continue
-            tmp = np.zeros(T.nbr.shape[0], dtype=np.bool_)
-            if retreat_hexes(T, S, g, u, tmp) == 0:  # README: no hex to retreat to
-                S.ret_left[g, u] = False
-                S.mel_att[g, u] = False
-                from_steps = S.unit_steps[g, u]
-                for _ in range(from_steps):
-                    hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
-                continue
-        if ph == REFIT_ALLOC and S.refit_steps[g] <= 0:
-            end_refit_allocation(T, S, g)
-            continue
-        n = fill_mask(T, S, g, m)
-        if n == 0:  # cannot happen by construction; stop the game rather than loop
-            S.truncated[g] = True
-            m[:] = False
-            return
-        if n == 1:
-            apply(T, S, g, only_action(m))
-            continue
-        if T.opts[OPT_MAJOR_ONLY] and is_minor(ph):
-            apply(T, S, g, defaults.minor_decision(T, S, g, m))
-            continue
-        S.current_player[g] = decider(T, S, g)
-        return
-
-
-# ---------------------------------------------------------------------------------- batch step
-@njit(cache=True)
-def step_game(T, S, g, a):
-    S.decisions[g] += 1
-    apply(T, S, g, a)
-    settle(T, S, g)
-    if not S.terminated[g] and S.decisions[g] >= T.max_decisions:
-        S.truncated[g] = True
-        S.legal_action_mask[g, :] = False
-
-
-@njit(cache=True, nogil=True)
-def step_batch(T, S, actions):
-    """One decision in every game whose action is >= 0 (others untouched).  Serial: the core
-    shares a batch among threads by chunks of games (wargym.core.GameChunks)."""
-    for g in range(actions.shape[0]):
-        if actions[g] >= 0:
-            step_game(T, S, g, actions[g])
+def progress(T, S, g):
+    """What happens between decisions without one (the driver's hook): the solitaire system's
+    ad hoc placements and airpower (13.2), a Melee step with nothing left to pick, hits placed,
+    retreats that cannot be made, a refit with no step left.  True when something happened."""
+    ph = S.phase[g]
+    if T.opts[OPT_SOLITAIRE] and S.mel_hex[g] < 0:
+        solitaire.ad_hoc(T, S, g)  # 13.2.2, as soon as a U.S. unit comes near (after a Melee)
+        if ph == ACT_SELECT and S.acting[g] == JAPAN and S.airpower[g, JAPAN] > 0 and S.air_n[g] == 0:
+            if solitaire.announce_air(T, S, g) > 0:  # 13.2
+                S.air_struck[g] = True
+                S.air_i[g] = 0
+                air_run(T, S, g)
+            return True
+    if ph == MELEE_PICK:
+        occ = occupancy(T, S, g)
+        if not any_pickable(T, S, g, S.mel_picker[g], occ):
+            if any_pickable(T, S, g, 1 - S.mel_picker[g], occ):
+                S.mel_picker[g] = 1 - S.mel_picker[g]
+            else:
+                end_melee_step(T, S, g)
+            return True
+    if ph == LOSS and loss_done(T, S, g):
+        after_losses(T, S, g)
+        return True
+    if ph == RETREAT:
+        u = next_retreater(T, S, g)
+        if u < 0:
+            melee_run(T, S, g)
+            return True
+        tmp = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+        if retreat_hexes(T, S, g, u, tmp) == 0:  # README: no hex to retreat to
+            S.ret_left[g, u] = False
+            S.mel_att[g, u] = False
+            from_steps = S.unit_steps[g, u]
+            for _ in range(from_steps):
+                hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
+            return True
+    if ph == REFIT_ALLOC and S.refit_steps[g] <= 0:
+        end_refit_allocation(T, S, g)
+        return True
+    return False
 
 
 @njit(cache=True)
-def start_batch(T, S):
-    for g in range(S.phase.shape[0]):
-        start_game(T, S, g)
-        settle(T, S, g)
+def automatic(T, S, g, m, n):
+    """A decision with one legal action takes itself; with ``decisions="major"`` the minor ones
+    (``is_minor``) are made by defaults.minor_decision.  -1 for a real decision."""
+    if n == 1:
+        return only_action(m)
+    if T.opts[OPT_MAJOR_ONLY] and is_minor(S.phase[g]):
+        return defaults.minor_decision(T, S, g, m)
+    return -1
+
+
+@njit(cache=True)
+def game_over(T, S, g):
+    S.phase[g] = OVER
+
+
+# the step, start and mask kernels over games (wargym.kernel): the rules above are their hooks
+DRIVER = bind_driver("attu", start_game=start_game, apply=apply, fill_mask=fill_mask, decider=decider,
+                     progress=progress, automatic=automatic, game_over=game_over)

@@ -19,24 +19,17 @@ from numba import njit
 
 from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN
 from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING, OPT_JP_FREE
-from wargym.rng import draw
+from wargym.rng import shuffle, uniform
 
 NEAR_MIN, NEAR_MAX, NEAR_NEED = 2, 3, 2   # 12.4
 GUN_20MM_RANGE = 5                          # 12.4: within five hexes of 3311
 
 
 @njit(cache=True)
-def shuffle(S, g, arr):
-    for i in range(arr.shape[0] - 1, 0, -1):
-        j = draw(S.rng_key, S.rng_counter, g, i + 1) - 1
-        arr[i], arr[j] = arr[j], arr[i]
-
-
-@njit(cache=True)
 def draw_chits(T, S, g):
     """12.1 and 14.0."""
-    S.ke_effect[g] = T.effect_chits[draw(S.rng_key, S.rng_counter, g, T.effect_chits.shape[0]) - 1]
-    S.ke_delay[g] = T.delay_chits[draw(S.rng_key, S.rng_counter, g, T.delay_chits.shape[0]) - 1]
+    S.ke_effect[g] = T.effect_chits[uniform(S, g, T.effect_chits.shape[0])]
+    S.ke_delay[g] = T.delay_chits[uniform(S, g, T.delay_chits.shape[0])]
     values = T.vp_values.copy()
     shuffle(S, g, values)
     cancels = T.vp_cancels.copy()

@@ -30,9 +30,9 @@ from numba import njit
 from wargym.attu.board import roll, side_of
 from wargym.attu.fog import place_engaged, pool_draw
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
-from wargym.attu.setup import shuffle, unknown_hex_ok
+from wargym.attu.setup import unknown_hex_ok
 from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_RESERVE
-from wargym.rng import draw
+from wargym.rng import shuffle, uniform
 
 THREAT_RANGE = 4      # 13.2.2
 PLACE_RANGE = 2       # 13.2.2
@@ -189,7 +189,7 @@ def ambush_size(T, S, g):
             n += 1
     if n == 0:
         return 0
-    k = draw(S.rng_key, S.rng_counter, g, n) - 1
+    k = uniform(S, g, n)
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and T.u_in_play[u] and S.unit_loc[g, u] == LOC_RESERVE:
             if k == 0:

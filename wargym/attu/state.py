@@ -1,9 +1,10 @@
 """Attu state: B games as numpy arrays with a leading batch axis, and the static tables.
 
-``State`` is a frozen dataclass; ``as_arrays(state)`` views it as a namedtuple that the jitted rule
-kernels take, and ``Tables`` does the same for the ``Scenario``.  Per game (U units, H hexes)::
+``State`` is a frozen dataclass whose fields declare their dtype, shape, start and range
+(wargym.schema); the kernels take it and the ``Scenario``'s lookup tables (``Tables``) as structs
+(``StateArg``, ``TablesArg``: wargym.kernel).  Per game (U units, H hexes), besides the fields
+every game has (wargym.core.BaseState)::
 
-    phase             int8      decision phase (PHASE_NAMES)
     weather           int8      CLOUDY / RAIN / FOG / WILLIWAW                          3.3
     night, refit      bool      this turn is a Night Turn / a Refit Turn               3.1, 3.2
     first             int8      first player of the turn (0 US by day, 1 Japan at night) 3.2
@@ -41,7 +42,7 @@ kernels take, and ``Tables`` does the same for the ``Scenario``.  Per game (U un
     mel_from          int16[6]  hexes the Melee's attackers came from                  8.2
     mel_hits          int8      hits of the fire just rolled, before Joe Martinez      11.1
     setup_k           int16     progress through a set-up list                         12.x
-    dice_queue        int8[24]  dice tests force before the generator (book examples)
+    last_dice, last_n         the dice of the last roll, for the record                8.0
     yama_unit, yama_mp        Colonel Yamasaki's group and its Movement Points left    11.3
     mel_kind          int8      MEL_NORMAL, MEL_YAMASAKI (attackers roll first, 11.3.2), MEL_AMBUSH (13.3)
     pinned            bool[U]   13.2.1: an Unknown that may not move (solitaire)
@@ -51,19 +52,22 @@ kernels take, and ``Tables`` does the same for the ``Scenario``.  Per game (U un
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
-from numba import config as numba_config, types
-from numba.experimental import structref
 
 from wargym.core import BaseState
-from wargym.attu.scenario import Scenario
+from wargym.attu.scenario import WEATHERS, Scenario
+from wargym.kernel import KernelStruct
+from wargym.schema import var
 
 LOC_NONE, LOC_MAP, LOC_ELIM, LOC_RESERVE, LOC_STAGING, LOC_ASIDE, LOC_OUT = range(7)
 LOC_NAMES = ("not yet placed", "map", "eliminated", "off map", "staging", "set aside", "out of the game")
 MAX_AIR = 6
-DICE_QUEUE = 24
+LAST_DICE = 24     # dice of one roll kept for the record (the most one attack rolls)
+ZONES = 6          # victory zones (10.0)
+HEROES = 3         # Martinez, Arnold, Yamasaki (11.0)
+NO_CHIT = -9       # vp_value / vp_cancel of a hex without a chit (14.0)
 
 # decision phases
 (JP_SETUP, US_STAGING, US_WAIT, REFIT_DECISION, REFIT_ALLOC, REINF_PICK, REINF_ZONE, INDEPENDENT, DEPOT,
@@ -80,90 +84,89 @@ PHASE_NAMES = (
 )
 
 # melee stages (mel_stage)
-MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_ROUND_END, MEL_OPTION = range(4)
+MEL_DEFENSIVE, MEL_OFFENSIVE, MEL_ROUND_END, MEL_OPTION, MEL_RETREATED = range(5)
 # melee kinds (mel_kind)
 MEL_NORMAL, MEL_YAMASAKI, MEL_AMBUSH = range(3)
 # loss kinds (loss_kind)
 LOSS_RANGED, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_SOFT_GROUND = range(4)
+LOSS_EXCESS = 5    # defensive hits past the attackers, on the other units of their hexes (8.2.1.1)
+
+
+NONE = {"init": -1, "low": -1}  # a unit or hex number, -1 for none
 
 
 @dataclass(frozen=True)
 class State(BaseState):
-    phase: np.ndarray
-    decisions: np.ndarray
-    weather: np.ndarray
-    night: np.ndarray
-    refit: np.ndarray
-    first: np.ndarray
-    acting: np.ndarray
-    act_step: np.ndarray
-    airpower: np.ndarray
-    air_target: np.ndarray
-    air_n: np.ndarray
-    air_struck: np.ndarray
-    unit_hex: np.ndarray
-    unit_loc: np.ndarray
-    unit_steps: np.ndarray
-    face_down: np.ndarray
-    acted: np.ndarray
-    melee_target: np.ndarray
-    fought: np.ndarray
-    captured: np.ndarray
-    land_order: np.ndarray
-    casualties: np.ndarray
-    zone_cleared: np.ndarray
-    heroes_used: np.ndarray
-    secured: np.ndarray
-    ke_effect: np.ndarray
-    ke_delay: np.ndarray
-    ke_revealed: np.ndarray
-    last_turn: np.ndarray
-    vp_value: np.ndarray
-    vp_cancel: np.ndarray
-    selected: np.ndarray
-    sel_hex: np.ndarray
-    loss_hits: np.ndarray
-    loss_side: np.ndarray
-    loss_kind: np.ndarray
-    loss_pool: np.ndarray
-    loss_unknown_done: np.ndarray
-    mel_hex: np.ndarray
-    mel_side: np.ndarray
-    mel_att: np.ndarray
-    mel_stage: np.ndarray
-    mel_round: np.ndarray
-    mel_picker: np.ndarray
-    mel_martinez: np.ndarray
-    mel_arnold: np.ndarray
-    mel_surround: np.ndarray
-    refit_steps: np.ndarray
-    setup_k: np.ndarray
-    land_count: np.ndarray
-    swap_left: np.ndarray
-    ff_hits: np.ndarray
-    ff_side: np.ndarray
-    ff_from: np.ndarray
-    soft_unit: np.ndarray
-    soft_hits: np.ndarray
-    air_i: np.ndarray
-    pre_steps: np.ndarray
-    ret_left: np.ndarray
-    slot_for: np.ndarray
-    mel_from: np.ndarray
-    mel_hits: np.ndarray
-    dice_queue: np.ndarray
-    dice_n: np.ndarray
-    dice_pos: np.ndarray
-    last_dice: np.ndarray
-    last_n: np.ndarray
-    yama_unit: np.ndarray
-    yama_mp: np.ndarray
-    mel_kind: np.ndarray
-    pinned: np.ndarray
-    adhoc_done: np.ndarray
+    decisions: np.ndarray = var("int32", low=0)
+    weather: np.ndarray = var("int8", low=0, high=len(WEATHERS) - 1)
+    night: np.ndarray = var("bool")
+    refit: np.ndarray = var("bool")
+    first: np.ndarray = var("int8", low=0, high=1)
+    acting: np.ndarray = var("int8", low=0, high=1)
+    act_step: np.ndarray = var("int8", low=0, high=1)
+    airpower: np.ndarray = var("int8", (2,), low=0)
+    air_target: np.ndarray = var("int16", (MAX_AIR,), high="H-1", **NONE)
+    air_n: np.ndarray = var("int8", low=0, high=MAX_AIR)
+    air_struck: np.ndarray = var("bool")
+    unit_hex: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
+    unit_loc: np.ndarray = var("int8", ("U",), low=LOC_NONE, high=LOC_OUT)
+    unit_steps: np.ndarray = var("int8", ("U",), init=lambda core: core.scenario.unit_start_steps, low=0,
+                                 high="STEPS")
+    face_down: np.ndarray = var("bool", ("U",))
+    acted: np.ndarray = var("bool", ("U",))
+    melee_target: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
+    fought: np.ndarray = var("bool", ("U",))
+    captured: np.ndarray = var("bool", ("U",))
+    land_order: np.ndarray = var("int16", ("U",), **NONE)
+    casualties: np.ndarray = var("int16", low=0)
+    zone_cleared: np.ndarray = var("bool", (ZONES,))
+    heroes_used: np.ndarray = var("bool", (HEROES,))
+    secured: np.ndarray = var("bool", (2,))
+    ke_effect: np.ndarray = var("int8", low=0)
+    ke_delay: np.ndarray = var("int8", low=0)
+    ke_revealed: np.ndarray = var("int8", low=0, high=2)
+    last_turn: np.ndarray = var("int16", **NONE)
+    vp_value: np.ndarray = var("int8", (ZONES,), init=NO_CHIT, low=NO_CHIT, high=3)
+    vp_cancel: np.ndarray = var("int8", (ZONES,), init=NO_CHIT, low=NO_CHIT, high=0)
+    selected: np.ndarray = var("int16", high="U-1", **NONE)
+    sel_hex: np.ndarray = var("int16", high="H-1", **NONE)
+    loss_hits: np.ndarray = var("int8", low=0)
+    loss_side: np.ndarray = var("int8", low=0, high=1)
+    loss_kind: np.ndarray = var("int8", low=0, high=LOSS_EXCESS)
+    loss_pool: np.ndarray = var("bool", ("U",))
+    loss_unknown_done: np.ndarray = var("bool")
+    mel_hex: np.ndarray = var("int16", high="H-1", **NONE)
+    mel_side: np.ndarray = var("int8", low=0, high=1)
+    mel_att: np.ndarray = var("bool", ("U",))
+    mel_stage: np.ndarray = var("int8", low=0, high=MEL_RETREATED)
+    mel_round: np.ndarray = var("int8", low=0)
+    mel_picker: np.ndarray = var("int8", low=0, high=1)
+    mel_martinez: np.ndarray = var("int8", low=0)
+    mel_arnold: np.ndarray = var("int16", high="U-1", **NONE)
+    mel_surround: np.ndarray = var("int8", low=0)
+    refit_steps: np.ndarray = var("int8", low=0)
+    setup_k: np.ndarray = var("int16", low=0)
+    land_count: np.ndarray = var("int16", low=0)
+    swap_left: np.ndarray = var("int8", low=0)
+    ff_hits: np.ndarray = var("int8", low=0)
+    ff_side: np.ndarray = var("int8", low=0, high=1)
+    ff_from: np.ndarray = var("int16", high="H-1", **NONE)
+    soft_unit: np.ndarray = var("int16", high="U-1", **NONE)
+    soft_hits: np.ndarray = var("int8", low=0)
+    air_i: np.ndarray = var("int8", low=0, high=MAX_AIR)
+    pre_steps: np.ndarray = var("int8", ("U",), low=0, high="STEPS")
+    ret_left: np.ndarray = var("bool", ("U",))
+    slot_for: np.ndarray = var("int8", low=0, high="PHASES-1")
+    mel_from: np.ndarray = var("int16", (6,), high="H-1", **NONE)
+    mel_hits: np.ndarray = var("int8", low=0)
+    last_dice: np.ndarray = var("int8", (LAST_DICE,), low=0, high=10)
+    last_n: np.ndarray = var("int8", low=0, high=LAST_DICE)
+    yama_unit: np.ndarray = var("bool", ("U",))
+    yama_mp: np.ndarray = var("int8")
+    mel_kind: np.ndarray = var("int8", low=0, high=MEL_AMBUSH)
+    pinned: np.ndarray = var("bool", ("U",))
+    adhoc_done: np.ndarray = var("bool", (ZONES,))
 
-
-StateArrays = namedtuple("StateArrays", [f.name for f in fields(State)])
 
 Tables = namedtuple("Tables", [
     "nbr", "dist", "near3", "land", "level", "zone", "slope", "cliff", "cost", "zoc_reach", "sight", "lz_hex", "lz_cap",
@@ -185,63 +188,14 @@ MOD_KEYS = ("attacking_higher_level", "attacking_up_slope", "out_of_supply", "wi
  OPT_AIR_MOD, OPT_REFIT_MOD, OPT_UNKNOWNS_SINGLE_USE, OPT_SUBSET, N_OPTS) = range(13)
 
 
-# ---------------------------------------------------------------------------- kernel arguments
-# The kernels take the state and the tables as numba structrefs: one pointer per argument.  As
-# namedtuples of ~130 arrays every call between kernels unpacked and reference-counted each array,
-# and the generated code made a cold compile of the Attu core take over 20 minutes (measured:
-# a million LLVM extract_value instructions for the mask function alone).
-@structref.register
-class StateRefType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
+# the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
+StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
+TablesArg, TablesArgType = KernelStruct.define("TablesArg", Tables._fields, __name__)
 
 
-@structref.register
-class TablesRefType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
-
-
-class KernelRef(structref.StructRefProxy):
-    """A structref the kernels take; Python reads its fields from the values it was built from."""
-
-    def __getattr__(self, name):
-        values = self.__dict__.get("_values")
-        if values is None or name not in values:
-            raise AttributeError(name)
-        return values[name]
-
-
-class StateRef(KernelRef):
-    pass
-
-
-class TablesRef(KernelRef):
-    pass
-
-
-structref.define_proxy(StateRef, StateRefType, list(StateArrays._fields))
-structref.define_proxy(TablesRef, TablesRefType, list(Tables._fields))
-
-
-def _kernel_ref(cls, plain):
-    if numba_config.DISABLE_JIT:  # pure Python (debugging): the namedtuple serves
-        return plain
-    ref = cls(*plain)
-    ref.__dict__["_values"] = plain._asdict()
-    return ref
-
-
-def as_arrays(state: State, lo: int | None = None, hi: int | None = None) -> StateRef:
-    """The state's arrays (games [lo, hi) when given) as the kernels' argument; writes go to the
-    state's own arrays."""
-    if lo is None:
-        return _kernel_ref(StateRef, StateArrays(*(getattr(state, f) for f in StateArrays._fields)))
-    return _kernel_ref(StateRef, StateArrays(*(getattr(state, f)[lo:hi] for f in StateArrays._fields)))
-
-
-def kernel_tables(tables: Tables) -> TablesRef:
-    return _kernel_ref(TablesRef, tables)
+def as_arrays(state: State) -> StateArg:
+    """The state as the kernels take it (writes go to the state's own arrays)."""
+    return StateArg.of(state)
 
 
 def near_table(distance: np.ndarray, radius: int) -> np.ndarray:
@@ -297,30 +251,3 @@ def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, so
         max_decisions=np.int64(max_decisions),
     )
 
-
-def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
-    """Games before set-up (12.0): every counter off the map, masks not yet computed."""
-    b, u = len(keys), sc.num_units
-    z8 = lambda *s: np.zeros((b, *s), dtype=np.int8)  # noqa: E731
-    z16 = lambda *s: np.zeros((b, *s), dtype=np.int16)  # noqa: E731
-    zb = lambda *s: np.zeros((b, *s), dtype=bool)  # noqa: E731
-    m16 = lambda *s: np.full((b, *s), -1, dtype=np.int16)  # noqa: E731
-    return State(
-        current_player=z8(), legal_action_mask=zb(num_actions), terminated=zb(), truncated=zb(),
-        rewards=np.zeros((b, 2), dtype=np.float32), turn=np.ones(b, dtype=np.int16),
-        rng_key=np.asarray(keys, dtype=np.uint64).copy(), rng_counter=np.zeros(b, dtype=np.uint32), next_die=z8(),
-        phase=z8(), decisions=np.zeros(b, dtype=np.int32), weather=z8(), night=zb(), refit=zb(), first=z8(),
-        acting=z8(), act_step=z8(), airpower=z8(2), air_target=m16(MAX_AIR), air_n=z8(), air_struck=zb(),
-        unit_hex=m16(u), unit_loc=z8(u), unit_steps=np.tile(sc.unit_start_steps, (b, 1)).astype(np.int8),
-        face_down=zb(u), acted=zb(u), melee_target=m16(u), fought=zb(u), captured=zb(u), land_order=m16(u),
-        casualties=z16(), zone_cleared=zb(6), heroes_used=zb(3), secured=zb(2), ke_effect=z8(), ke_delay=z8(),
-        ke_revealed=z8(), last_turn=m16(), vp_value=np.full((b, 6), -9, dtype=np.int8),
-        vp_cancel=np.full((b, 6), -9, dtype=np.int8), selected=m16(), sel_hex=m16(), loss_hits=z8(),
-        loss_side=z8(), loss_kind=z8(), loss_pool=zb(u), loss_unknown_done=zb(), mel_hex=m16(), mel_side=z8(),
-        mel_att=zb(u), mel_stage=z8(), mel_round=z8(), mel_picker=z8(), mel_martinez=z8(), mel_arnold=m16(),
-        mel_surround=z8(), refit_steps=z8(), setup_k=z16(), land_count=z16(), swap_left=z8(), ff_hits=z8(),
-        ff_side=z8(), ff_from=m16(), soft_unit=m16(), soft_hits=z8(), air_i=z8(), pre_steps=z8(u),
-        ret_left=zb(u), slot_for=z8(), mel_from=m16(6), mel_hits=z8(), dice_queue=z8(DICE_QUEUE), dice_n=z8(), dice_pos=z8(),
-        last_dice=z8(DICE_QUEUE), last_n=z8(), yama_unit=zb(u), yama_mp=z8(), mel_kind=z8(),
-        pinned=zb(u), adhoc_done=zb(6),
-    )

@@ -77,13 +77,14 @@ def static_planes(scenario, n_terrain: int) -> np.ndarray:
     return planes
 
 
-@njit(cache=True)
-def encode(T, S, viewer, static, plane_row, plane_col, spatial, glob):
+@njit(cache=True, nogil=True)
+def encode(T, S, lo, hi, viewer, static, plane_row, plane_col, spatial, glob):
+    """The observations of games [lo, hi) for ``viewer`` (a chunk kernel: wargym.kernel)."""
     H = T.nbr.shape[0]
     U = T.u_side.shape[0]
     n_static = static.shape[0]
     tb = n_static - 4
-    for g in range(S.phase.shape[0]):
+    for g in range(lo, hi):
         out = spatial[g]
         out[:n_static] = static
         out[n_static:] = 0.0
@@ -164,12 +165,3 @@ def encode(T, S, viewer, static, plane_row, plane_col, spatial, glob):
         if S.last_result[g] >= 0:
             gv[28 + S.last_result[g]] = 1.0
 
-
-def observe(tables, arrays, viewer: int, scenario, static: np.ndarray) -> dict[str, np.ndarray]:
-    b = arrays.phase.shape[0]
-    grid = scenario.grid
-    spatial = np.empty((b, static.shape[0] + N_FIXED_PLANES - 4, grid.rows, grid.columns), dtype=np.float32)
-    glob = np.empty((b, N_GLOBAL), dtype=np.float32)
-    encode(tables, arrays, viewer, static, grid.plane_row.astype(np.int64), grid.plane_col.astype(np.int64),
-           spatial, glob)
-    return {"spatial": spatial, "global": glob}

@@ -1,4 +1,4 @@
-"""Sequence of Play (4.0-4.1) as a machine of atomic decisions, and the step kernel.
+"""Sequence of Play (4.0-4.1) as a machine of atomic decisions, and the hooks of the step kernel.
 
     Game-Turn:  First Player-Turn  [Movement Phase -> Combat Phase]
                 Second Player-Turn [Movement Phase -> Combat Phase]
@@ -28,8 +28,7 @@ with a single route or displacement hex, an advance nobody can make.  With ``dec
 the default rules in defaults.py and retreat.py.
 """
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from wargym.island_war import defaults
 from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
@@ -52,7 +51,8 @@ from wargym.island_war.state import (
 )
 from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
-from wargym.rng import draw
+from wargym.kernel import bind_driver, only_action
+from wargym.rng import roll
 
 
 # ------------------------------------------------------------------------- phase transitions
@@ -171,11 +171,7 @@ def resolve(T, S, g):
     differential = attack_strength(T, S, g) - defense_strength(T, S, g)
     line = terrain_line(T, S, g)
     column = crt_column(T, differential)
-    if S.next_die[g] > 0:
-        die = S.next_die[g]
-        S.next_die[g] = 0
-    else:
-        die = draw(S.rng_key, S.rng_counter, g, 6)
+    die = roll(S, g, 6)
     result = T.crt[line, column, die - 1]
     S.last_die[g] = die
     S.last_result[g] = result
@@ -375,75 +371,25 @@ def decider(T, S, g):
 
 
 @njit(cache=True)
-def only_action(m):
-    """The single legal action, or -1 when there are several."""
-    found = -1
-    for i in range(m.shape[0]):
-        if m[i]:
-            if found >= 0:
-                return -1
-            found = i
-    return found
-
-
-@njit(cache=True)
-def settle(T, S, g):
-    """Take the decisions nobody has to think about (module docstring) until a real one, and
-    leave its mask in the state."""
+def automatic(T, S, g, m, n):
+    """The decisions nobody has to think about (module docstring), or -1 for a real one."""
     H = T.nbr.shape[0]
-    m = S.legal_action_mask[g]
-    while True:
-        if S.terminated[g]:
-            m[:] = False
-            return
-        n = fill_mask(T, S, g, m)
-        phase = S.phase[g]
-        if phase == MOVE_SELECT and n == 1:  # nothing left to move: only END_PHASE
-            apply(T, S, g, H + END_PHASE)
-            continue
-        if phase == COMBAT_SELECT and n == 1 and m[H + END_PHASE]:  # no attack possible
-            apply(T, S, g, H + END_PHASE)
-            continue
-        if phase == FPF and n == 1:
-            apply(T, S, g, H + CONFIRM)
-            continue
-        if (phase == RETREAT or phase == DISPLACE) and n == 1:
-            apply(T, S, g, only_action(m))
-            continue
-        if phase == ADVANCE_SELECT and n == 1:
-            apply(T, S, g, H + CONFIRM)
-            continue
-        if T.major_only and (phase == FPF or phase == RETREAT or phase == ADVANCE_SELECT or phase == ADVANCE_DEST):
-            apply(T, S, g, defaults.minor_decision(T, S, g, m))
-            continue
-        S.current_player[g] = decider(T, S, g)
-        return
+    phase = S.phase[g]
+    if phase == MOVE_SELECT and n == 1:  # nothing left to move: only END_PHASE
+        return H + END_PHASE
+    if phase == COMBAT_SELECT and n == 1 and m[H + END_PHASE]:  # no attack possible
+        return H + END_PHASE
+    if phase == FPF and n == 1:
+        return H + CONFIRM
+    if (phase == RETREAT or phase == DISPLACE) and n == 1:
+        return only_action(m)
+    if phase == ADVANCE_SELECT and n == 1:
+        return H + CONFIRM
+    if T.major_only and (phase == FPF or phase == RETREAT or phase == ADVANCE_SELECT or phase == ADVANCE_DEST):
+        return defaults.minor_decision(T, S, g, m)
+    return -1
 
 
-# ---------------------------------------------------------------------------------- batch step
-@njit(cache=True)
-def step_game(T, S, g, a):
-    S.decisions[g] += 1
-    apply(T, S, g, a)
-    settle(T, S, g)
-    if not S.terminated[g] and S.decisions[g] >= T.max_decisions:
-        S.truncated[g] = True
-        S.legal_action_mask[g, :] = False
-
-
-@njit(cache=True, parallel=True)
-def step_batch(T, S, actions):
-    """One decision in every game whose action is >= 0 (others untouched).  The games are
-    independent, so they may be shared among threads (``prange``; the caller sets how many);
-    measured, the prange-compiled loop is also about twice as fast as a plain loop on one thread."""
-    for g in prange(actions.shape[0]):
-        if actions[g] >= 0:  # int64 game index: prange's is uint64, which would compile every kernel twice
-            step_game(T, S, np.int64(g), actions[g])
-
-
-@njit(cache=True)
-def start_batch(T, S):
-    """Masks and automatic decisions of freshly set-up games."""
-    for g in range(S.phase.shape[0]):
-        start_of_game_turn(T, S, g)
-        settle(T, S, g)
+# the step, start and mask kernels over games (wargym.kernel): the rules above are their hooks
+DRIVER = bind_driver("island_war", start_game=start_of_game_turn, apply=apply, fill_mask=fill_mask,
+                     decider=decider, automatic=automatic)

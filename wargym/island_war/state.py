@@ -1,10 +1,10 @@
 """Island War state: B games as numpy arrays with a leading batch axis, and the static tables.
 
-``State`` is a frozen dataclass; ``as_arrays(state)`` views it as a namedtuple that the jitted
-rule kernels (numba) take, and ``Tables`` is the same for the ``Scenario``'s lookup tables.
-Per game (U units, H hexes, A actions, O objectives)::
+``State`` is a frozen dataclass whose fields declare their dtype, shape, start and range
+(wargym.schema); the kernels take it and the ``Scenario``'s lookup tables (``Tables``) as structs
+(``StateArg``, ``TablesArg``: wargym.kernel).  Per game (U units, H hexes, O objectives), besides
+the fields every game has (wargym.core.BaseState)::
 
-    phase               int8      decision phase (PHASE_NAMES)
     phasing             int8      side whose Player-Turn it is (0 US, 1 Japan)         4.1
     player_turn         int8      0 = First Player-Turn, 1 = Second                   4.1
     combat_phase        int16     count of Combat Phases played (for 8.41)
@@ -32,8 +32,8 @@ Per game (U units, H hexes, A actions, O objectives)::
     rt_origin           int16     its combat position
     displace_into       int16     hex the retreating unit waits to enter while the friend there is
                                   displaced (7.81), -1 otherwise
-    path_hex            int16[6,4] Paths of Retreat of retreated/eliminated units      7.91
-    path_count          int8
+    path_hex            int16[U,4] Paths of Retreat of retreated/eliminated units      7.91
+    path_count          int16
     adv_side            int8      side allowed to advance after the combat (-1 none)  7.9
     gs_points           int16[2]  Ground Support Points left this Game-Turn            9.14
     objective_owner     int8[O]   side controlling each objective (-1 none)
@@ -43,18 +43,19 @@ Per game (U units, H hexes, A actions, O objectives)::
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
 from wargym.core import BaseState
-from wargym.island_war.scenario import Scenario
+from wargym.island_war.scenario import RESULTS, Scenario
+from wargym.kernel import KernelStruct
+from wargym.schema import var
 
 # Attack declarations a player may abandon per Combat Phase before CANCEL is offered only for a
 # declaration that can neither grow nor be resolved (README: declaring is not a rule of the book;
 # unbounded cancelling let a player cycle forever without changing the game)
 MAX_CANCELS = 8
-MAX_PATHS = 6      # at most six units can be adjacent to one hex (no stacking, 5.31)
 PATH_LEN = 4       # combat position + up to three hexes of retreat (D3/A3)
 
 # decision phases
@@ -67,49 +68,53 @@ PHASE_NAMES = ("move: select unit", "move: destination", "combat: select target"
 WAITING, ON_MAP, ELIMINATED = 0, 1, 2
 
 
+def _first(core) -> int:
+    return core.scenario.first_player
+
+
 @dataclass(frozen=True)
 class State(BaseState):
-    phase: np.ndarray
-    phasing: np.ndarray
-    player_turn: np.ndarray
-    combat_phase: np.ndarray
-    decisions: np.ndarray
-    unit_hex: np.ndarray
-    unit_status: np.ndarray
-    moved: np.ndarray
-    attacked: np.ndarray
-    advanced: np.ndarray
-    fpf_used: np.ndarray
-    last_adverse: np.ndarray
-    selected: np.ndarray
-    cb_attacker: np.ndarray
-    cb_barrage: np.ndarray
-    cb_defender: np.ndarray
-    cb_fpf: np.ndarray
-    cb_gs_attack: np.ndarray
-    cb_gs_defense: np.ndarray
-    cb_banzai: np.ndarray
-    cancels: np.ndarray
-    rt_queue: np.ndarray
-    rt_head: np.ndarray
-    rt_len: np.ndarray
-    rt_hexes: np.ndarray
-    rt_done: np.ndarray
-    rt_origin: np.ndarray
-    displace_into: np.ndarray
-    path_hex: np.ndarray
-    path_count: np.ndarray
-    adv_side: np.ndarray
-    gs_points: np.ndarray
-    objective_owner: np.ndarray
-    last_die: np.ndarray
-    last_result: np.ndarray
-    last_column: np.ndarray
-    last_line: np.ndarray
-    last_differential: np.ndarray
+    phasing: np.ndarray = var("int8", init=_first, high=1)
+    player_turn: np.ndarray = var("int8", high=1)
+    combat_phase: np.ndarray = var("int16", low=0)
+    decisions: np.ndarray = var("int32", low=0)
+    unit_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.unit_setup, low=-1, high="H-1")
+    unit_status: np.ndarray = var("int8", ("U",), low=WAITING, high=ELIMINATED,
+                                  init=lambda core: np.where(core.scenario.unit_setup >= 0, ON_MAP, WAITING))
+    moved: np.ndarray = var("bool", ("U",))
+    attacked: np.ndarray = var("bool", ("U",))
+    advanced: np.ndarray = var("bool", ("U",))
+    fpf_used: np.ndarray = var("bool", ("U",))
+    last_adverse: np.ndarray = var("int16", ("U",), init=-10, low=-10)
+    selected: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
+    cb_attacker: np.ndarray = var("bool", ("U",))
+    cb_barrage: np.ndarray = var("bool", ("U",))
+    cb_defender: np.ndarray = var("bool", ("U",))
+    cb_fpf: np.ndarray = var("bool", ("U",))
+    cb_gs_attack: np.ndarray = var("int16", low=0)
+    cb_gs_defense: np.ndarray = var("int16", low=0)
+    cb_banzai: np.ndarray = var("bool")
+    cancels: np.ndarray = var("int16", low=0, high=MAX_CANCELS)
+    rt_queue: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
+    rt_head: np.ndarray = var("int16", low=0, high="U")
+    rt_len: np.ndarray = var("int16", low=0, high="U")
+    rt_hexes: np.ndarray = var("int8", low=0, high=3)
+    rt_done: np.ndarray = var("int8", low=0, high=3)
+    rt_origin: np.ndarray = var("int16", init=-1, low=-1, high="H-1")
+    displace_into: np.ndarray = var("int16", init=-1, low=-1, high="H-1")
+    # a path per unit that retreats or is eliminated in the combat: as many as its units (an attack
+    # may take several defender hexes, so more than six units can be in it)
+    path_hex: np.ndarray = var("int16", ("U", PATH_LEN), init=-1, low=-1, high="H-1")
+    path_count: np.ndarray = var("int16", low=0, high="U")
+    adv_side: np.ndarray = var("int8", init=-1, low=-1, high=1)
+    gs_points: np.ndarray = var("int16", (2,), init=lambda core: core.scenario.ground_support[1], low=0)
+    objective_owner: np.ndarray = var("int8", ("O",), init=lambda core: core.scenario.objective_owner, low=-1, high=1)
+    last_die: np.ndarray = var("int8", low=0, high=6)
+    last_result: np.ndarray = var("int8", init=-1, low=-1, high=len(RESULTS) - 1)
+    last_column: np.ndarray = var("int8", init=-1, low=-1)
+    last_line: np.ndarray = var("int8", init=-1, low=-1)
+    last_differential: np.ndarray = var("int16")
 
-
-StateArrays = namedtuple("StateArrays", [f.name for f in fields(State)])
 
 Tables = namedtuple("Tables", [
     "nbr", "dist", "hexside", "move_cost", "armor_ok", "hex_line", "river_cost", "river_line",
@@ -118,9 +123,14 @@ Tables = namedtuple("Tables", [
     "first_player", "game_turns", "us_win", "japan_win", "major_only", "max_decisions",
 ])
 
+# the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
+StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
+TablesArg, TablesArgType = KernelStruct.define("TablesArg", Tables._fields, __name__)
 
-def as_arrays(state: State) -> StateArrays:
-    return StateArrays(*(getattr(state, f) for f in StateArrays._fields))
+
+def as_arrays(state: State) -> StateArg:
+    """The state as the kernels take it (writes go to the state's own arrays)."""
+    return StateArg.of(state)
 
 
 def make_tables(sc: Scenario, major_only: bool, max_decisions: int) -> Tables:
@@ -137,34 +147,3 @@ def make_tables(sc: Scenario, major_only: bool, max_decisions: int) -> Tables:
         major_only=bool(major_only), max_decisions=np.int64(max_decisions),
     )
 
-
-def blank_state(sc: Scenario, keys: np.ndarray, num_actions: int) -> State:
-    """Games at the start of Game-Turn 1, before the first decision's mask is computed (3.0)."""
-    b, u = len(keys), sc.num_units
-    on_map = sc.unit_setup >= 0
-    z8 = lambda *s: np.zeros((b, *s), dtype=np.int8)  # noqa: E731
-    z16 = lambda *s: np.zeros((b, *s), dtype=np.int16)  # noqa: E731
-    zb = lambda *s: np.zeros((b, *s), dtype=bool)  # noqa: E731
-    first = sc.first_player
-    return State(
-        current_player=np.full(b, first, dtype=np.int8), legal_action_mask=zb(num_actions),
-        terminated=zb(), truncated=zb(), rewards=np.zeros((b, 2), dtype=np.float32),
-        turn=np.ones(b, dtype=np.int16), rng_key=np.asarray(keys, dtype=np.uint64).copy(),
-        rng_counter=np.zeros(b, dtype=np.uint32), next_die=z8(),
-        phase=np.full(b, MOVE_SELECT, dtype=np.int8), phasing=np.full(b, first, dtype=np.int8),
-        player_turn=z8(), combat_phase=z16(), decisions=np.zeros(b, dtype=np.int32),
-        unit_hex=np.tile(sc.unit_setup, (b, 1)).astype(np.int16),
-        unit_status=np.tile(np.where(on_map, ON_MAP, WAITING), (b, 1)).astype(np.int8),
-        moved=zb(u), attacked=zb(u), advanced=zb(u), fpf_used=zb(u),
-        last_adverse=np.full((b, u), -10, dtype=np.int16), selected=np.full(b, -1, dtype=np.int16),
-        cb_attacker=zb(u), cb_barrage=zb(u), cb_defender=zb(u), cb_fpf=zb(u),
-        cb_gs_attack=z16(), cb_gs_defense=z16(), cb_banzai=zb(), cancels=z16(),
-        rt_queue=np.full((b, u), -1, dtype=np.int16), rt_head=z16(), rt_len=z16(), rt_hexes=z8(), rt_done=z8(),
-        rt_origin=np.full(b, -1, dtype=np.int16), displace_into=np.full(b, -1, dtype=np.int16),
-        path_hex=np.full((b, MAX_PATHS, PATH_LEN), -1, dtype=np.int16),
-        path_count=z8(), adv_side=np.full(b, -1, dtype=np.int8),
-        gs_points=np.tile(sc.ground_support[1], (b, 1)).astype(np.int16),
-        objective_owner=np.tile(sc.objective_owner, (b, 1)).astype(np.int8),
-        last_die=z8(), last_result=np.full(b, -1, dtype=np.int8), last_column=np.full(b, -1, dtype=np.int8),
-        last_line=np.full(b, -1, dtype=np.int8), last_differential=z16(),
-    )

@@ -136,7 +136,6 @@ def play(core, side: int, agent, opponent, games: int, seed: int, epsilon: float
     agent's is taken.  Returns (the side's wins, records: phase, phi, action, game and its result per
     decision, in the order taken)."""
     state = core.init(games, seed)
-    step = getattr(core, "step_in_place", None)
     records: dict[str, list] = {"phase": [], "phi": [], "action": [], "game": []}
     for _ in range(MAX_STEPS):
         done = np.asarray(core.terminated(state)) | np.asarray(core.truncated(state))
@@ -157,10 +156,7 @@ def play(core, side: int, agent, opponent, games: int, seed: int, epsilon: float
             records["phi"].append(features(core, state, here, side))
             records["action"].append(actions[here].copy())
             records["game"].append(here)
-        if step is not None:
-            step(state, actions)
-        else:
-            state = core.step(state, actions, active=~done)
+        core.step_in_place(state, actions, active=~done)
     else:
         raise RuntimeError(f"{games} games seeded {seed} did not end within {MAX_STEPS} steps")
     won = np.asarray(core.rewards(state))[:, side] > 0
@@ -194,7 +190,7 @@ def improve(core, side: int, teacher, opponent, cfg: dict[str, Any], seed: int =
     """The teacher with its ``cfg["phases"]`` decisions learned (see the module docstring); and
     what happened, for run.json."""
     started = time.perf_counter()
-    names = tuple(getattr(core, "phase_names", ()))
+    names = tuple(core.phase_names)
     improve_config(cfg, names, f"{core.name} core")  # the config may have named another ruleset's phases
     phase_ids = [names.index(name) for name in cfg["phases"]]
     rng = np.random.default_rng(seed)

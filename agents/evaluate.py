@@ -276,14 +276,14 @@ def evaluate(ruleset: str, agent_a: Any, agent_b: Any = None, games: int = 100, 
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
     if ruleset not in RULESETS:
         raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
-    scenario = scenario or RULESETS[ruleset][3]
+    scenario = scenario or RULESETS[ruleset].default_scenario
     core = _make_core(ruleset, scenario, decisions, core_options or {})
     players = tuple(core.players)
     if len(players) > 2:
         raise ValueError(f"evaluate plays one or two sides; {ruleset} has {len(players)} players")
     if len(players) == 2 and agent_b is None:
         raise ValueError(f"{ruleset} has two players: give agent_b")
-    scen_name = getattr(getattr(core, "scenario", None), "name", scenario)
+    scen_name = core.scenario.name
 
     start = time.perf_counter()
     if a_side is not None and a_side not in players:

@@ -110,9 +110,8 @@ def _check_fits(core, shapes: dict[str, tuple[int, ...]], num_actions: int, what
                           f"has {core.num_actions}")
 
 
-def _scenario_name(core) -> str | None:
-    scenario = getattr(core, "scenario", None)
-    return getattr(scenario, "name", scenario)
+def _scenario_name(core) -> str:
+    return core.scenario.name
 
 
 def _export_graph(model, path: Path, shapes: dict[str, tuple[int, ...]], num_actions: int, opset: int) -> None:
@@ -147,10 +146,7 @@ def _box(space) -> dict[str, Any]:
 
 def action_layout(core) -> dict[str, Any]:
     """num_actions, the hex pointers [0, H) and the named specials [H, A) of a core."""
-    scenario = getattr(core, "scenario", None)
-    hexes = getattr(scenario, "num_hexes", None)
-    if hexes is None:  # a core without a hex map attribute: count the actions that describe a hex
-        hexes = sum(1 for a in range(core.num_actions) if core.describe_action(a).startswith("hex "))
+    hexes = core.grid.size
     return {"num_actions": int(core.num_actions), "num_hex_pointers": int(hexes),
             "hex_pointers": f"actions [0, {hexes}) point at the map's hexes (dense index)",
             "specials": [{"action": a, "name": core.describe_action(a)} for a in range(hexes, core.num_actions)],
@@ -177,7 +173,7 @@ def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None
     return {
         "format": SIDECAR_FORMAT, "kind": "wargym-policy",
         "ruleset": core.name, "side": side, "players": list(core.players),
-        "scenario": _scenario_name(core), "decisions": getattr(core, "decisions", decisions),
+        "scenario": _scenario_name(core), "decisions": core.decisions,
         "phases": phases or None, "delegate": delegate if phases else None,
         "observation": obs,
         "action": action_layout(core),
@@ -221,7 +217,7 @@ def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str
         raise ExportError(f"side {side!r} is not a player of {ruleset}; players: {', '.join(core.players)}")
     if phases:
         try:
-            phase_ids(getattr(core, "phase_names", None), phases, f"phases: {ruleset}")
+            phase_ids(core.phase_names, phases, f"phases: {ruleset}")
         except ValueError as err:
             raise ExportError(str(err)) from None
     model = load_model(checkpoint)

@@ -59,11 +59,11 @@ from wargym.agents import baselines
 from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
 from wargym.island_war.artillery import fpf_allowed
 from wargym.island_war.banzai import doubled
-from wargym.island_war.combat import attack_strength, crt_column, defense_strength, terrain_line
+from wargym.island_war.combat import attack_strength, crt_column, defense_strength, fresh, terrain_line
 from wargym.island_war.defaults import first_legal
-from wargym.island_war.movement import INF, may_exit_enemy_zoc
+from wargym.island_war.movement import INF, may_exit_enemy_zoc, step_cost
 from wargym.island_war.retreat import advance_choices, enemy_distance
-from wargym.island_war.scenario import A1, A2, A3, AE, ARMOR, ARTILLERY, D1, D2, D3, DE, PROHIBITED, RIVER, ROAD, TRAIL
+from wargym.island_war.scenario import A1, A2, A3, AE, ARMOR, ARTILLERY, D1, D2, D3, DE
 from wargym.island_war.state import (
     ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, DISPLACE, FPF, MOVE_DEST, MOVE_SELECT, ON_MAP, RETREAT,
     as_arrays,
@@ -84,29 +84,6 @@ DEFAULT_PARAMS = np.array([
 
 
 # ------------------------------------------------------------------------------------- helpers
-@njit(cache=True)
-def fresh(S, g, u):
-    """On the map and not yet in a combat this Combat Phase (7.14, 7.96)."""
-    return S.unit_status[g, u] == ON_MAP and not S.attacked[g, u] and not S.advanced[g, u]
-
-
-@njit(cache=True)
-def step_cost(T, a, d, b):
-    """Half-MP for a non-armored unit to enter neighbour b of a through direction d (5.21-5.23),
-    INF when impossible; the engine's movement rule, restated here for the static distances."""
-    side = T.hexside[a, d]
-    if side & PROHIBITED or T.move_cost[b] == 0:
-        return INF
-    if side & ROAD:
-        return 1
-    if side & TRAIL:
-        return 2
-    cost = T.move_cost[b]
-    if side & RIVER:
-        cost += T.river_cost
-    return 2 * cost
-
-
 @njit(cache=True)
 def terrain_distances(T):
     """int32[H, H]: cheapest path in half Movement Points from a to b for a non-armored unit,
@@ -132,7 +109,7 @@ def terrain_distances(T):
                 b = T.nbr[a, d]
                 if b < 0 or done[b]:
                     continue
-                c = step_cost(T, a, d, b)
+                c = step_cost(T.hexside, T.move_cost, T.armor_ok, T.river_cost, a, d, b, False)  # 5.21-5.23
                 if c < INF and best + c < row[b]:
                     row[b] = best + c
     return out
@@ -726,14 +703,6 @@ def choose_advance_dest(T, S, g, side, occ, m, tdist, P):
 
 
 # ------------------------------------------------------------------------------------------ batch
-@njit(cache=True)
-def first_legal(m):
-    for i in range(m.shape[0]):
-        if m[i]:
-            return i
-    return 0
-
-
 @njit(cache=True)
 def decide(T, S, g, side, tdist, P, stamp):
     m = S.legal_action_mask[g]

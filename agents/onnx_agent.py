@@ -74,7 +74,7 @@ class OnnxAgent:
         meta, where = self.meta, self.path.name
         if core.name != meta["ruleset"]:
             raise PolicyMismatchError(f"{where} plays {meta['ruleset']}, not {core.name}")
-        scenario = getattr(getattr(core, "scenario", None), "name", None)
+        scenario = core.scenario.name
         if meta.get("scenario") and scenario and scenario != meta["scenario"]:
             raise PolicyMismatchError(f"{where} was exported for scenario {meta['scenario']!r}, "
                                       f"this game is {scenario!r}")

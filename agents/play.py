@@ -68,7 +68,7 @@ class TerminalGame:
 
     def where(self) -> str:
         core, state = self.core, self.state
-        facts = core.summary(state, 0) if hasattr(core, "summary") else {}
+        facts = core.summary(state, 0, viewer=self.human)
         text = f"Game-Turn {int(state.turn[0])}"
         if "phase" in facts:
             text += f", {facts['phase']}"
@@ -164,7 +164,7 @@ class TerminalGame:
         mine = rewards[self.human]
         verdict = ("You win!" if mine > 0 else "You lose." if mine < 0 else
                    "No result." if core.truncated(state)[0] else "A draw.")
-        facts = core.summary(state, 0) if hasattr(core, "summary") else {}
+        facts = core.summary(state, 0, viewer=self.human)
         result = result_text(core, state)
         if "margin" in facts:
             result += f" (victory margin {facts['margin']:+d})"
@@ -193,8 +193,7 @@ def play(ruleset: str = "island_war", side: str | None = None, vs: str = "rule",
     human = core.players.index(side)
     opponents = {p: make_agent(vs, ruleset, name, seed=seed + 1 + p)
                  for p, name in enumerate(core.players) if p != human}
-    title = getattr(getattr(core, "scenario", None), "title", None)
-    name = getattr(getattr(core, "scenario", None), "name", scenario)
+    title, name = core.scenario.title, core.scenario.name
     others = ", ".join(_side(core.players[p]) for p in opponents)
     out.write(f"{ruleset} / {name}" + (f": {title}" if title else "") + f" (seed {seed}, decisions={decisions})\n")
     out.write(f"You play {_side(side)}; {others} played by '{vs}'.\n")

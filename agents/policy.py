@@ -164,18 +164,18 @@ class PointerHead(nn.Module):
 
 def hex_planes(core: Core) -> list[int]:
     """For a hex-pointer core (actions [0, H) name hexes): the flat plane position of each hex."""
-    grid = core.scenario.grid
+    grid = core.grid
     return (grid.plane_row.astype(np.int64) * grid.columns + grid.plane_col).tolist()
 
 
 def special_planes(core: Core) -> list[int]:
     """The plane position of the hex each special action stands for (``core.special_hexes()``,
     where the core has it), -1 for the others."""
-    hexes = getattr(core, "special_hexes", None)
+    hexes = core.special_hexes()
     if hexes is None:
         return []
     planes = hex_planes(core)
-    return [planes[h] if h >= 0 else -1 for h in hexes()]
+    return [planes[h] if h >= 0 else -1 for h in hexes]
 
 
 class HexPointerPolicy(MaskableActorCriticPolicy):

@@ -66,7 +66,11 @@ EXTRACTOR_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 # Keys that may change when a run is resumed (everything else must match the recorded config).
 RESUMABLE = ("steps", "max_minutes", "checkpoint_every", "progress_bar", "torch_threads", "numba_threads", "device")
-ENV_IDS = {"island_war": "wargym/IslandWar-v0", "attu": "wargym/Attu-v0"}
+def env_id(ruleset: str) -> str:
+    """The gymnasium id a config's ruleset trains on (wargym.registry)."""
+    from wargym.registry import get
+
+    return get(ruleset).env_id
 WIN_RATE_WINDOW = 100  # charts/win_rate is over the last this many finished games
 
 
@@ -109,7 +113,7 @@ def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str |
         from wargym.core import phase_ids
         from wargym.registry import core_class
 
-        phases = getattr(core_class(cfg["ruleset"]), "phase_names", None)
+        phases = core_class(cfg["ruleset"]).phase_names
         if cfg["phases"] is not None:
             if not isinstance(cfg["phases"], list) or not cfg["phases"]:
                 raise ValueError(f"{source or 'config'}: phases must be a list of phase names, got {cfg['phases']!r}")
@@ -250,8 +254,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
                        "progress_bar": progress_bar, "max_minutes": max_minutes}.items():
         if value is not None:
             cfg[key] = value
-    if cfg["ruleset"] not in ENV_IDS:
-        raise ValueError(f"no training env for ruleset {cfg['ruleset']!r}; known: {sorted(ENV_IDS)}")
+    env_id(cfg["ruleset"])  # a ValueError naming the known rulesets
     if cfg["side"] is None:
         raise ValueError("which side to train: give side= (--side) or put 'side:' in the config")
     if not isinstance(cfg["opponent"], str):
@@ -293,7 +296,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     record_path.write_text(json.dumps(record, indent=2, default=str))
 
     # 3. the env: N games in one batched core, the opponent's decisions played inside
-    vector_env = gymnasium.make_vec(ENV_IDS[cfg["ruleset"]], num_envs=cfg["n_envs"],
+    vector_env = gymnasium.make_vec(env_id(cfg["ruleset"]), num_envs=cfg["n_envs"],
                                     vectorization_mode="vector_entry_point", side=cfg["side"],
                                     opponent=cfg["opponent"], scenario=cfg["scenario"], decisions=cfg["decisions"],
                                     max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"],
@@ -366,10 +369,13 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
 
 # ------------------------------------------------------------------------------------------ CLI
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.registry import RULESETS
+
     p.add_argument("--config", default=None,
                    help="training config: a YAML file or a name in configs/train/ "
                         "(default: <ruleset>_<side>.yaml there)")
-    p.add_argument("--ruleset", default=None, help="ruleset (default: the config's, else island_war)")
+    p.add_argument("--ruleset", default=None, choices=sorted(RULESETS),
+                   help="ruleset (default: the config's, else island_war)")
     p.add_argument("--side", default=None, help="the side to train, e.g. us or japan (default: the config's)")
     p.add_argument("--opponent", default=None, metavar="SPEC",
                    help="the other side: rule, random, or an agent spec (default: the config's)")

@@ -26,9 +26,9 @@ def compare(checkpoint: str, games: int = 200, seed: int = 10_000) -> dict:
     from wargym.agents.base import PhaseAgent, make_agent
     from wargym.agents.sb3_agent import SB3Agent
     from wargym.attu.actions import YES
-    from wargym.envs import make_core
+    from wargym.registry import make_core
 
-    core = make_core("attu", "campaign", "major")
+    core = make_core("attu", "campaign", decisions="major")
     rule, japan = make_agent("rule", "attu", "us"), make_agent("rule", "attu", "japan")
     policy = PhaseAgent(SB3Agent(checkpoint, run_phases=False), rule, PHASES)
     yes = core.tables.nbr.shape[0] + YES

@@ -5,43 +5,24 @@
     venv = gymnasium.make_vec("wargym/IslandWar-v0", num_envs=64, vectorization_mode="vector_entry_point")
     aec = wargym.envs.island_war_v0.env()
 
-Importing this package registers the ids of ``ENV_IDS`` with gymnasium (or name the module in
-the id: ``gymnasium.make("wargym.envs:wargym/IslandWar-v0")``).  Adding a ruleset is one line in
-``ENV_IDS``; a core built elsewhere (a test's toy ruleset, a variant) is registered with
-``register_core``.
+Importing this package registers, for every ruleset of wargym.registry (and every one registered
+later), its gymnasium id ``wargym/<Name>-v0`` (single env and native vector env) and its
+PettingZoo module ``wargym.envs.<ruleset>_v0`` (``env`` and ``raw_env``); nothing here names a
+ruleset.  (Or name the module in the id: ``gymnasium.make("wargym.envs:wargym/IslandWar-v0")``.)
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import sys
+import types
+from typing import Any
 
 import gymnasium
 
-from wargym.core import Core
-
-# gymnasium id -> ruleset name (wargym.registry)
-ENV_IDS: dict[str, str] = {
-    "wargym/IslandWar-v0": "island_war",
-    "wargym/Attu-v0": "attu",
-}
+from wargym.registry import Ruleset, on_register
 
 ENTRY_POINT = "wargym.envs.single:WargymEnv"
 VECTOR_ENTRY_POINT = "wargym.envs.vector:WargymVectorEnv"
-
-CoreFactory = Callable[..., Core]
-_CORE_FACTORIES: dict[str, CoreFactory] = {}
-
-
-def make_core(ruleset: str, scenario: str | None = None, decisions: str | None = None, **options: Any) -> Core:
-    """A core for ``ruleset`` (a name registered with ``register_core`` or in wargym.registry);
-    ``options`` go to the core (e.g. Attu's ``solitaire=True``)."""
-    kwargs: dict[str, Any] = dict(options) if decisions is None else {"decisions": decisions, **options}
-    factory = _CORE_FACTORIES.get(ruleset)
-    if factory is not None:
-        return factory(scenario=scenario, **kwargs)
-    from wargym.registry import make_core as make_registered_core
-
-    return make_registered_core(ruleset, scenario, **kwargs)
 
 
 def register_env(env_id: str, ruleset: str, **kwargs: Any) -> None:
@@ -52,30 +33,41 @@ def register_env(env_id: str, ruleset: str, **kwargs: Any) -> None:
                        kwargs={"ruleset": ruleset, **kwargs})
 
 
-def register_core(env_id: str, factory: CoreFactory, *, ruleset: str | None = None, **kwargs: Any) -> None:
-    """Register a core factory ``factory(scenario=None, [decisions=...]) -> Core`` under the
-    ruleset name ``ruleset`` (default: ``env_id``) and the gymnasium id ``env_id``."""
-    name = ruleset or env_id
-    _CORE_FACTORIES[name] = factory
-    register_env(env_id, name, **kwargs)
+class _PettingZooModule(types.ModuleType):
+    """``wargym.envs.<ruleset>_v0``: ``env(**kwargs)`` (wrapped) and ``raw_env``, built on first use
+    (so ``import wargym.envs`` does not import PettingZoo)."""
+
+    def __init__(self, record: Ruleset):
+        super().__init__(record.pettingzoo_module, f"{record.title} for PettingZoo: env(**kwargs), raw_env.")
+        self.ruleset = record.name
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in ("env", "raw_env"):
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        from wargym.envs.pettingzoo_env import aec_factories
+
+        self.env, self.raw_env = aec_factories(self.ruleset)
+        return getattr(self, name)
 
 
-for _env_id, _ruleset in ENV_IDS.items():
-    register_env(_env_id, _ruleset)
+def _register(record: Ruleset) -> None:
+    register_env(record.env_id, record.name)
+    module = _PettingZooModule(record)
+    sys.modules[record.pettingzoo_module] = module
+    setattr(sys.modules[__name__], module.__name__.rpartition(".")[2], module)
+
+
+on_register(_register)
 
 
 def __getattr__(name: str) -> Any:
     # the front-door classes load on first use, so `import wargym.envs` stays light
-    lazy = {"WargymEnv": "single", "WargymVectorEnv": "vector", "WargymAECEnv": "pettingzoo_env",
-            "SB3VecEnv": "sb3", "island_war_v0": None, "attu_v0": None}
+    lazy = {"WargymEnv": "single", "WargymVectorEnv": "vector", "WargymAECEnv": "pettingzoo_env", "SB3VecEnv": "sb3"}
     if name not in lazy:
         raise AttributeError(f"module 'wargym.envs' has no attribute {name!r}")
     from importlib import import_module
 
-    if lazy[name] is None:
-        return import_module(f"wargym.envs.{name}")
     return getattr(import_module(f"wargym.envs.{lazy[name]}"), name)
 
 
-__all__ = ["ENV_IDS", "make_core", "register_core", "register_env",
-           "WargymEnv", "WargymVectorEnv", "WargymAECEnv", "SB3VecEnv"]
+__all__ = ["register_env", "WargymEnv", "WargymVectorEnv", "WargymAECEnv", "SB3VecEnv"]

@@ -37,11 +37,12 @@ class WargymAECEnv(AECEnv):
     default_ruleset: str | None = None
 
     def __init__(self, ruleset: str | None = None, scenario: str | None = None, render_mode: str | None = None,
-                 decisions: str | None = None, max_decisions: int | None = None, core: Core | None = None):
+                 decisions: str | None = None, max_decisions: int | None = None, core: Core | None = None,
+                 core_options: dict[str, Any] | None = None):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        self.core = build_core(core, ruleset or self.default_ruleset, scenario, decisions)
+        self.core = build_core(core, ruleset or self.default_ruleset, scenario, decisions, core_options=core_options)
         self.metadata = {**self.metadata, "name": f"{self.core.name}_v0"}
         self.render_mode = render_mode
         self.max_decisions = max_decisions

@@ -41,10 +41,10 @@ import numpy as np
 from gymnasium import spaces
 
 from wargym.agents.base import Agent, Policy, make_agent, reset_agent
-from wargym.core import BaseState, Core, phase_ids, render_modes
+from wargym.core import RENDER_MODES as CORE_RENDER_MODES, BaseState, Core, phase_ids
 
 IllegalActionMode = Literal["raise", "lose"]
-RENDER_MODES = list(render_modes())
+RENDER_MODES = list(CORE_RENDER_MODES)
 _SEED_BOUND = 2**31
 MAX_RESTARTS = 100  # games in a row allowed to end before the agent's first decision
 SOLITAIRE = "solitaire"  # opponent: the ruleset's own solitaire rules and their baseline
@@ -62,22 +62,13 @@ def resolve_side(core: Core, side: str | int) -> int:
     return int(side)
 
 
-def observation_shapes(core: Core) -> dict[str, tuple[int, ...]]:
-    """Per-game shapes of ``core.observe``'s arrays (``observation_shapes``, else probed)."""
-    shapes = getattr(core, "observation_shapes", None)
-    if shapes is None:
-        probe = core.observe(core.init(1, 0), 0)
-        shapes = {k: tuple(v.shape[1:]) for k, v in probe.items()}
-    return {k: tuple(v) for k, v in shapes.items()}
-
-
 def observation_space(core: Core) -> spaces.Dict:
     """The per-game observation space: {"observation": {...float32 boxes}, "action_mask": int8[A]}.
-    Box bounds come from the core's optional ``observation_bounds`` ({key: (low, high)}), else
-    are unbounded."""
-    bounds = getattr(core, "observation_bounds", None) or {}
-    planes = {k: spaces.Box(*bounds.get(k, (-np.inf, np.inf)), shape, np.float32)
-              for k, shape in observation_shapes(core).items()}
+    Box bounds come from the core's ``observation_bounds`` ({key: (low, high)}); a key it does not
+    bound is unbounded."""
+    bounds = core.observation_bounds
+    planes = {k: spaces.Box(*bounds.get(k, (-np.inf, np.inf)), tuple(shape), np.float32)
+              for k, shape in core.observation_shapes.items()}
     return spaces.Dict({"observation": spaces.Dict(planes),
                         "action_mask": spaces.Box(0, 1, (core.num_actions,), np.int8)})
 
@@ -94,11 +85,19 @@ def game_slice(obs: dict[str, Any], game: int) -> dict[str, Any]:
             "action_mask": obs["action_mask"][game]}
 
 
+def env_view(core: Core, state: BaseState, side: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The observation and info the single env hands its agent (player ``side``) in game 0."""
+    obs = game_slice(observe(core, state, side), 0)
+    return obs, {"action_mask": obs["action_mask"].astype(bool)}
+
+
 def make_opponents(core: Core, side: int, opponent: str | Agent | Policy) -> dict[int, Agent]:
     """An agent for every player other than ``side`` (an Agent object serves all of them);
-    "solitaire" is the ruleset's baseline named "solitaire" (the book's solitaire system)."""
+    "solitaire": the book's own system (``core.system_play``) plays its sides."""
     if isinstance(opponent, str) and opponent == SOLITAIRE:
-        opponent = "rule:solitaire"
+        play = core.system_play
+        return {p: make_agent(play.agent, core.name, name) for p, name in enumerate(core.players)
+                if p != side and name in play.sides and play.agent is not None}
     return {p: make_agent(opponent, core.name, name) for p, name in enumerate(core.players) if p != side}
 
 
@@ -123,7 +122,7 @@ def make_delegate(core: Core, side: int, phases: Sequence[str] | None,
         return None
     if isinstance(phases, str) or not phases:
         raise ValueError(f"phases must be a non-empty list of phase names, got {phases!r}")
-    ids = np.asarray(phase_ids(getattr(core, "phase_names", None), phases, f"phases: {core.name}"), dtype=np.int64)
+    ids = np.asarray(phase_ids(core.phase_names, phases, f"phases: {core.name}"), dtype=np.int64)
     return Delegate(make_agent(delegate, core.name, core.players[side]), tuple(phases), ids)
 
 
@@ -195,23 +194,28 @@ def check_shaping(core: Core, coef: float) -> float:
 
 
 def build_core(core: Core | None, ruleset: str | None, scenario: str | None, decisions: str | None,
-               opponent: Any = None) -> Core:
-    """The env's core; ``opponent="solitaire"`` asks for the ruleset's solitaire rules (Attu 13.0)."""
-    solitaire = isinstance(opponent, str) and opponent == SOLITAIRE
-    if core is not None:
-        if solitaire and not getattr(core, "options", {}).get("solitaire"):
-            raise ValueError("opponent='solitaire' needs a core built with solitaire=True")
-        return core
-    if ruleset is None:
-        raise ValueError("give ruleset= (e.g. 'island_war') or core=")
-    from wargym.envs import make_core
+               opponent: Any = None, core_options: dict[str, Any] | None = None) -> Core:
+    """The env's core; ``opponent="solitaire"`` asks for the book's own system (``system_play``:
+    Attu's solitaire rules, 13.0), which must have a switch, be switched on and leave a side to
+    the agent."""
+    from wargym.registry import core_class, make_core
 
-    if not solitaire:
-        return make_core(ruleset, scenario, decisions)
-    try:
-        return make_core(ruleset, scenario, decisions, solitaire=True)
-    except TypeError:
-        raise ValueError(f"opponent='solitaire': ruleset {ruleset!r} has no solitaire rules") from None
+    solitaire = isinstance(opponent, str) and opponent == SOLITAIRE
+    if core is None and ruleset is None:
+        raise ValueError("give ruleset= (e.g. 'island_war') or core=")
+    play = (core or core_class(ruleset)).system_play
+    if solitaire and (play is None or play.option is None):
+        raise ValueError(f"opponent='solitaire': ruleset {(core.name if core else ruleset)!r} has no solitaire rules")
+    if core is not None:
+        if solitaire and not core.options.get(play.option):
+            raise ValueError(f"opponent='solitaire' needs a core built with {play.option}=True")
+        return core
+    kwargs: dict[str, Any] = dict(core_options or {})
+    if decisions is not None:
+        kwargs["decisions"] = decisions
+    if solitaire:
+        kwargs[play.option] = True
+    return make_core(ruleset, scenario, **kwargs)
 
 
 # -- the single-game env -------------------------------------------------------------------------
@@ -219,7 +223,7 @@ class WargymEnv(gymnasium.Env):
     """One game of a wargym ruleset from the point of view of player ``side``.
 
     Args:
-        ruleset: ruleset name (``"island_war"``) or a name given to ``register_core``.
+        ruleset: a ruleset of wargym.registry (``"island_war"``).
         scenario: the ruleset's scenario (its default when None).
         side: the agent's player, by name or index.
         opponent: "rule" (the side's registered baseline), "rule:<name>", "random", "solitaire"
@@ -230,7 +234,9 @@ class WargymEnv(gymnasium.Env):
         max_decisions: truncate after this many agent decisions.
         illegal_action: "raise" (IllegalActionError) or "lose" (the game ends as a loss).
         reward_shaping: weight of the shaped reward (see the module docstring); 0 = results only.
-        core: a ready core (then ruleset, scenario and decisions are not used).
+        core: a ready core (then ruleset, scenario, decisions and core_options are not used).
+        core_options: the core's rule options (Attu: ``{"vp_chits": True}``), recorded with the
+            game like the scenario.
         phases: the agent decides only in these phases (names of ``core.phase_names``, e.g.
             Attu's ``["refit decision", "night decision"]``); ``delegate`` makes the side's other
             decisions inside the env.  None (default): the agent makes every decision of its side.
@@ -248,9 +254,9 @@ class WargymEnv(gymnasium.Env):
                  decisions: str | None = None, max_decisions: int | None = None,
                  illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
                  core: Core | None = None, phases: Sequence[str] | None = None,
-                 delegate: str | Agent | Policy = "rule"):
+                 delegate: str | Agent | Policy = "rule", core_options: dict[str, Any] | None = None):
         check_options(render_mode, illegal_action)
-        self.core = build_core(core, ruleset, scenario, decisions, opponent)
+        self.core = build_core(core, ruleset, scenario, decisions, opponent, core_options)
         self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.side = resolve_side(self.core, side)
         self.opponents = make_opponents(self.core, self.side, opponent)
@@ -284,8 +290,7 @@ class WargymEnv(gymnasium.Env):
         self._decisions = 0
         self._forfeited = False
         self._score = shaping_score(self.core, state, self.side, self.reward_shaping)[0]
-        obs = self._observation()
-        return obs, {"action_mask": obs["action_mask"].astype(bool)}
+        return env_view(self.core, self.state, self.side)
 
     def step(self, action):
         if self.state is None or self._game_over():
@@ -296,9 +301,8 @@ class WargymEnv(gymnasium.Env):
         if self.illegal_action == "lose" and illegal_actions(self.core, state, actions)[0]:
             self._forfeited = True
             info["illegal_action"] = True
-            obs = self._observation()
-            info["action_mask"] = obs["action_mask"].astype(bool)
-            return obs, -1.0, True, False, info
+            obs, view_info = env_view(self.core, self.state, self.side)
+            return obs, -1.0, True, False, {**info, **view_info}
         state = self.core.step(state, actions)  # IllegalActionError: self.state is untouched
         self.state = play_opponents(self.core, state, self.side, self.opponents, self.delegate)
         self._decisions += 1
@@ -307,9 +311,8 @@ class WargymEnv(gymnasium.Env):
         score = shaping_score(self.core, self.state, self.side, self.reward_shaping)[0]
         reward = float(self.core.rewards(self.state)[0, self.side]) + score - self._score
         self._score = score
-        obs = self._observation()
-        info["action_mask"] = obs["action_mask"].astype(bool)
-        return obs, reward, terminated, truncated, info
+        obs, view_info = env_view(self.core, self.state, self.side)
+        return obs, reward, terminated, truncated, {**info, **view_info}
 
     def action_masks(self) -> np.ndarray:
         """bool[A]: the agent's legal actions now (sb3-contrib MaskablePPO convention)."""
@@ -321,9 +324,6 @@ class WargymEnv(gymnasium.Env):
         if self.render_mode is None or self.state is None:
             return None
         return self.core.render(self.state, 0, self.render_mode, viewer=self.side)
-
-    def _observation(self) -> dict[str, Any]:
-        return game_slice(observe(self.core, self.state, self.side), 0)
 
     def _out_of_decisions(self) -> bool:
         return self.max_decisions is not None and self._decisions >= self.max_decisions

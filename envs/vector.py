@@ -50,11 +50,11 @@ class WargymVectorEnv(VectorEnv):
                  decisions: str | None = None, max_decisions: int | None = None,
                  illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
                  core: Core | None = None, phases: Sequence[str] | None = None,
-                 delegate: str | Agent | Policy = "rule"):
+                 delegate: str | Agent | Policy = "rule", core_options: dict[str, Any] | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         check_options(render_mode, illegal_action)
-        self.core = build_core(core, ruleset, scenario, decisions, opponent)
+        self.core = build_core(core, ruleset, scenario, decisions, opponent, core_options)
         self.reward_shaping = check_shaping(self.core, reward_shaping)
         self.num_envs = num_envs
         self.side = resolve_side(self.core, side)

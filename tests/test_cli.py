@@ -137,3 +137,28 @@ def test_scenarios_lists_the_shipped_games(tmp_path):
 def test_no_command_prints_usage():
     code, _, err = run_cli()
     assert code == 2 and "demo" in err and "render" in err
+
+
+def test_a_replay_saved_for_a_player_holds_only_that_players_view(tmp_path):
+    """wargym.replay: initial and final are the player's views (core.view: no dice key, the
+    Japanese counters relabelled), the other side's actions are left out, and it is not played back."""
+    import json
+
+    from wargym.agents import make_agent
+    from wargym.replay import ReplayError, load_replay, make_core_for, play_game, save_replay
+
+    core = make_core_for("attu", "hogs_back", "major")
+    agents = [make_agent("rule", "attu", side) for side in core.players]
+    record = play_game(core, agents, seed=2, meta={"ruleset": "attu", "scenario": "hogs_back", "decisions": "major"})
+    path = save_replay(record, tmp_path / "replay_us.json", viewer="us")
+    data = json.loads(path.read_text())
+    assert data["viewer"] == "us" and data["players"] == [core.players[p] for p in record.players]
+    assert [a for a, p in zip(data["actions"], record.players) if p == 1] == [None] * record.players.count(1)
+    assert [a for a, p in zip(data["actions"], record.players) if p == 0] == \
+        [a for a, p in zip(record.actions, record.players) if p == 0]
+    assert data["final"] == core.to_dict(core.view(record.final, 0), 0)
+    assert data["initial"]["fields"]["rng_key"]["value"] == 0
+    with pytest.raises(ReplayError, match="saved for us"):
+        load_replay(path)
+    whole = save_replay(record, tmp_path / "replay.json")
+    assert load_replay(whole).actions == record.actions  # the full replay plays back, options and all

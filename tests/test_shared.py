@@ -120,23 +120,21 @@ def test_bad_yaml_and_missing_file(tmp_path):
 
 
 def test_every_source_and_data_folder_ships_in_the_wheel():
-    """pyproject lists its packages by hand; a folder left off installs nothing (CI: no module
-    named 'wargym.attu'), so every folder holding code or data must be listed, with its data."""
-    import tomllib
+    """setup.py ships every folder with an __init__.py and its data (a folder without one installs
+    nothing: CI once had no module named 'wargym.attu'), so every folder holding code or data must
+    be a package that setup.py finds."""
+    import importlib.util
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    tool = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
-    roots = {"wargym": "wargym", "envs": "wargym.envs", "agents": "wargym.agents",
-             "configs": "wargym.configs"}
-    wanted = {}
-    for top, package in roots.items():
+    spec = importlib.util.spec_from_file_location("setup_script", root / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    wanted = set()
+    for package, top in setup.FOLDERS.items():
         for folder in [root / top, *sorted(p for p in (root / top).rglob("*") if p.is_dir())]:
-            files = [f for f in folder.iterdir() if f.suffix in (".py", ".yaml", ".md")]
+            files = [f for f in folder.iterdir() if f.suffix in (".py", ".yaml", ".md", ".json")]
             if folder.name != "__pycache__" and files:
-                name = ".".join([package, *folder.relative_to(root / top).parts])
-                wanted[name] = {f.suffix for f in files}
-    assert sorted(set(wanted) - set(tool["packages"])) == []
-    for name, suffixes in wanted.items():
-        for suffix in suffixes - {".py"}:
-            assert f"*{suffix}" in tool["package-data"].get(name, []), (name, suffix)
+                wanted.add(".".join([package, *folder.relative_to(root / top).parts]))
+    assert sorted(wanted - set(setup.packages())) == []
+    assert {"*.md", "*.yaml", "*.json"} <= set(setup.DATA)

@@ -33,6 +33,8 @@ def _add_demo(p: argparse.ArgumentParser) -> None:
                    help="'major': minor choices (FPF, retreat routes, advances) by the default rules; "
                         "'full': every choice by the agents (default major)")
     p.add_argument("--out", default="wargym-demo", help="output folder (default ./wargym-demo)")
+    p.add_argument("--replay-for", action="append", default=[], metavar="SIDE",
+                   help="also write replay_SIDE.json: the game as that player may know it (repeatable)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -90,17 +92,17 @@ def _side(name: str) -> str:
 def summary_lines(record) -> list[str]:
     """The demo's report of one game (a wargym.replay.GameRecord)."""
     core, final = record.core, record.final
-    facts = core.summary(final, 0) if hasattr(core, "summary") else {}
+    facts = core.summary(final, 0)
     result = result_text(core, final)
     if "margin" in facts:
         result += f" (victory margin {facts['margin']:+d})"
     meta = record.meta
     agents = ", ".join(f"{_side(s)}: {a}" for s, a in meta.get("agents", {}).items())
-    title = getattr(getattr(core, "scenario", None), "title", meta.get("scenario"))
+    title = core.scenario.title
     lines = [f"{meta.get('ruleset')} / {meta.get('scenario')}: {title}",
              f"  seed {meta.get('seed')}, decisions={meta.get('decisions')}; {agents}",
              f"  result:      {result}"]
-    turns = getattr(getattr(core, "scenario", None), "game_turns", None)
+    turns = facts.get("game_turns")
     lines.append(f"  game-turns:  {int(final.turn[0])}" + (f" of {turns}" if turns else ""))
     if "eliminated" in facts:
         lines.append("  losses:      " + ", ".join(
@@ -137,7 +139,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from wargym.agents import make_agent
     from wargym.replay import make_core_for, play_game, save_replay
 
-    scenario = args.scenario or RULESETS[args.ruleset][3]
+    scenario = args.scenario or RULESETS[args.ruleset].default_scenario
     core = make_core_for(args.ruleset, scenario, args.decisions)
     specs = _agent_specs(args, core.players)
     agents = [make_agent(specs[p], args.ruleset, p, seed=args.seed + i) for i, p in enumerate(core.players)]
@@ -154,6 +156,8 @@ def run_demo(args: argparse.Namespace) -> int:
         close()
     out = Path(args.out)
     replay_path = save_replay(record, out / "replay.json")
+    for side in args.replay_for:
+        save_replay(record, out / f"replay_{side}.json", viewer=side)
     png_path = out / "final.png"
     Image.fromarray(core.render(record.final, 0, "rgb_array")).save(png_path)
     for line in summary_lines(record):
@@ -202,16 +206,16 @@ def _add_scenarios(p: argparse.ArgumentParser) -> None:
 
 
 def run_scenarios(args: argparse.Namespace) -> int:
-    from importlib import import_module
+    from wargym.registry import core_class
 
-    for ruleset, (module, _, _, default) in sorted(RULESETS.items()):
+    for ruleset, record in sorted(RULESETS.items()):
         if args.ruleset and ruleset != args.ruleset:
             continue
-        scen = import_module(module.rsplit(".", 1)[0] + ".scenario")  # each ruleset's scenario module
+        cls = core_class(ruleset)
         print(f"{ruleset}:")
-        for name in scen.list_scenarios():
-            sc = scen.load_scenario(name)
-            mark = " (default)" if name == default else ""
+        for name in cls.scenario_names():
+            sc = cls.load_scenario(name)
+            mark = " (default)" if name == record.default_scenario else ""
             print(f"  {name:<14} {sc.title}{mark}")
             print(f"  {'':<14} {sc.facts}")
     return 0

@@ -15,7 +15,14 @@ A replay record (``replay.json``)::
 ``load_replay(path)`` rebuilds the core, restores ``initial`` with ``from_dict``, steps the
 actions and checks that the result equals ``final`` field by field; any difference (or an action
 the rules refuse) raises ``ReplayError`` naming the file, the step and the field.  The ``seed`` is
-informational: the game is replayed from ``initial``, never re-dealt.
+informational: the game is replayed from ``initial``, never re-dealt.  The core's rule
+``options`` are recorded with the game.
+
+A replay saved for a player (``save_replay(record, path, viewer="us")``) holds only what that
+player may know (wargym.hidden): ``initial`` and ``final`` are that player's views
+(``core.view``: no dice key, no hidden chit, face-down counters relabelled), ``players`` says who
+made each decision and ``actions`` keeps the player's own, null for the others'.  It is a record
+to show a player, not to play back: ``load_replay`` refuses it.
 """
 
 from __future__ import annotations
@@ -38,10 +45,14 @@ class ReplayError(ValueError):
     """A replay file that cannot be read or does not play back to its recorded end."""
 
 
-def make_core_for(ruleset: str, scenario: str | None, decisions: str | None = None):
+def make_core_for(ruleset: str, scenario: str | None, decisions: str | None = None,
+                  options: Mapping[str, Any] | None = None):
+    """The core of a recorded game: its ruleset, scenario, decision mode and rule options."""
     from wargym.registry import make_core
 
-    kwargs = {} if decisions is None else {"decisions": decisions}
+    kwargs = dict(options or {})
+    if decisions is not None:
+        kwargs["decisions"] = decisions
     return make_core(ruleset, scenario, **kwargs)
 
 
@@ -55,15 +66,24 @@ class GameRecord:
     final: BaseState
     seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
+    players: list[int] = field(default_factory=list)  # who made each decision
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, viewer: str | None = None) -> dict[str, Any]:
+        """The replay record; with ``viewer`` (a player), only what that player may know."""
         from wargym import __version__
 
         core = self.core
-        summary = core.summary(self.final, 0) if hasattr(core, "summary") else {}
-        return {"format": REPLAY_FORMAT, "wargym": __version__, **self.meta,
-                "initial": core.to_dict(self.initial, 0), "actions": [int(a) for a in self.actions],
-                "final": core.to_dict(self.final, 0), "summary": summary}
+        head = {"format": REPLAY_FORMAT, "wargym": __version__, **self.meta, "options": dict(core.options)}
+        if viewer is None:
+            return {**head, "initial": core.to_dict(self.initial, 0), "actions": [int(a) for a in self.actions],
+                    "final": core.to_dict(self.final, 0), "summary": core.summary(self.final, 0)}
+        if viewer not in core.players:
+            raise ValueError(f"viewer {viewer!r} is not a player of {core.name}: {core.players}")
+        p = core.players.index(viewer)
+        return {**head, "viewer": viewer, "initial": core.to_dict(core.view(self.initial, p), 0),
+                "players": [core.players[q] for q in self.players],
+                "actions": [int(a) if q == p else None for a, q in zip(self.actions, self.players)],
+                "final": core.to_dict(core.view(self.final, p), 0), "summary": core.summary(self.final, 0, viewer=p)}
 
 
 def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any] | None = None,
@@ -76,18 +96,22 @@ def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any
     state = core.init(1, seed)
     initial = state
     actions: list[int] = []
+    players: list[int] = []
     while not (core.terminated(state)[0] or core.truncated(state)[0]):
         player = int(core.current_player(state)[0])
         action = int(np.asarray(agents[player].act(core, state, player))[0])
         state = core.step(state, np.array([action], dtype=np.int64))
         actions.append(action)
+        players.append(player)
         if on_step is not None:
             on_step(state)
-    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}))
+    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}), players)
 
 
-def save_replay(record: GameRecord | Mapping[str, Any], path: str | Path) -> Path:
-    data = record.to_json() if isinstance(record, GameRecord) else dict(record)
+def save_replay(record: GameRecord | Mapping[str, Any], path: str | Path, viewer: str | None = None) -> Path:
+    """Write a replay (a GameRecord or a replay record); with ``viewer``, the replay saved for that
+    player (module docstring)."""
+    data = record.to_json(viewer) if isinstance(record, GameRecord) else dict(record)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
@@ -143,6 +167,9 @@ def _read(path: Path) -> dict[str, Any]:
     missing = [k for k in REQUIRED_KEYS if k not in data]
     if missing:
         raise ReplayError(f"{path}: not a replay: missing {', '.join(missing)}")
+    if data.get("viewer"):
+        raise ReplayError(f"{path}: a replay saved for {data['viewer']}: it holds that player's view only "
+                          "and cannot be played back")
     if data.get("format", REPLAY_FORMAT) != REPLAY_FORMAT:
         raise ReplayError(f"{path}: replay format {data.get('format')!r}, this wargym reads {REPLAY_FORMAT}")
     if not isinstance(data["actions"], list) or not all(isinstance(a, int) for a in data["actions"]):
@@ -168,7 +195,7 @@ def load_replay(path: str | Path) -> Replay:
     path = Path(path)
     data = _read(path)
     try:
-        core = make_core_for(data["ruleset"], data["scenario"], data.get("decisions"))
+        core = make_core_for(data["ruleset"], data["scenario"], data.get("decisions"), data.get("options"))
     except Exception as err:  # unknown ruleset / scenario / option: say which file asked for it
         raise ReplayError(f"{path}: cannot build the game it records: {err}") from err
     try:

@@ -9,7 +9,8 @@ from pettingzoo.test import api_test
 
 import toy_core
 from wargym.agents import FunctionAgent, RandomAgent, baselines, make_agent
-from wargym.envs import ENV_IDS, WargymEnv, WargymVectorEnv
+from wargym.envs import WargymEnv, WargymVectorEnv
+from wargym.registry import RULESETS
 from wargym.envs.pettingzoo_env import aec_factories
 
 
@@ -18,8 +19,8 @@ def first_legal(core, state, player):
 
 
 def test_registered_ids_have_both_entry_points():
-    for env_id, ruleset in ENV_IDS.items():
-        spec = gymnasium.spec(env_id)
+    for ruleset, record in RULESETS.items():
+        spec = gymnasium.spec(record.env_id)
         assert spec.kwargs["ruleset"] == ruleset
         assert spec.entry_point == "wargym.envs.single:WargymEnv"
         assert spec.vector_entry_point == "wargym.envs.vector:WargymVectorEnv"

@@ -9,7 +9,8 @@ import pytest
 import toy_core
 from wargym.agents import FunctionAgent, PhaseAgent, make_agent
 from wargym.agents.evaluate import evaluate
-from wargym.envs import WargymEnv, WargymVectorEnv, make_core
+from wargym.envs import WargymEnv, WargymVectorEnv
+from wargym.registry import make_core
 
 COMMAND = ["refit decision", "night decision", "retreat option"]  # configs/train/attu_us.yaml
 
@@ -83,13 +84,13 @@ def test_attu_command_env_answered_as_the_rule_replays_the_rules_games():
         ended = first & (terminated | truncated)
         if ended.any():
             results[ended] = info["final_info"]["result"][ended]
-    expected, counts = rule_games(make_core("attu", "campaign", "major"), games, seed, COMMAND)
+    expected, counts = rule_games(make_core("attu", "campaign", decisions="major"), games, seed, COMMAND)
     np.testing.assert_array_equal(results, expected)
     np.testing.assert_array_equal(steps, counts)
 
 
 def test_attu_phase_agent_asks_its_policy_only_in_its_phases():
-    core = make_core("attu", "campaign", "major")
+    core = make_core("attu", "campaign", decisions="major")
     asked: list[str] = []
     rule = make_agent("rule", "attu", "us")
 

@@ -2,15 +2,18 @@
 
 Map: 5 columns x 4 rows (``HexGrid(5, 4)``, hexes 0101..0504).  Scenario "duel": red (two units
 in column 1) and blue (two units in column 5) race to the far column; scenario "solo": red alone,
-its moves through the swamp succeed on a die roll of 3+.
+its moves through the swamp succeed on a die roll of 3+; scenario "secret": the duel with each
+unit's hidden power (0-2, drawn at the start, seen by nobody: hidden information for the
+contract's leak test).
 
 Sequence of play (multi-decision turns, the non-phasing player answers attacks):
 
     SELECT  phasing player: pick an unmoved own unit (its hex) or end the turn
     MOVE    phasing player: pick an adjacent hex not holding an own unit, or hold
             (into an enemy unit: an attack, the defender answers)
-    DEFEND  defender: "defend" (die roll, 4+ the attacker wins and the defender is eliminated,
-            else the attacker is eliminated) or "yield" (the units swap hexes)
+    DEFEND  defender: "defend" (die roll + attacker's power - defender's power, 4+ the attacker
+            wins and the defender is eliminated, else the attacker is eliminated) or "yield" (the
+            units swap hexes)
 
 Victory: a unit in the player's goal column wins; losing all units loses.  After turn
 ``TURN_LIMIT`` the duel is a draw and the solo game a loss.
@@ -24,7 +27,8 @@ Actions::
 
 Observation: spatial float32[4, rows, cols] planes (own units, enemy units, own goal column,
 selected unit/attack target) and global float32[6] (phase one-hot, my decision, turn fraction,
-am I phasing).  Importing this module also registers the "rule" baselines of "toy".
+am I phasing).  Importing this module registers the ruleset "toy" (wargym.registry: its ids
+"wargym/Toy-v0" and module wargym.envs.toy_v0) and its "rule" baselines.
 """
 
 from __future__ import annotations
@@ -35,9 +39,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from wargym.agents import baselines
-from wargym.core import BaseCore, BaseState, RenderMixin
+from wargym.core import BaseCore, BaseState
 from wargym.hexgrid import HexGrid
-from wargym.rng import roll_numpy
+from wargym.hidden import EVERYONE, Secret
+from wargym.registry import Ruleset, register
+from wargym.rng import roll_batch, roll_numpy
+from wargym.schema import var
 
 GRID = HexGrid(columns=5, rows=4)
 H = GRID.size
@@ -51,28 +58,58 @@ NEIGHBOURS = GRID.neighbours.astype(np.int64)
 
 
 @dataclass(frozen=True)
+class ToyScenario:
+    name: str
+    title: str
+    facts: str
+    grid: HexGrid = GRID
+
+
+SCENARIOS = {
+    "duel": ToyScenario("duel", "Hex Dash: the duel", "red and blue, two units each"),
+    "solo": ToyScenario("solo", "Hex Dash: solo", "red alone, through the swamp"),
+    "secret": ToyScenario("secret", "Hex Dash: secret powers", "the duel with hidden unit powers"),
+}
+POWERS = (0, 1, 2)
+
+
+@dataclass(frozen=True)
 class ToyState(BaseState):
-    phase: np.ndarray       # int8[B]
-    phasing: np.ndarray     # int8[B]       whose turn it is
-    unit_hex: np.ndarray    # int8[B, P, U] -1 = eliminated
-    moved: np.ndarray       # bool[B, P, U]
-    selected: np.ndarray    # int8[B]       slot of the phasing player's unit being moved, -1 none
-    target: np.ndarray      # int8[B]       hex attacked (DEFEND phase), -1 none
+    phasing: np.ndarray = var("int8", low=0, high="P-1")                       # whose turn it is
+    unit_hex: np.ndarray = var("int8", ("P", UNITS), low=-1, high=H - 1)       # -1 = eliminated
+    moved: np.ndarray = var("bool", ("P", UNITS))
+    selected: np.ndarray = var("int8", init=-1, low=-1, high=UNITS - 1)       # the unit being moved
+    target: np.ndarray = var("int8", init=-1, low=-1, high=H - 1)             # the hex attacked
+    power: np.ndarray = var("int8", ("P", UNITS), low=0, high=2)              # hidden (scenario "secret")
 
 
-class ToyCore(RenderMixin, BaseCore):
+def _not_the_owner(core, state, viewer: int) -> np.ndarray:
+    """bool[B, P, U]: the power of every unit but the viewer's own."""
+    return np.broadcast_to((np.arange(len(core.players)) != viewer)[None, :, None], state.power.shape)
+
+
+class ToyCore(BaseCore):
     name = "toy"
     state_class = ToyState
-    phase_names = ("select", "move", "defend")  # state.phase indexes these
+    phase_names = ("select", "move", "defend")
+    hidden = (Secret("power", EVERYONE, when=_not_the_owner, values=lambda core: np.array(POWERS)),)
 
     def __init__(self, scenario: str | None = None, decisions: str | None = None):
         scenario = scenario or "duel"
-        if scenario not in ("duel", "solo"):
-            raise ValueError(f"toy scenarios are 'duel' and 'solo', got {scenario!r}")
-        self.scenario = scenario
-        self.players = ("red", "blue") if scenario == "duel" else ("red",)
+        if scenario not in SCENARIOS:
+            raise ValueError(f"toy scenarios are {sorted(SCENARIOS)}, got {scenario!r}")
+        self.scenario = SCENARIOS[scenario]
+        self.players = ("red",) if scenario == "solo" else ("red", "blue")
         self.num_actions = NUM_ACTIONS
         self.goal_column = np.array([GRID.columns - 1, 0][: len(self.players)])
+
+    @classmethod
+    def scenario_names(cls) -> list[str]:
+        return list(SCENARIOS)
+
+    @classmethod
+    def load_scenario(cls, name: str) -> ToyScenario:
+        return SCENARIOS[name]
 
     @property
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:
@@ -84,14 +121,18 @@ class ToyCore(RenderMixin, BaseCore):
     def _init(self, keys: np.ndarray) -> ToyState:
         b, p = len(keys), len(self.players)
         start = np.array([[GRID.index(102), GRID.index(103)], [GRID.index(502), GRID.index(503)]])[:p]
-        state = ToyState(
-            current_player=np.zeros(b, np.int8), legal_action_mask=np.zeros((b, NUM_ACTIONS), bool),
-            terminated=np.zeros(b, bool), truncated=np.zeros(b, bool), rewards=np.zeros((b, p), np.float32),
-            turn=np.ones(b, np.int16), rng_key=keys.astype(np.uint64), rng_counter=np.zeros(b, np.uint32),
-            next_die=np.zeros(b, np.int8), phase=np.zeros(b, np.int8), phasing=np.zeros(b, np.int8),
-            unit_hex=np.broadcast_to(start, (b, p, UNITS)).astype(np.int8), moved=np.zeros((b, p, UNITS), bool),
-            selected=np.full(b, -1, np.int8), target=np.full(b, -1, np.int8))
-        return dataclasses.replace(state, legal_action_mask=self._legal(state))
+        state = self.blank(keys, unit_hex=np.broadcast_to(start, (b, p, UNITS)))
+        if self.scenario.name == "secret":  # the powers: the first dice of each game
+            powers = np.empty((b, p * UNITS), np.int8)
+            counter = state.rng_counter
+            for i in range(p * UNITS):
+                rolls, counter = roll_numpy(state.rng_key, counter, len(POWERS))
+                powers[:, i] = rolls - 1
+            state = dataclasses.replace(state, power=powers.reshape(b, p, UNITS), rng_counter=counter)
+        return self.refresh(state)
+
+    def _dims(self) -> dict[str, int]:
+        return {}
 
     def _step(self, state: ToyState, actions: np.ndarray) -> ToyState:
         b, p = state.batch_size, len(self.players)
@@ -100,9 +141,6 @@ class ToyCore(RenderMixin, BaseCore):
         phase, phasing = state.phase.copy(), state.phasing.astype(np.int64)
         unit_hex, moved = state.unit_hex.astype(np.int64), state.moved.copy()
         selected, target, turn = state.selected.astype(np.int64), state.target.astype(np.int64), state.turn.copy()
-        rolls, counters = roll_numpy(state.rng_key, state.rng_counter, 6)
-        rolls = np.where(state.next_die > 0, state.next_die, rolls)
-        rolled = np.zeros(b, bool)
         own = unit_hex[games, phasing]                             # [B, U]
         enemy = unit_hex[games, (phasing + 1) % p]
 
@@ -122,8 +160,10 @@ class ToyCore(RenderMixin, BaseCore):
         go = moving & (a < H)
         attack = go & (p > 1) & (enemy == a[:, None]).any(axis=1)
         step_in = go & ~attack
-        if self.scenario == "solo":  # the swamp: a move succeeds on 3+
-            rolled |= step_in
+        answer = (a >= 0) & (state.phase == DEFEND_PHASE)
+        rolled = (step_in if self.scenario.name == "solo" else np.zeros(b, bool)) | (answer & (a == DEFEND))
+        rolls, after_roll = roll_batch(state, 6, rolled)
+        if self.scenario.name == "solo":  # the swamp: a move succeeds on 3+
             step_in &= rolls >= 3
         unit_hex[games[step_in], phasing[step_in], slot[step_in]] = a[step_in]
         target = np.where(attack, a, target)
@@ -131,13 +171,12 @@ class ToyCore(RenderMixin, BaseCore):
         selected = np.where(moving & ~attack, -1, selected)
 
         # DEFEND: the defender answers the attack
-        answer = (a >= 0) & (state.phase == DEFEND_PHASE)
         d_slot = np.argmax(enemy == target[:, None], axis=1)
         origin = own[games, slot]
-        rolled |= answer & (a == DEFEND)
-        attacker_wins = answer & (((a == DEFEND) & (rolls >= 4)) | (a == YIELD))
-        attacker_dies = answer & (a == DEFEND) & (rolls < 4)
         other = (phasing + 1) % p
+        fight = rolls + state.power[games, phasing, slot] - state.power[games, other, d_slot]
+        attacker_wins = answer & (((a == DEFEND) & (fight >= 4)) | (a == YIELD))
+        attacker_dies = answer & (a == DEFEND) & (fight < 4)
         unit_hex[games[attacker_wins], phasing[attacker_wins], slot[attacker_wins]] = target[attacker_wins]
         swap = answer & (a == YIELD)
         unit_hex[games[swap], other[swap], d_slot[swap]] = origin[swap]
@@ -166,15 +205,14 @@ class ToyCore(RenderMixin, BaseCore):
             state, phase=phase.astype(np.int8), phasing=phasing.astype(np.int8), unit_hex=unit_hex.astype(np.int8),
             moved=moved, selected=selected.astype(np.int8), target=target.astype(np.int8), turn=turn,
             current_player=current.astype(np.int8), terminated=state.terminated | finished,
-            rewards=rewards.astype(np.float32), rng_counter=np.where(rolled, counters, state.rng_counter),
-            next_die=np.where(rolled, 0, state.next_die).astype(np.int8))
+            rewards=rewards.astype(np.float32), **after_roll)
         stepped = a >= 0
         new = dataclasses.replace(new, **{f.name: np.where(stepped.reshape((-1,) + (1,) * (getattr(new, f.name).ndim - 1)),
                                                            getattr(new, f.name), getattr(state, f.name))
                                           for f in dataclasses.fields(new)})
-        return dataclasses.replace(new, legal_action_mask=self._legal(new))
+        return self.refresh(new)
 
-    def _legal(self, state: ToyState) -> np.ndarray:
+    def _legal(self, state: ToyState) -> tuple[np.ndarray, np.ndarray]:
         b = state.batch_size
         games = np.arange(b)
         mask = np.zeros((b, NUM_ACTIONS), bool)
@@ -195,7 +233,8 @@ class ToyCore(RenderMixin, BaseCore):
         defend = state.phase == DEFEND_PHASE
         mask[defend, DEFEND] = mask[defend, YIELD] = True
         mask[state.terminated | state.truncated] = False
-        return mask
+        current = np.where(state.phase == DEFEND_PHASE, (phasing + 1) % len(self.players), phasing)
+        return mask, current.astype(np.int8)
 
     def _observe(self, state: ToyState, player: int) -> dict[str, np.ndarray]:
         b, p = state.batch_size, len(self.players)
@@ -245,10 +284,6 @@ class ToyCore(RenderMixin, BaseCore):
         return np.kron(image, np.ones((8, 8, 1), np.uint8))
 
 
-def make_toy_core(scenario: str | None = None, decisions: str | None = None) -> ToyCore:
-    return ToyCore(scenario, decisions)
-
-
 # a goal-seeking baseline: move toward the goal column, pick units before ending, always defend
 def _scores(goal_column: int) -> np.ndarray:
     toward = -np.abs(COLUMN - goal_column).astype(np.float64)
@@ -265,11 +300,8 @@ baselines.register("toy", "red")(ToyRuleAgent)
 baselines.register("toy", "blue")(ToyRuleAgent)
 
 
-def register_toy_envs() -> None:
-    """The gymnasium id "wargym/Toy-v0" (kwargs scenario="duel" or "solo") for ruleset "toy"."""
-    from wargym.envs import register_core
-
-    register_core("wargym/Toy-v0", make_toy_core, ruleset="toy")
-
-
-register_toy_envs()
+register(Ruleset("toy", title="Hex Dash (a test ruleset)", core="toy_core:ToyCore", env_name="Toy",
+                 default_scenario="duel", baselines="toy_core",
+                 contract=({}, {"scenario": "solo"}, {"side": "blue", "opponent": "random"},
+                           {"scenario": "secret", "side": "blue"}),
+                 factory=ToyCore))

@@ -1,11 +1,16 @@
-"""The front-door contract, for every registered ruleset (add a line to CASES to cover one).
+"""The one contract, for every registered ruleset (wargym.registry) with no per-ruleset code.
 
-Each case is (gymnasium id, env kwargs).  The toy ruleset (toy_core.py) checks the front doors on
-short games; real rulesets run with ``max_decisions`` so that truncation and auto-reset happen
-within the tests' budgets.
+Each ruleset's record names the env options its front doors are checked with (``contract``);
+the core behind each case is checked by wargym.contract (the same game alone and in batches of 7
+and 256, records through JSON, exact masks, reset_done, the leak test on 200 mid-game positions,
+fuzz with the ruleset's invariants), and the front doors by gymnasium's check_env, PettingZoo's
+api_test and the env behaviour tests below.  The toy ruleset (toy_core.py) is registered too, and
+two broken toys show that the contract catches a planted leak and a planted batch dependence.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import gymnasium
 import numpy as np
@@ -13,47 +18,128 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-import toy_core  # noqa: F401  (registers "wargym/Toy-v0" and the toy baselines)
-from wargym import IllegalActionError
+import toy_core
+from wargym import IllegalActionError, contract
 from wargym.agents import sample_legal
 from wargym.envs import WargymAECEnv, WargymVectorEnv
+from wargym.envs.single import build_core
+from wargym.registry import RULESETS
 
-CASES = [
-    ("wargym/Toy-v0", {}),
-    ("wargym/Toy-v0", {"scenario": "solo"}),
-    ("wargym/Toy-v0", {"side": "blue", "opponent": "random"}),
-    ("wargym/IslandWar-v0", {"decisions": "major", "max_decisions": 60}),
-    ("wargym/IslandWar-v0", {"scenario": "bloody_ridge", "side": "japan", "opponent": "random",
-                             "max_decisions": 60}),
-    ("wargym/Attu-v0", {"opponent": "rule", "max_decisions": 60}),
-    ("wargym/Attu-v0", {"opponent": "solitaire", "max_decisions": 60}),
-    ("wargym/Attu-v0", {"scenario": "hogs_back", "side": "japan", "opponent": "rule", "decisions": "major",
-                        "max_decisions": 60}),
-]
-IDS = [f"{env_id}{kwargs or ''}" for env_id, kwargs in CASES]
-pytestmark = pytest.mark.parametrize("env_id,kwargs", CASES, ids=IDS)
+CASES = [(name, dict(kwargs)) for name, record in RULESETS.items() for kwargs in record.contract]
+IDS = [f"{name}{kwargs or ''}" for name, kwargs in CASES]
+CORE_KEYS = ("scenario", "decisions", "opponent", "core_options")
 
 
-def ruleset_of(env_id: str) -> str:
-    return gymnasium.spec(env_id).kwargs["ruleset"]
+def core_case(kwargs: dict) -> tuple:
+    return tuple((k, repr(kwargs.get(k))) for k in CORE_KEYS if k != "opponent" or kwargs.get(k) == "solitaire")
+
+
+# the distinct cores behind the cases: each is checked once
+CORES = list({(name, core_case(kwargs)): (name, kwargs) for name, kwargs in CASES}.values())
+CORE_IDS = [f"{name}{dict((k, v) for k, v in core_case(kwargs))}" for name, kwargs in CORES]
+_BUILT: dict = {}
+
+
+def make(name: str, kwargs: dict):
+    key = (name, core_case(kwargs))
+    if key not in _BUILT:
+        _BUILT[key] = build_core(None, name, kwargs.get("scenario"), kwargs.get("decisions"), kwargs.get("opponent"),
+                                 kwargs.get("core_options"))
+    return _BUILT[key]
+
+
+def env_id(name: str) -> str:
+    return RULESETS[name].env_id
 
 
 def aec_kwargs(kwargs: dict) -> dict:
-    return {k: v for k, v in kwargs.items() if k in ("scenario", "decisions", "max_decisions")}
+    return {k: v for k, v in kwargs.items() if k in ("scenario", "decisions", "max_decisions", "core_options")}
 
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return sample_legal(rng, np.atleast_2d(np.asarray(mask, dtype=bool)))
 
 
-def test_check_env(env_id, kwargs):
+# ------------------------------------------------------------------------------ the cores
+@pytest.mark.parametrize("name,kwargs", CORES, ids=CORE_IDS)
+class TestCore:
+    def test_same_game_alone_in_a_batch_of_7_and_of_256(self, name, kwargs):
+        contract.same_games_in_any_batch(make(name, kwargs), seed=5, steps=200)
+
+    def test_records_through_json_continue_identically(self, name, kwargs):
+        contract.records_continue(make(name, kwargs), seed=6)
+
+    def test_every_legal_action_steps_and_masked_out_ones_raise_leaving_the_state(self, name, kwargs):
+        contract.masks_are_exact(make(name, kwargs), seed=7)
+
+    def test_reset_done_replaces_exactly_the_finished_games(self, name, kwargs):
+        contract.reset_done_replaces_finished(make(name, kwargs), seed=8)
+
+    def test_hidden_information_stays_hidden_in_200_positions(self, name, kwargs):
+        contract.hidden_stays_hidden(make(name, kwargs), seed=9, states=200)
+
+    def test_fuzz_keeps_the_invariants(self, name, kwargs):
+        taken, _ = contract.fuzz(make(name, kwargs), decisions=4_000, seed=10, batch=8)
+        assert taken >= 4_000
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_hidden_declaration_is_perturbed_in_some_case(name):
+    """The leak test does perturb each thing the ruleset hides, in the games of its cases."""
+    seen: dict[str, int] = {}
+    for case_name, kwargs in CORES:
+        if case_name == name:
+            for key, n in contract.hidden_stays_hidden(make(name, kwargs), seed=11, states=30, images=0).items():
+                seen[key] = seen.get(key, 0) + n
+    never = [key for key, n in seen.items() if n == 0 and "legal_action_mask" not in key]
+    assert not never, f"never hidden in the sampled positions: {never}"
+
+
+# ------------------------------------------------------------------- what the contract catches
+class LeakyToy(toy_core.ToyCore):
+    """Shows the other player's hidden powers in the global vector."""
+
+    def _observe(self, state, player):
+        obs = super()._observe(state, player)
+        obs["global"][:, 5] = state.power[:, 1 - player].sum(axis=1) / 4.0 if len(self.players) > 1 else 0.0
+        return obs
+
+
+class BatchyToy(toy_core.ToyCore):
+    """Rolls its dice from the batch's size instead of each game's key."""
+
+    def _step(self, state, actions):
+        state = dataclasses.replace(state, rng_key=state.rng_key + np.uint64(state.batch_size))
+        out = super()._step(state, actions)
+        return dataclasses.replace(out, rng_key=out.rng_key - np.uint64(state.batch_size))
+
+
+def test_the_contract_catches_a_planted_leak():
+    with pytest.raises(contract.ContractError, match="observe"):
+        contract.hidden_stays_hidden(LeakyToy("secret"), seed=1, states=40)
+    contract.hidden_stays_hidden(toy_core.ToyCore("secret"), seed=1, states=40)  # the honest toy passes
+
+
+def test_the_contract_catches_a_planted_batch_dependence():
+    with pytest.raises(contract.ContractError, match="differs alone and in a batch"):
+        contract.same_games_in_any_batch(BatchyToy("secret"), seed=1, steps=120)
+    contract.same_games_in_any_batch(toy_core.ToyCore("secret"), seed=1, steps=120)
+
+
+# ------------------------------------------------------------------------------ the front doors
+pytestmark_envs = pytest.mark.parametrize("name,kwargs", CASES, ids=IDS)
+
+
+@pytestmark_envs
+def test_check_env(name, kwargs):
     # check_env steps unmasked random actions, so it runs in the "lose" mode (see WargymEnv)
-    env = gymnasium.make(env_id, illegal_action="lose", **kwargs)
+    env = gymnasium.make(env_id(name), illegal_action="lose", **kwargs)
     check_env(env.unwrapped)
 
 
-def test_masks_agree_with_observation_and_step(env_id, kwargs):
-    env = gymnasium.make(env_id, **kwargs)
+@pytestmark_envs
+def test_masks_agree_with_observation_and_step(name, kwargs):
+    env = gymnasium.make(env_id(name), **kwargs)
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -68,8 +154,9 @@ def test_masks_agree_with_observation_and_step(env_id, kwargs):
             obs, info = env.reset()
 
 
-def test_illegal_action_raises_and_env_stays_usable(env_id, kwargs):
-    env = gymnasium.make(env_id, **kwargs)
+@pytestmark_envs
+def test_illegal_action_raises_and_env_stays_usable(name, kwargs):
+    env = gymnasium.make(env_id(name), **kwargs)
     obs, _ = env.reset(seed=1)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
@@ -78,9 +165,10 @@ def test_illegal_action_raises_and_env_stays_usable(env_id, kwargs):
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
 
-def test_same_seed_same_observations(env_id, kwargs):
+@pytestmark_envs
+def test_same_seed_same_observations(name, kwargs):
     def trajectory(seed: int) -> list[np.ndarray]:
-        env = gymnasium.make(env_id, **kwargs)
+        env = gymnasium.make(env_id(name), **kwargs)
         rng = np.random.default_rng(7)
         obs, _ = env.reset(seed=seed)
         seen = [obs["observation"]["spatial"].copy()]
@@ -94,8 +182,9 @@ def test_same_seed_same_observations(env_id, kwargs):
     assert all(np.array_equal(a, b) for a, b in zip(trajectory(5), trajectory(5), strict=True))
 
 
-def test_make_vec_returns_native_vector_env(env_id, kwargs):
-    venv = gymnasium.make_vec(env_id, num_envs=5, vectorization_mode="vector_entry_point", **kwargs)
+@pytestmark_envs
+def test_make_vec_returns_native_vector_env(name, kwargs):
+    venv = gymnasium.make_vec(env_id(name), num_envs=5, vectorization_mode="vector_entry_point", **kwargs)
     assert isinstance(venv, WargymVectorEnv)
     obs, info = venv.reset(seed=0)
     a = venv.single_action_space.n
@@ -106,9 +195,10 @@ def test_make_vec_returns_native_vector_env(env_id, kwargs):
     assert venv.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
 
 
-def test_vector_autoreset_same_step(env_id, kwargs):
+@pytestmark_envs
+def test_vector_autoreset_same_step(name, kwargs):
     n = 8
-    venv = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    venv = gymnasium.make_vec(env_id(name), num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
     obs, _ = venv.reset(seed=11)
     rng = np.random.default_rng(1)
     finished = 0
@@ -127,9 +217,10 @@ def test_vector_autoreset_same_step(env_id, kwargs):
     assert finished > n
 
 
-def test_vector_runs_reproducibly(env_id, kwargs):
+@pytestmark_envs
+def test_vector_runs_reproducibly(name, kwargs):
     def run(seed: int):
-        venv = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point", **kwargs)
+        venv = gymnasium.make_vec(env_id(name), num_envs=4, vectorization_mode="vector_entry_point", **kwargs)
         rng = np.random.default_rng(2)
         obs, _ = venv.reset(seed=seed)
         out = [obs["observation"]["spatial"]]
@@ -141,12 +232,13 @@ def test_vector_runs_reproducibly(env_id, kwargs):
     assert all(np.array_equal(a, b) for a, b in zip(run(9), run(9), strict=True))
 
 
-def test_vector_game_is_the_single_game(env_id, kwargs):
+@pytestmark_envs
+def test_vector_game_is_the_single_game(name, kwargs):
     # game 0 of reset(seed=s) is the game of the single env reset(seed=s) (deterministic opponent)
-    if kwargs.get("opponent", "rule") != "rule":
+    if kwargs.get("opponent", "rule") not in ("rule", "solitaire"):
         pytest.skip("needs a deterministic opponent")
-    env = gymnasium.make(env_id, **kwargs)
-    venv = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
+    env = gymnasium.make(env_id(name), **kwargs)
+    venv = gymnasium.make_vec(env_id(name), num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
     obs, _ = env.reset(seed=4)
     vobs, _ = venv.reset(seed=4)
     rng = np.random.default_rng(3)
@@ -161,14 +253,15 @@ def test_vector_game_is_the_single_game(env_id, kwargs):
             break
 
 
-def test_max_decisions_truncates(env_id, kwargs):
-    env = gymnasium.make(env_id, **{**kwargs, "max_decisions": 2})
+@pytestmark_envs
+def test_max_decisions_truncates(name, kwargs):
+    env = gymnasium.make(env_id(name), **{**kwargs, "max_decisions": 2})
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(2):
         obs, _, terminated, truncated, _ = env.step(int(random_legal(rng, obs["action_mask"])[0]))
     assert terminated or truncated
-    venv = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point",
+    venv = gymnasium.make_vec(env_id(name), num_envs=3, vectorization_mode="vector_entry_point",
                               **{**kwargs, "max_decisions": 2})
     venv.reset(seed=0)
     venv.step(random_legal(rng, venv.action_masks()))
@@ -176,18 +269,20 @@ def test_max_decisions_truncates(env_id, kwargs):
     assert (terminated | truncated).all() and info["_final_obs"].all()
 
 
-def test_pettingzoo_api(env_id, kwargs):
-    env = WargymAECEnv(ruleset=ruleset_of(env_id), **aec_kwargs(kwargs))
+@pytestmark_envs
+def test_pettingzoo_api(name, kwargs):
+    env = WargymAECEnv(ruleset=name, **aec_kwargs(kwargs))
     api_test(env, num_cycles=300)
 
 
-def test_sb3_maskable_ppo_never_takes_a_masked_action(env_id, kwargs):
+@pytestmark_envs
+def test_sb3_maskable_ppo_never_takes_a_masked_action(name, kwargs):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
     from wargym.envs.sb3 import SB3VecEnv
 
-    venv = SB3VecEnv(gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point", **kwargs))
+    venv = SB3VecEnv(gymnasium.make_vec(env_id(name), num_envs=4, vectorization_mode="vector_entry_point", **kwargs))
     taken = []
     step_async = venv.step_async
 

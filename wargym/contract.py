@@ -1,0 +1,345 @@
+"""The contract every core meets, as checks that run on any core.
+
+tests/envs/test_contract.py runs them for every registered ruleset (wargym.registry) and every
+env case its record names; a ruleset of one's own passes them by registering.  Each check raises
+``ContractError`` (an AssertionError) that says what broke, in which game and at which step::
+
+    same_games_in_any_batch(core, seed)   game i alone, in a batch of 7 and in a batch of 256:
+                                          equal, field for field, decision after decision
+    records_continue(core, seed)          to_dict -> JSON -> from_dict at random points, then the
+                                          same actions: the restored games stay equal
+    masks_are_exact(core, seed)           every legal action steps; a sample of masked-out ones
+                                          raise IllegalActionError and leave the state unchanged
+    reset_done_replaces_finished(core, seed)
+    hidden_stays_hidden(core, seed)       the leak test: wargym.hidden.perturb a viewer's hidden
+                                          facts in mid-game states; observe, the legal mask, the
+                                          text and image boards, the env's observation and info,
+                                          the summary and every bot-protocol session payload must
+                                          not change for that viewer
+    fuzz(core, decisions, seed)           random masked play with ``core.check_state`` (the
+                                          ruleset's invariants) and the generic invariants after
+                                          every decision
+
+The random play of these checks is keyed per game (``keyed_actions``: a hash of the game's dice key
+and the step), so a game's actions do not depend on the batch around it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import numpy as np
+
+from wargym.core import BaseState, IllegalActionError, RecordError
+from wargym.hidden import declarations, perturb
+from wargym.rng import game_keys
+
+
+class ContractError(AssertionError):
+    """A core breaks the contract."""
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def keyed_actions(keys: np.ndarray, step: int, mask: np.ndarray) -> np.ndarray:
+    """int64[B]: a legal action of each game drawn from a hash of its key ``keys[g]`` and ``step``
+    alone (0 for a game with no legal action)."""
+    with np.errstate(over="ignore"):
+        u = _mix(np.asarray(keys, dtype=np.uint64) ^ (np.uint64(step + 1) * np.uint64(0x9E3779B97F4A7C15)))
+    counts = mask.sum(axis=1)
+    rank = (u % np.maximum(counts, 1).astype(np.uint64)).astype(np.int64)
+    order = np.cumsum(mask, axis=1) - 1
+    hit = mask & (order == rank[:, None])
+    return np.where(counts > 0, hit.argmax(axis=1), 0).astype(np.int64)
+
+
+def games_of(core, seed: int, first: int, count: int) -> BaseState:
+    """Games ``first .. first + count - 1`` of ``core.init(..., seed)``, set up on their own."""
+    return core._init(game_keys(seed, count, first_game=first))
+
+
+def _live(core, state) -> np.ndarray:
+    return ~np.asarray(core.terminated(state) | core.truncated(state))
+
+
+def play(core, state: BaseState, steps: int, keys: np.ndarray | None = None, start: int = 0):
+    """``state`` after ``steps`` keyed random decisions in every running game (finished games stay)."""
+    keys = state.rng_key.copy() if keys is None else keys
+    for t in range(start, start + steps):
+        live = _live(core, state)
+        if not live.any():
+            break
+        state = core.step(state, keyed_actions(keys, t, np.asarray(core.legal_mask(state))), active=live)
+    return state
+
+
+def _differ(a: BaseState, b: BaseState, ga: int = 0, gb: int = 0) -> list[str]:
+    return [f.name for f in dataclasses.fields(a) if not np.array_equal(getattr(a, f.name)[ga], getattr(b, f.name)[gb])]
+
+
+# ------------------------------------------------------------------------------------ the checks
+def same_games_in_any_batch(core, seed: int = 0, steps: int = 300, games: int = 7, large: int = 256) -> None:
+    """Game i stepped alone, inside a batch of ``games`` and inside one of ``large``: identical."""
+    alone = [games_of(core, seed, i, 1) for i in range(games)]
+    small = core.init(games, seed)
+    big = core.init(large, seed)
+    keys = big.rng_key.copy()
+    for i in range(games):
+        for name, other in (("a batch of %d" % games, small), ("a batch of %d" % large, big)):
+            bad = _differ(alone[i], other, 0, i)
+            if bad:
+                raise ContractError(f"{core.name}: new game {i} alone and in {name} differ in {bad}")
+    for t in range(steps):
+        small = play(core, small, 1, keys[:games], t)
+        big = play(core, big, 1, keys, t)
+        for i in range(games):
+            alone[i] = play(core, alone[i], 1, keys[i:i + 1], t)
+            for name, other in (("a batch of %d" % games, small), ("a batch of %d" % large, big)):
+                bad = _differ(alone[i], other, 0, i)
+                if bad:
+                    raise ContractError(f"{core.name}: game {i} after {t + 1} decisions differs alone and in "
+                                        f"{name}, in {bad}")
+        if not _live(core, small).any():
+            break
+
+
+def records_continue(core, seed: int = 0, games: int = 4, points: int = 6, steps: int = 40,
+                     rng: np.random.Generator | None = None) -> None:
+    """At ``points`` random moments a game goes through to_dict, JSON and from_dict; the copy
+    equals the original, and both stay equal over ``steps`` more decisions."""
+    rng = rng or np.random.default_rng(seed)
+    state = core.init(games, seed)
+    keys, t = state.rng_key.copy(), 0
+    for _ in range(points):
+        state = play(core, state, int(rng.integers(1, 120)), keys, t)
+        t += 120
+        g = int(rng.integers(games))
+        text = json.dumps(core.to_dict(state, g))
+        try:
+            restored = core.from_dict(json.loads(text))
+        except RecordError as err:
+            raise ContractError(f"{core.name}: from_dict refused its own record of game {g}: {err}") from None
+        bad = _differ(state, restored, g, 0)
+        if bad:
+            raise ContractError(f"{core.name}: the record of game {g} comes back different in {bad}")
+        a, b = state.take([g]), restored
+        for k in range(steps):
+            a, b = play(core, a, 1, keys[g:g + 1], t + k), play(core, b, 1, keys[g:g + 1], t + k)
+            bad = _differ(a, b)
+            if bad:
+                raise ContractError(f"{core.name}: game {g} restored from its record differs {k + 1} decisions "
+                                    f"later, in {bad}")
+
+
+def masks_are_exact(core, seed: int = 0, games: int = 4, samples: int = 12, masked_out: int = 8,
+                    rng: np.random.Generator | None = None) -> None:
+    """In sampled positions every legal action steps, and masked-out actions raise
+    IllegalActionError leaving the state exactly as it was."""
+    rng = rng or np.random.default_rng(seed)
+    state = core.init(games, seed)
+    keys, t = state.rng_key.copy(), 0
+    for _ in range(samples):
+        state = play(core, state, int(rng.integers(1, 80)), keys, t)
+        t += 80
+        live = np.flatnonzero(_live(core, state))
+        if not len(live):
+            break
+        g = int(rng.choice(live))
+        one = state.take([g])
+        mask = np.asarray(core.legal_mask(one))[0]
+        if not mask.any():
+            raise ContractError(f"{core.name}: running game {g} has no legal action")
+        for a in np.flatnonzero(mask):
+            try:
+                core.step(one, np.array([a]))
+            except IllegalActionError as err:
+                raise ContractError(f"{core.name}: game {g}: the legal action {a} was refused: {err}") from None
+        before = one.copy()
+        illegal = np.flatnonzero(~mask)
+        for a in rng.choice(illegal, size=min(masked_out, len(illegal)), replace=False):
+            try:
+                core.step(one, np.array([a]))
+            except IllegalActionError:
+                pass
+            else:
+                raise ContractError(f"{core.name}: game {g}: the masked-out action {a} was stepped")
+            bad = _differ(before, one)
+            if bad:
+                raise ContractError(f"{core.name}: game {g}: refusing action {a} changed {bad}")
+
+
+def reset_done_replaces_finished(core, seed: int = 0, games: int = 6) -> None:
+    """``reset_done`` replaces exactly the finished games, each by the new game its episode keys."""
+    state = core.init(games, seed)
+    done = np.zeros(games, dtype=bool)
+    done[::2] = True
+    state = dataclasses.replace(state, truncated=state.truncated | done)
+    episode = np.arange(games) + 100
+    after = core.reset_done(state, seed, episode)
+    for g in range(games):
+        want = games_of(core, seed, int(episode[g]), 1) if done[g] else state.take([g])
+        bad = _differ(want, after, 0, g)
+        if bad:
+            raise ContractError(f"{core.name}: after reset_done game {g} ({'finished' if done[g] else 'running'}) "
+                                f"differs in {bad}")
+
+
+def mid_game_states(core, seed: int, count: int, games: int = 8, rng: np.random.Generator | None = None):
+    """``count`` positions (batches of one) sampled from keyed random games at random moments."""
+    rng = rng or np.random.default_rng(seed)
+    out = []
+    state = core.init(games, seed)
+    keys, t = state.rng_key.copy(), 0
+    while len(out) < count:
+        state = play(core, state, int(rng.integers(1, 40)), keys, t)
+        t += 40
+        live = np.flatnonzero(_live(core, state))
+        if not len(live):
+            seed += 1
+            state = core.init(games, seed)
+            keys, t = state.rng_key.copy(), 0
+            continue
+        out.append(state.take([int(rng.choice(live))]))
+    return out
+
+
+def viewer_payloads(core, state: BaseState, viewer: int, images: bool) -> dict[str, Any]:
+    """Everything a client playing ``viewer`` receives about ``state`` (a batch of one)."""
+    from wargym.agents.serve import session_observation, session_view
+    from wargym.envs.single import env_view
+
+    out: dict[str, Any] = {"observe": core.observe(state, viewer), "view": core.to_dict(core.view(state, viewer), 0),
+                           "text": core.render(state, 0, "ansi", viewer=viewer),
+                           "summary": core.summary(state, 0, viewer=viewer),
+                           "session": session_view(core, state, viewer),
+                           "session observation": session_observation(core, state, viewer)}
+    if int(core.current_player(state)[0]) == viewer:
+        out["legal mask"] = np.asarray(core.legal_mask(state))[0]
+        out["env"] = env_view(core, state, viewer)
+    if images:
+        out["image"] = core.render(state, 0, "rgb_array", viewer=viewer)
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    return a == b
+
+
+def _diff(a: Any, b: Any, path: str = "") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in a:
+            if k not in b or not _same(a[k], b[k]):
+                return _diff(a[k], b.get(k), f"{path}.{k}" if path else str(k))
+    return path or "value"
+
+
+def hidden_stays_hidden(core, seed: int = 0, states: int = 200, images: int = 20,
+                        rng: np.random.Generator | None = None) -> dict[str, int]:
+    """The leak test (module docstring) in ``states`` mid-game positions for every viewer; the
+    image board is compared in the first ``images`` of them.  Returns how many positions had
+    something hidden from the viewer to perturb, per declaration."""
+    rng = rng or np.random.default_rng(seed)
+    exercised: dict[str, int] = {}
+    positions = mid_game_states(core, seed, states, rng=rng)
+    for viewer in range(len(core.players)):
+        decls = declarations(core, viewer)
+        for i, state in enumerate(positions):
+            for d in decls:
+                key = f"{core.players[viewer]}: {type(d).__name__} {getattr(d, 'field', None) or getattr(d, 'axis')}"
+                exercised[key] = exercised.get(key, 0) + int(_applies_here(core, state, viewer, d))
+            changed = perturb(core, state, viewer, rng)
+            if not any(_differ(state, changed)):
+                raise ContractError(f"{core.name}: perturbing what {core.players[viewer]} may not see changed nothing")
+            want = viewer_payloads(core, state, viewer, i < images)
+            got = viewer_payloads(core, changed, viewer, i < images)
+            for name in want:
+                if not _same(want[name], got.get(name)):
+                    hidden = _differ(state, changed)
+                    raise ContractError(
+                        f"{core.name}: what {core.players[viewer]} receives ({name}: {_diff(want[name], got.get(name))}) "
+                        f"changed when only what it may not see changed (fields {hidden}); position {i}, "
+                        f"phase {core.phase_names[int(state.phase[0])]!r}")
+    return exercised
+
+
+def _applies_here(core, state, viewer: int, decl) -> bool:
+    from wargym.hidden import Secret, _hidden_elements
+
+    if isinstance(decl, Secret):
+        return bool(_hidden_elements(decl, core, state, viewer).any())
+    return int(np.asarray(decl.who(core, state, viewer))[0].sum()) >= 2
+
+
+def invariants(core, state: BaseState) -> list[str]:
+    """What every game must hold after every decision, with the ruleset's own (``check_state``)."""
+    errors = list(core.check_state(state))
+    live = _live(core, state)
+    mask = np.asarray(core.legal_mask(state))
+    if not mask[live].any(axis=1).all():
+        errors.append(f"game {int(np.flatnonzero(live & ~mask.any(axis=1))[0])}: running with no legal action")
+    if mask[~live].any():
+        errors.append(f"game {int(np.flatnonzero(~live & mask.any(axis=1))[0])}: over with legal actions")
+    rewards = np.asarray(core.rewards(state))
+    if not np.isin(rewards, (-1.0, 0.0, 1.0)).all():
+        errors.append("rewards other than +1, -1 and 0")
+    if (rewards[live] != 0).any():
+        errors.append("rewards in a running game")
+    if rewards.shape[1] == 2 and (rewards.sum(axis=1) != 0).any():
+        errors.append("a two-player result that is not zero-sum")
+    players = np.asarray(core.current_player(state))
+    if ((players < 0) | (players >= len(core.players))).any():
+        errors.append("a current player who is not a player")
+    return errors
+
+
+def fuzz(core, decisions: int, seed: int = 0, batch: int = 16, probe_every: int = 100) -> tuple[int, int]:
+    """Random masked play of at least ``decisions`` decisions, finished games replaced, with
+    ``invariants`` after every decision and, every ``probe_every`` calls, a masked-out action that
+    must raise and leave the state unchanged.  Returns (decisions, games finished)."""
+    from wargym.agents.random_agent import sample_legal
+
+    rng = np.random.default_rng(seed)
+    state = core.init(batch, seed)
+    taken = finished = step = 0
+    while taken < decisions:
+        errors = invariants(core, state)
+        if errors:
+            raise ContractError(f"{core.name}: after {taken} decisions: " + "; ".join(errors[:5]))
+        mask = np.asarray(core.legal_mask(state))
+        live = _live(core, state)
+        if step % probe_every == 0 and live.any():
+            g = int(np.flatnonzero(live)[0])
+            a = sample_legal(rng, mask)
+            a[g] = rng.choice(np.flatnonzero(~mask[g]))
+            before = state.copy()
+            try:
+                core.step(state, a)
+            except IllegalActionError:
+                pass
+            else:
+                raise ContractError(f"{core.name}: masked-out action {a[g]} in game {g} was stepped")
+            bad = [f.name for f in dataclasses.fields(state)
+                   if not np.array_equal(getattr(before, f.name), getattr(state, f.name))]
+            if bad:
+                raise ContractError(f"{core.name}: a refused action changed {bad}")
+        state = core.step(state, sample_legal(rng, mask))
+        taken += int(live.sum())
+        step += 1
+        done = ~_live(core, state)
+        if done.any():
+            finished += int(done.sum())
+            state = core.reset_done(state, seed + 1, np.arange(batch) + 1000 * step)
+    return taken, finished

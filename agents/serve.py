@@ -1,11 +1,22 @@
-"""``wargym serve``: the bot protocol, JSON lines on stdin / stdout, for front ends.
+"""``wargym serve``: the bot protocol, JSON lines on stdin / stdout (or TCP), for front ends.
 
     wargym serve --agent rule --ruleset island_war --scenario bloody_ridge --side japan
+    wargym serve --agent rule --ruleset attu --listen 127.0.0.1:7777      # sessions for two programs
 
-One JSON object per line in, one JSON object per line out (flushed), in order.  A game is sent
-either as a state record (``core.to_dict``) or as a history (``{"seed": s, "actions": [...]}``,
-replayed from ``core.init(1, s)``).  Commands: ping, act, legal, describe, step, quit; the full
-reference with an example session is docs/bot-protocol.md.  A bad request gets
+One JSON object per line in, one JSON object per line out (flushed), in order.  Two modes:
+
+* stateless, for trusted front ends: every request carries its game, as a state record
+  (``core.to_dict``: everything, hidden facts and the dice key included) or as a history
+  (``{"seed": s, "actions": [...]}``, replayed from ``core.init(1, s)``).  Commands: ping, act,
+  legal, describe, step.  A record is checked before the rules see it (``core.from_dict``).
+* sessions, for programs that must not peek: the server holds the game (``new``); each side is
+  joined once (``join``, which hands out that side's secret token) and then sees only its own view
+  (``view``, ``play``, ``observe``): the redacted record of ``core.view`` (wargym.hidden), its own
+  legal actions, its board and summary; never the dice key, another side's hidden facts or its
+  options, and no way to set the dice.  ``session_view`` builds every such payload, and the
+  contract's leak test checks it.
+
+The full reference with example sessions is docs/bot-protocol.md.  A bad request gets
 ``{"ok": false, "error": "..."}`` and the server goes on; only ``quit`` or the end of the input
 stop it.  Anything else the program would print goes to stderr, so stdout carries only responses.
 """
@@ -13,15 +24,68 @@ stop it.  Anything else the program would print goes to stderr, so stdout carrie
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
+import secrets
+import socketserver
 import sys
+import threading
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import numpy as np
 
-PROTOCOL_VERSION = 1
-COMMANDS = ("ping", "act", "legal", "describe", "step", "quit")
+PROTOCOL_VERSION = 2
+COMMANDS = ("ping", "act", "legal", "describe", "step", "new", "join", "view", "play", "observe", "close", "quit")
+MAX_SESSIONS = 1000
+
+
+def session_view(core, state, viewer: int) -> dict[str, Any]:
+    """What player ``viewer`` of a session is sent about its game (batch of one): the redacted
+    record (``core.view``), whose decision it is, its own legal actions when it decides, its
+    summary and text board; the result once the game is over.  Built from the viewer's view of the
+    game wherever the payload is not about the viewer's own options."""
+    from wargym.cli import result_text
+
+    over = bool(core.terminated(state)[0] or core.truncated(state)[0])
+    to_move = None if over else int(core.current_player(state)[0])
+    view = core.view(state, viewer)
+    out: dict[str, Any] = {
+        "side": core.players[viewer], "turn": int(view.turn[0]), "phase": core.phase_names[int(view.phase[0])],
+        "game_over": over, "to_move": None if to_move is None else core.players[to_move],
+        "your_turn": to_move == viewer, "summary": core.summary(state, 0, viewer=viewer),
+        "board": core.render(state, 0, "ansi", viewer=viewer), "state": core.to_dict(view, 0),
+    }
+    if over:
+        out["result"] = result_text(core, state)
+        out["rewards"] = dict(zip(core.players, (float(r) for r in core.rewards(state)[0])))
+    if to_move == viewer:
+        legal = np.flatnonzero(core.legal_mask(state)[0]).tolist()
+        out["legal"] = [{"action": a, "description": core.describe_action(a, state, 0)} for a in legal]
+    return out
+
+
+def session_observation(core, state, viewer: int) -> dict[str, Any]:
+    """``core.observe`` of the viewer (float32 arrays as base64 with shape and dtype) and its
+    legal mask when it decides (all false otherwise): what a policy needs."""
+    obs = core.observe(state, viewer)
+    mine = bool(core.current_player(state)[0] == viewer) and not bool(core.terminated(state)[0] | core.truncated(state)[0])
+    mask = np.asarray(core.legal_mask(state)[0], dtype=bool) if mine else np.zeros(core.num_actions, bool)
+    return {"observation": {k: {"shape": list(v.shape[1:]), "dtype": "float32",
+                                "base64": base64.b64encode(np.ascontiguousarray(v[0], np.float32).tobytes()).decode()}
+                            for k, v in obs.items()},
+            "action_mask": np.flatnonzero(mask).tolist()}
+
+
+@dataclass
+class Session:
+    """A game the server holds: its state, the token of each joined side, the sides the server's
+    agent plays."""
+
+    state: Any
+    server_plays: tuple[int, ...]
+    tokens: dict[str, int] = field(default_factory=dict)     # token -> player
 
 
 class RequestError(ValueError):
@@ -35,12 +99,11 @@ class BotServer:
     def __init__(self, ruleset: str, agent_spec: str, scenario: str | None = None, side: str | None = None,
                  decisions: str | None = "major", seed: int = 0):
         from wargym.agents.base import make_agent
-        from wargym.registry import RULESETS
         from wargym.replay import make_core_for
 
         self.ruleset, self.agent_spec, self.decisions = ruleset, agent_spec, decisions
         self.core = make_core_for(ruleset, scenario, decisions)
-        self.scenario = getattr(getattr(self.core, "scenario", None), "name", None) or scenario or RULESETS[ruleset][3]
+        self.scenario = self.core.scenario.name
         players = self.core.players
         if side is not None and side not in players:
             raise ValueError(f"--side {side!r}: players of {ruleset} are {', '.join(players)}")
@@ -48,6 +111,8 @@ class BotServer:
         self.agents = {p: make_agent(agent_spec, ruleset, name, seed=seed + p)
                        for p, name in enumerate(players) if side is None or name == side}
         self.unplayable: dict[int, str] = {}  # player -> why the agent cannot play it (see warm_up)
+        self.sessions: dict[str, Session] = {}
+        self.tcp: socketserver.TCPServer | None = None  # set by ``listen``
         self.done = False
 
     # -- the games in a request --------------------------------------------------------------------
@@ -183,8 +248,7 @@ class BotServer:
         if state is not None:
             out = self._result(state)
             out["turn"] = int(state.turn[0])
-            if hasattr(core, "summary"):
-                out["summary"] = core.summary(state, 0)
+            out["summary"] = core.summary(state, 0)
             out["board"] = core.render(state, 0, "ansi")
             return out
         from wargym.agents.export import action_layout
@@ -207,6 +271,100 @@ class BotServer:
         except IllegalActionError as err:
             raise RequestError(f"action {action} is illegal: {err.reason}") from None
         return {"description": description, **self._result(state), "state": core.to_dict(state, 0)}
+
+    # -- sessions: the server holds the game ---------------------------------------------------------
+    def new(self, req: dict[str, Any]) -> dict[str, Any]:
+        """A new game held by the server: ``seed`` deals it (default: a random one the clients never
+        see), ``server_plays`` lists the sides the server's agent plays; the other sides are
+        joined by clients."""
+        core = self.core
+        if len(self.sessions) >= MAX_SESSIONS:
+            raise RequestError(f"this server holds {MAX_SESSIONS} games already: close one first")
+        seed = req.get("seed", secrets.randbelow(2**31))
+        if not _is_int(seed) or seed < 0:
+            raise RequestError(f"seed must be a non-negative integer, got {seed!r}")
+        plays = req.get("server_plays", [])
+        if not isinstance(plays, list) or any(p not in core.players for p in plays):
+            raise RequestError(f"server_plays must be a list of players of {core.name}: {list(core.players)}")
+        players = tuple(core.players.index(p) for p in plays)
+        cannot = [core.players[p] for p in players if p not in self.agents]
+        if cannot:
+            raise RequestError(f"the server's agent does not play {cannot}; it plays "
+                               f"{[core.players[p] for p in sorted(self.agents)]}")
+        game = secrets.token_hex(6)
+        self.sessions[game] = Session(self._server_moves(core.init(1, int(seed)), players), players)
+        return {"game": game, "players": list(core.players), "server_plays": list(plays)}
+
+    def join(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The token of a side of a held game: each side once, never one the server plays."""
+        session = self._session(req)
+        side = req.get("side")
+        if side not in self.core.players:
+            raise RequestError(f"side must be one of {list(self.core.players)}, got {side!r}")
+        player = self.core.players.index(side)
+        if player in session.server_plays:
+            raise RequestError(f"the server plays {side} in this game")
+        if player in session.tokens.values():
+            raise RequestError(f"{side} has been joined already")
+        token = secrets.token_hex(16)
+        session.tokens[token] = player
+        return {"game": req["game"], "side": side, "token": token}
+
+    def view(self, req: dict[str, Any]) -> dict[str, Any]:
+        session, player = self._joined(req)
+        return {"game": req["game"], **session_view(self.core, session.state, player)}
+
+    def observe(self, req: dict[str, Any]) -> dict[str, Any]:
+        session, player = self._joined(req)
+        return {"game": req["game"], **session_observation(self.core, session.state, player)}
+
+    def play(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The joined side's action; then the server's agent plays its sides until a client must
+        decide or the game ends.  Returns the side's view."""
+        from wargym.core import IllegalActionError
+
+        core = self.core
+        session, player = self._joined(req)
+        action = self._action(req)
+        state = session.state
+        if self._over(state):
+            raise RequestError("the game is over: no action can be taken")
+        if int(core.current_player(state)[0]) != player:
+            raise RequestError(f"it is not {core.players[player]}'s decision")
+        try:
+            state = core.step(state, np.array([action], dtype=np.int64))
+        except IllegalActionError as err:
+            raise RequestError(f"action {action} is illegal: {err.reason}") from None
+        session.state = self._server_moves(state, session.server_plays)
+        return {"game": req["game"], **session_view(core, session.state, player)}
+
+    def close(self, req: dict[str, Any]) -> dict[str, Any]:
+        self._joined(req)
+        del self.sessions[req["game"]]
+        return {"game": req["game"], "closed": True}
+
+    def _server_moves(self, state, server_plays: tuple[int, ...]):
+        core = self.core
+        while not self._over(state):
+            player = int(core.current_player(state)[0])
+            if player not in server_plays:
+                break
+            action = int(np.asarray(self.agents[player].act(core, state, player)).reshape(-1)[0])
+            state = core.step(state, np.array([action], dtype=np.int64))
+        return state
+
+    def _session(self, req: dict[str, Any]) -> Session:
+        game = req.get("game")
+        if not isinstance(game, str) or game not in self.sessions:
+            raise RequestError(f"no game {game!r} is held here ('new' starts one)")
+        return self.sessions[game]
+
+    def _joined(self, req: dict[str, Any]) -> tuple[Session, int]:
+        session = self._session(req)
+        token = req.get("token")
+        if not isinstance(token, str) or token not in session.tokens:
+            raise RequestError("a joined side's 'token' is needed ('join' gives it)")
+        return session, session.tokens[token]
 
     def quit(self, req: dict[str, Any]) -> dict[str, Any]:
         self.done = True
@@ -269,18 +427,66 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--decisions", default="major", choices=("major", "full"),
                    help="'major': minor choices by the default rules; 'full': every choice asked (default major)")
     p.add_argument("--seed", type=int, default=0, help="seed of a random agent (default 0)")
+    p.add_argument("--listen", default=None, metavar="HOST:PORT",
+                   help="serve TCP clients on HOST:PORT instead of stdin/stdout (e.g. 127.0.0.1:7777); "
+                        "clients share the server's sessions")
+
+
+def listen(server: BotServer, host: str, port: int, ready: threading.Event | None = None) -> int:
+    """Serve the protocol to TCP clients on ``host:port``, one JSON line per request, each
+    connection answered in order; the clients share the server's sessions (two programs can play
+    each other through them).  ``quit`` ends a connection; the server runs until interrupted or
+    until ``server.done`` is set by a ``shutdown`` (tests)."""
+    lock = threading.Lock()
+
+    class Handler(socketserver.StreamRequestHandler):
+        def handle(self) -> None:
+            for raw in self.rfile:
+                line = raw.decode("utf-8", errors="replace")
+                if not line.strip():
+                    continue
+                with lock, contextlib.redirect_stdout(sys.stderr):
+                    response = server.handle(line)
+                    server.done = False  # 'quit' closes this connection, not the server
+                self.wfile.write((json.dumps(response, separators=(",", ":")) + "\n").encode())
+                self.wfile.flush()
+                if response.get("bye"):
+                    return
+
+    class Server(socketserver.ThreadingTCPServer):
+        allow_reuse_address = True
+        daemon_threads = True
+
+    with Server((host, port), Handler) as tcp:
+        server.tcp = tcp
+        print(f"wargym serve: listening on {host}:{tcp.server_address[1]}", file=sys.stderr, flush=True)
+        if ready is not None:
+            ready.set()
+        tcp.serve_forever(poll_interval=0.2)
+    return 0
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--listen takes HOST:PORT (e.g. 127.0.0.1:7777), got {text!r}")
+    return host, int(port)
 
 
 def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     real_stdout = out or sys.stdout
+    address = parse_listen(args.listen) if getattr(args, "listen", None) else None
     with contextlib.redirect_stdout(sys.stderr):  # nothing but responses on stdout
         server = BotServer(args.ruleset, args.agent, scenario=args.scenario, side=args.side,
                            decisions=args.decisions, seed=args.seed)
         server.warm_up()
     sides = server.side or ("every side" if not server.unplayable else
                             ", ".join(server.core.players[p] for p in server.agents))
-    print(f"wargym serve: {args.ruleset}/{server.scenario}, agent {args.agent!r} plays {sides}; "
-          f"JSON lines on stdin, 'quit' or end of input to stop", file=sys.stderr)
+    where = f"TCP {args.listen}" if address else "JSON lines on stdin, 'quit' or end of input to stop"
+    print(f"wargym serve: {args.ruleset}/{server.scenario}, agent {args.agent!r} plays {sides}; {where}",
+          file=sys.stderr)
+    if address:
+        return listen(server, *address)
     return serve(server, inp or sys.stdin, real_stdout)
 
 

@@ -49,7 +49,7 @@ def test_ping_names_the_game(server):
     assert reply["ok"] and reply["pong"] and reply["id"] == 1
     assert (reply["ruleset"], reply["scenario"], reply["decisions"]) == ("island_war", "bloody_ridge", "major")
     assert reply["players"] == reply["plays"] == ["us", "japan"] and reply["side"] is None and reply["agent"] == "rule"
-    assert reply["num_actions"] == 265 and reply["protocol"] == 1
+    assert reply["num_actions"] == 265 and reply["protocol"] == 2
 
 
 def test_act_on_a_state_record_and_on_a_history_agree(server, core):
@@ -104,7 +104,7 @@ def test_bad_requests_get_an_error_and_the_server_goes_on(server, core):
         {"cmd": "act"},
         {"cmd": "act", "state": {**record, "ruleset": "attu"}},
         {"cmd": "act", "state": saipan.to_dict(saipan.init(1, 0), 0)},
-        {"cmd": "act", "state": {"format": 1, "ruleset": "island_war", "scenario": "bloody_ridge", "fields": {}}},
+        {"cmd": "act", "state": {**record, "fields": {}}},
         {"cmd": "act", "state": "nope"},
         {"cmd": "act", "history": {"seed": 0, "actions": [252, 3]}},
         {"cmd": "act", "history": {"seed": 0, "actions": ["x"]}},

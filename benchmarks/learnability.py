@@ -160,9 +160,12 @@ def chart(results: dict, path: Path, title: str) -> bool:
     return True
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    from wargym.registry import RULESETS
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ruleset", default="island_war", help="configs/train/<ruleset>_<side>.yaml are trained")
+    p.add_argument("--ruleset", default="island_war", choices=sorted(RULESETS),
+                   help="configs/train/<ruleset>_<side>.yaml are trained")
     p.add_argument("--out", type=Path, default=Path("runs/learnability"))
     p.add_argument("--sides", nargs="+", choices=SIDES, default=list(SIDES))
     p.add_argument("--minutes", type=float, default=50.0, help="wall-clock budget of each training run")
@@ -174,7 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--train-seed", type=int, default=None, help="seed of the training runs (default: the config's)")
     p.add_argument("--config-name", default=CONFIG_NAME,
                    help="the config of each side in configs/train/ (default: {ruleset}_{side})")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.skip_train:
         train_sides(args.ruleset, args.out, args.sides, args.minutes, args.config_name, args.train_seed)

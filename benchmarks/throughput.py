@@ -1,7 +1,7 @@
 """Throughput of a wargym ruleset core under random masked play (DESIGN.md section 6, "Speed").
 
     python benchmarks/throughput.py --ruleset island_war [--scenario saipan] [--seconds 5]
-                                    [--batches 1,64,1024] [--json] [--profile]
+                                    [--batches 1,64,1024] [--threads N] [--busy N] [--json] [--profile]
 
 For each batch size B the loop is
 
@@ -16,6 +16,10 @@ dps(largest batch) / dps(smallest batch), i.e. dps(1024) / dps(1) with the defau
 
 As an outside reference the same run measures random-play steps/s of PettingZoo's classic
 ``chess_v6`` (AEC API, a uniformly random legal move from the action mask, reset when a game ends).
+
+``--busy N`` runs N other processes in a tight loop while measuring, as a training run or a second
+benchmark beside it would: the threads figures of benchmarks/README.md are taken idle and with
+``--busy 1``.
 
 ``--profile`` adds where the time goes at the largest batch (policy, core.step split into
 validation + state copy + the ruleset's batch kernel, reset_done, and observe for one player as
@@ -35,6 +39,7 @@ import json
 import os
 import platform
 import pstats
+import subprocess
 import sys
 import time
 from datetime import datetime, timezone
@@ -110,21 +115,19 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0) -> RunResult:
 
 # ----------------------------------------------------------------------------------- profiling
 def ruleset_kernel(core):
-    """(name, copy+kernel step function) for cores with ``step_in_place`` (the rules kernel alone,
-    in place, on checked actions); the function takes (state, checked_actions) and returns the
-    stepped copy, timing the two parts."""
-    if not hasattr(core, "step_in_place"):
-        return None, None
+    """(name, copy+kernel step function): the rules alone (``core._step_in_place``: in place, on
+    checked actions); the function takes (state, checked_actions) and returns the stepped copy,
+    timing the two parts."""
 
     def copy_and_kernel(state, checked):
         t0 = time.perf_counter()
         new = state.copy()
         t1 = time.perf_counter()
-        core.step_in_place(new, checked)
+        core._step_in_place(new, checked)
         t2 = time.perf_counter()
         return new, t1 - t0, t2 - t1
 
-    return f"{type(core).__name__}.step_in_place", copy_and_kernel
+    return f"{type(core).__name__}._step_in_place", copy_and_kernel
 
 
 def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
@@ -289,7 +292,21 @@ def parse_batches(text: str) -> list[int]:
     return batches
 
 
-def main(argv: list[str] | None = None) -> int:
+def measure(core, args) -> dict[int, RunResult]:
+    """decisions/s at each batch size of ``args.batches``, printed as a table."""
+    results: dict[int, RunResult] = {}
+    print(f"{'batch':>6} {'decisions/s':>12} {'calls':>8} {'decisions':>10} {'games done':>10} "
+          f"{'decisions/game':>14}", flush=True)
+    for b in args.batches:
+        r = run_batch(core, b, args.seconds, args.seed)
+        results[b] = r
+        dpg = f"{r.decisions_per_game:.1f}" if r.decisions_per_game is not None else "n/a"
+        print(f"{b:>6} {r.dps:>12,.0f} {r.calls:>8} {r.decisions:>10} {r.games_completed:>10} {dpg:>14}",
+              flush=True)
+    return results
+
+
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ruleset", default="island_war", choices=sorted(RULESETS))
@@ -300,12 +317,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="last stdout line: one JSON object of the results")
     ap.add_argument("--profile", action="store_true", help="time split at the largest batch; cProfile at 64")
     ap.add_argument("--no-reference", action="store_true", help="skip the PettingZoo chess reference")
+    ap.add_argument("--busy", type=int, default=0, metavar="N",
+                    help="run N other processes in a tight loop while measuring (a busy machine)")
     ap.add_argument("--threads", type=int, default=None,
                     help="threads the core shares a batch among (default: every usable CPU, at most "
                          "numba's thread count)")
-    args = ap.parse_args(argv)
+    return ap
 
-    scenario = args.scenario or RULESETS[args.ruleset][3]
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+
+    scenario = args.scenario or RULESETS[args.ruleset].default_scenario
     machine = machine_info()
     threads = args.threads or min(machine["cpus_usable"], numba.config.NUMBA_NUM_THREADS)
     core = make_core(args.ruleset, scenario, threads=threads)
@@ -316,16 +339,17 @@ def main(argv: list[str] | None = None) -> int:
           f"python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
           f"load average {machine.get('loadavg_1m_at_start', 'n/a')}", flush=True)
     print(f"warm-up (compile / numba cache load): {warm_up(core, args.seed):.1f} s", flush=True)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
+    if busy:
+        print(f"{len(busy)} busy process(es) running beside the benchmark", flush=True)
+        time.sleep(0.5)
+    try:
+        results = measure(core, args)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
 
-    results: dict[int, RunResult] = {}
-    print(f"{'batch':>6} {'decisions/s':>12} {'calls':>8} {'decisions':>10} {'games done':>10} "
-          f"{'decisions/game':>14}", flush=True)
-    for b in args.batches:
-        r = run_batch(core, b, args.seconds, args.seed)
-        results[b] = r
-        dpg = f"{r.decisions_per_game:.1f}" if r.decisions_per_game is not None else "n/a"
-        print(f"{b:>6} {r.dps:>12,.0f} {r.calls:>8} {r.decisions:>10} {r.games_completed:>10} {dpg:>14}",
-              flush=True)
     lo, hi = args.batches[0], args.batches[-1]
     ratio = results[hi].dps / results[lo].dps if results[lo].dps > 0 else None
     print(f"ratio dps({hi}) / dps({lo}) = {ratio:.2f}" if ratio is not None else "ratio: n/a")
@@ -354,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         for k in ("policy", "step", "reset_done"):
             print(f"  {k:<12} {s[k]:8.3f} s  {100 * s[k] / loop:5.1f} % of loop  "
                   f"{1e3 * s[k] / prof['calls']:8.3f} ms/call")
-        print(f"  core.step re-run on the same data, by part:")
+        print("  core.step re-run on the same data, by part:")
         for k in ("check_actions", "copy", "kernel"):
             name = prof["kernel"] if k == "kernel" else k
             if k != "check_actions" and not prof["kernel"]:
@@ -374,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         "ruleset": args.ruleset,
         "scenario": scenario,
         "threads": threads,
+        "busy": args.busy,
         "batch": {str(b): r.dps for b, r in results.items()},
         "ratio": ratio,
         "reference": reference,

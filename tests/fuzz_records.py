@@ -52,28 +52,34 @@ def set_one(entry: dict, rng: np.random.Generator, new) -> None:
         container[i] = new
     else:
         entry["value"] = new
+    entry["mutated"] = repr(new)[:40]
 
 
 def mutate(core, record: dict, rng: np.random.Generator) -> tuple[dict, str, bool]:
-    """(mutated record, kind, must be refused)."""
+    """(mutated record, what was done, must be refused)."""
     rec = copy.deepcopy(record)
     fields = rec["fields"]
     name = str(rng.choice(sorted(fields)))
     entry = fields[name]
     v = schema.spec(core.state_class, name)
     low, high = schema.bounds_of(v, core.dims)
-    kind = str(rng.choice(KINDS))
+    kind = f"{rng.choice(KINDS)} {name}"
     is_bool = v.dtype == np.bool_
     is_float = np.issubdtype(v.dtype, np.floating)
-    if kind == "out_of_range":
-        new = 2 if is_bool else (float(high) + 0.5 if is_float else int(high) + 1 + int(rng.integers(3)))
-        if not is_bool and not is_float and rng.random() < 0.5:
-            new = int(low) - 1 - int(rng.integers(3))
+    kind, what = kind.split(" ")[0], kind
+    if kind in ("out_of_range", "negative", "huge"):
+        if kind == "out_of_range":
+            new = 2 if is_bool else (float(high) + 0.5 if is_float else int(high) + 1 + int(rng.integers(3)))
+            if not is_bool and not is_float and rng.random() < 0.5:
+                new = int(low) - 1 - int(rng.integers(3))
+        elif kind == "negative":
+            new = -1 if is_bool else int(min(low, 0)) - 1 - int(rng.integers(1000))
+        else:
+            new = [2**40, -(2**40), 2**70, 1e300, float("inf")][int(rng.integers(5))]
         set_one(entry, rng, new)
-    elif kind == "negative":
-        set_one(entry, rng, -1 if is_bool else int(min(low, 0)) - 1 - int(rng.integers(1000)))
-    elif kind == "huge":
-        set_one(entry, rng, [2**40, -(2**40), 2**70, 1e300, float("inf")][int(rng.integers(5))])
+        fits = (isinstance(new, int) and not is_bool and low <= new <= high) or \
+            (is_float and isinstance(new, float) and low <= new <= high)
+        return rec, f"{what} = {entry.pop('mutated')}", not fits
     elif kind == "type":
         set_one(entry, rng, ["x", None, {"a": 1}, [1, [2]], True if not is_bool else "yes"][int(rng.integers(5))])
     elif kind == "shape":
@@ -99,8 +105,8 @@ def mutate(core, record: dict, rng: np.random.Generator) -> tuple[dict, str, boo
         else:
             new = int(rng.integers(max(int(low), -(2**31)), min(int(high), 2**31) + 1))
         set_one(entry, rng, new)
-        return rec, kind, False
-    return rec, kind, True
+        return rec, f"{what} = {entry.pop('mutated')}", False
+    return rec, f"{what} = {entry.pop('mutated', '')}", True
 
 
 def exercise(core, state, rng: np.random.Generator) -> None:

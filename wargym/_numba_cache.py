@@ -3,11 +3,13 @@
 numba decides whether a function's cached machine code is current by looking at that function's
 own file only, yet the code includes every rules function it calls from other files: an edit to
 ``melee.py`` left the step kernel in ``sequence.py`` running the old melee until someone deleted the
-cache by hand.  So wargym gives numba a cache folder named after a hash of all of its Python
-source (the packages wargym, wargym.agents and wargym.envs): any edit starts a fresh folder, and
-an unchanged install keeps loading the folder it filled.  The folder lies under the user's cache
-(``$XDG_CACHE_HOME`` or ``~/.cache``)/wargym/numba, so a read-only install can cache too; the
-three most recent versions are kept.  A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+cache by hand.  So wargym gives numba a cache folder named after a hash of every source file that
+imports numba (in the packages wargym, wargym.agents and wargym.envs): any edit of a kernel
+starts a fresh folder, an edit of plain Python does not, and an unchanged install keeps loading
+the folder it filled.  The folder lies under the user's cache
+(``$XDG_CACHE_HOME`` or ``~/.cache``)/wargym/numba, so a read-only install can cache too.  A version
+not used for a week is removed (the three most recent are always kept; several checkouts or
+installs may share the folder at once).  A ``NUMBA_CACHE_DIR`` set by the user is left alone.
 
 Imported first by ``wargym/__init__.py``: the folder must be set before any kernel is declared.
 """
@@ -18,9 +20,11 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import time
 from pathlib import Path
 
-KEEP = 3
+KEEP = 3                      # versions always kept
+UNUSED = 7 * 24 * 3600        # seconds without use after which another version is removed
 
 
 def _source_roots() -> list[Path]:
@@ -38,12 +42,14 @@ def _source_roots() -> list[Path]:
 
 
 def source_hash() -> str:
-    """A hash of every .py file of wargym (names and contents)."""
+    """A hash of every .py file of wargym that holds numba code (names and contents)."""
     digest = hashlib.sha1()
     for root in _source_roots():
         for path in sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+            text = path.read_bytes()
+            if b"from numba" in text or b"import numba" in text:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(text)
     return digest.hexdigest()[:16]
 
 
@@ -70,6 +76,10 @@ def configure() -> str | None:
 
 
 def _prune(root: Path) -> None:
+    """Remove versions unused for ``UNUSED`` seconds beyond the ``KEEP`` most recent (a folder's
+    time is touched by every process that uses it)."""
     versions = sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True)
+    now = time.time()
     for old in versions[KEEP:]:
-        shutil.rmtree(old, ignore_errors=True)
+        if now - old.stat().st_mtime > UNUSED:
+            shutil.rmtree(old, ignore_errors=True)

@@ -9,9 +9,16 @@ Kernel arguments (``KernelStruct``)
     namedtuples of ~70 arrays, every call between kernels unpacked and reference-counted each array,
     and the generated code made a cold compile of the Attu core take over 20 minutes (measured: a
     million LLVM extract_value instructions for its mask function alone); structrefs made it 2 and
-    stepping about 5x faster.  A ruleset declares its two structs at module level::
+    stepping about 5x faster.  A ruleset declares its two structs at module level, each with a
+    cached constructor (numba's own is compiled anew in every process, ~5 s each)::
 
         StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
+
+        @njit(cache=True)
+        def build_state_arg(*fields):
+            return StateArg(*fields)
+
+        StateArg.build = build_state_arg
 
 The decision driver (``bind_driver``)
     Every core advances a game the same way: apply the decision, then take the decisions nobody has
@@ -106,7 +113,8 @@ class KernelStruct(structref.StructRefProxy):
             plain = {f: getattr(values, f) for f in cls._fields}
         if numba_config.DISABLE_JIT:
             return pytypes.SimpleNamespace(**plain)
-        ref = cls(*(plain[f] for f in cls._fields))
+        build = cls.__dict__.get("build")
+        ref = (build or cls)(*(plain[f] for f in cls._fields))
         ref.__dict__["_values"] = plain
         return ref
 

@@ -134,6 +134,15 @@ def check(state_class: type, arrays: Mapping[str, np.ndarray], dims: Mapping[str
     return errors
 
 
+def _leaves(value):
+    """The scalars of a nested list (a JSON value)."""
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
 def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """Arrays of the declared dtypes from JSON values (nested lists of one game each), without the
     range check: a ValueError naming the field when a value is not of its kind (a whole number for
@@ -147,12 +156,13 @@ def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.nd
         except (TypeError, ValueError) as err:  # ragged lists
             raise ValueError(f"field {name}: not an array of numbers ({err})") from None
         kind = arr.dtype.kind
+        bools = [isinstance(x, (bool, np.bool_)) for x in _leaves(values[name])]
         if v.dtype == np.bool_:
-            ok = kind == "b" or arr.size == 0
+            ok = all(bools)
         elif np.issubdtype(v.dtype, np.integer):
-            ok = kind in "iu" or arr.size == 0
+            ok = (kind in "iu" or arr.size == 0) and not any(bools)
         else:
-            ok = kind in "iuf" or arr.size == 0
+            ok = (kind in "iuf" or arr.size == 0) and not any(bools)
         if not ok:
             want = "true/false" if v.dtype == np.bool_ else "whole numbers" if v.dtype.kind in "iu" else "numbers"
             raise ValueError(f"field {name}: needs {want}, got {str(values[name])[:60]}")
@@ -161,6 +171,7 @@ def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.nd
             if int(arr.min()) < info.min or int(arr.max()) > info.max:
                 bad = arr.min() if int(arr.min()) < info.min else arr.max()
                 raise ValueError(f"field {name}: {int(bad)} is outside the range of {v.dtype}")
-        out[name] = arr.astype(v.dtype)
+        with np.errstate(over="ignore"):  # a float beyond float32 becomes inf: refused by the range check
+            out[name] = arr.astype(v.dtype)
     return out
 

@@ -55,6 +55,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from wargym.core import BaseState
 from wargym.attu.scenario import WEATHERS, Scenario
@@ -162,7 +163,7 @@ class State(BaseState):
     last_dice: np.ndarray = var("int8", (LAST_DICE,), low=0, high=10)
     last_n: np.ndarray = var("int8", low=0, high=LAST_DICE)
     yama_unit: np.ndarray = var("bool", ("U",))
-    yama_mp: np.ndarray = var("int8")
+    yama_mp: np.ndarray = var("int8", low=0)
     mel_kind: np.ndarray = var("int8", low=0, high=MEL_AMBUSH)
     pinned: np.ndarray = var("bool", ("U",))
     adhoc_done: np.ndarray = var("bool", (ZONES,))
@@ -191,6 +192,19 @@ MOD_KEYS = ("attacking_higher_level", "attacking_up_slope", "out_of_supply", "wi
 # the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
 StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
 TablesArg, TablesArgType = KernelStruct.define("TablesArg", Tables._fields, __name__)
+
+
+@njit(cache=True)
+def build_state_arg(*fields):
+    return StateArg(*fields)
+
+
+@njit(cache=True)
+def build_tables_arg(*fields):
+    return TablesArg(*fields)
+
+
+StateArg.build, TablesArg.build = build_state_arg, build_tables_arg  # cached constructors (wargym.kernel)
 
 
 def as_arrays(state: State) -> StateArg:

@@ -46,6 +46,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from wargym.core import BaseState
 from wargym.island_war.scenario import RESULTS, Scenario
@@ -74,8 +75,8 @@ def _first(core) -> int:
 
 @dataclass(frozen=True)
 class State(BaseState):
-    phasing: np.ndarray = var("int8", init=_first, high=1)
-    player_turn: np.ndarray = var("int8", high=1)
+    phasing: np.ndarray = var("int8", init=_first, low=0, high=1)
+    player_turn: np.ndarray = var("int8", low=0, high=1)
     combat_phase: np.ndarray = var("int16", low=0)
     decisions: np.ndarray = var("int32", low=0)
     unit_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.unit_setup, low=-1, high="H-1")
@@ -126,6 +127,19 @@ Tables = namedtuple("Tables", [
 # the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
 StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
 TablesArg, TablesArgType = KernelStruct.define("TablesArg", Tables._fields, __name__)
+
+
+@njit(cache=True)
+def build_state_arg(*fields):
+    return StateArg(*fields)
+
+
+@njit(cache=True)
+def build_tables_arg(*fields):
+    return TablesArg(*fields)
+
+
+StateArg.build, TablesArg.build = build_state_arg, build_tables_arg  # cached constructors (wargym.kernel)
 
 
 def as_arrays(state: State) -> StateArg:

@@ -21,6 +21,8 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -127,17 +129,24 @@ class Server:
     """A ``wargym serve`` child process speaking JSON lines."""
 
     def __init__(self, ruleset: str, scenario: str):
+        # Run from tests/, not the repository root: ``python -c`` puts the working folder first on
+        # sys.path, and the root's wargym/ folder has no ``agents`` package (setup.py maps agents/
+        # to wargym.agents only in the installed package).
+        self.errors = tempfile.TemporaryFile("w+")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from wargym.agents.serve import main; raise SystemExit(main())", "--ruleset",
              ruleset, "--scenario", scenario, "--agent", "random", "--decisions", "full"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            cwd=Path(__file__).resolve().parent, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
+            text=True)
 
     def ask(self, request: dict) -> dict:
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"the server stopped (status {self.proc.poll()}) after {str(request)[:200]}")
+            self.errors.seek(0)
+            raise RuntimeError(f"the server stopped (status {self.proc.wait(timeout=60)}) after "
+                               f"{str(request)[:200]}; it said: {self.errors.read()[-2000:]}")
         return json.loads(line)
 
     def close(self) -> int:

@@ -448,7 +448,9 @@ class BaseCore(ABC):
                 raise RecordError(f"record {i}: format 1 was written by wargym 0.1 before the engine layer; "
                                   f"this wargym reads format {RECORD_FORMAT} (save the game again)")
             for key, want in header.items():
-                if rec.get(key) != want:
+                if key not in rec:
+                    raise RecordError(f"record {i}: the key {key!r} is missing (this core needs {want!r})")
+                if rec[key] != want:
                     raise RecordError(f"record {i}: {key} is {rec.get(key)!r}, this core needs {want!r}")
             fields = rec.get("fields")
             if not isinstance(fields, dict):

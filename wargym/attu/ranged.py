@@ -8,15 +8,25 @@ mixing face-up and face-down units names its target unit first (8.0; interpretat
 unit" is one of them at random, since the U.S. cannot tell them apart).  Airpower attacks are
 announced hex by hex and then rolled one die each; a modified 2 or less hits the attacker's nearest
 own unit, ties chosen by the U.S. by day and by Japan at night (8.1.6).
+
+An attack (``resolve_ranged``, ``air_run``) leaves its hits to their owner (losses.py); once they are
+placed, ``finish_attack`` applies a 105mm battery's Soft Ground losses (8.1.5) and checks the zones
+and victory.
 """
 
+import numpy as np
 from numba import njit
 
 from wargym.attu.board import roll, side_of
-from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, WILLIWAW
+from wargym.attu.fog import reveal_unknowns
+from wargym.attu.losses import hit_unit, start_loss
+from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, US, WILLIWAW
 from wargym.attu.state import (
-    LOC_MAP, M_FACE_DOWN, M_FOG, M_HIGHER, M_NIGHT, M_RAIN, M_SUPPLY, M_WILLIWAW,
+    ACT_SELECT, FRIENDLY_FIRE, LOC_MAP, LOSS_RANGED, LOSS_SOFT_GROUND, M_FACE_DOWN, M_FOG, M_HIGHER, M_NIGHT, M_RAIN,
+    M_SUPPLY, M_WILLIWAW,
 )
+from wargym.attu.supply import in_supply, supply_distance
+from wargym.attu.victory import check_immediate, update_zones
 from wargym.rng import uniform
 
 UNKNOWN_RANGE = 2  # the Infantry an Unknown reveals fire at range 2 (counters.yaml)
@@ -176,3 +186,108 @@ def random_face_down_unit(T, S, g, t):
             k -= 1
     return -1
 
+
+# ------------------------------------------------------------------------------- resolution
+@njit(cache=True)
+def face_up_targets(T, S, g, t, out):
+    """8.0: the face-up units of hex t the U.S. may name (the last slot is "a face-down unit")."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and not S.face_down[g, u] and n < out.shape[0] - 1:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def resolve_ranged(T, S, g, u, t, target):
+    """8.1: unit u (an Unknown: the Infantry it reveals) fires at hex t; ``target``: the unit the
+    U.S. named in a mixed hex (8.0), -1 otherwise.  The hits wait in LOSS for their owner, or go
+    at once to the named unit: then True, and the caller goes on as after any hits placed."""
+    side = side_of(T, S, g, u)
+    a = S.unit_hex[g, u]
+    firers = np.zeros(T.u_side.shape[0], dtype=np.bool_)
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+        before = np.zeros(T.u_side.shape[0], dtype=np.bool_)
+        for v in range(T.u_side.shape[0]):
+            before[v] = S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a
+        reveal_unknowns(T, S, g, a, False)
+        for v in range(T.u_side.shape[0]):
+            if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a and not before[v]:
+                firers[v] = True
+    else:
+        firers[u] = True
+    S.acted[g, u] = True
+    dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)
+    face_down = False
+    if target >= 0:
+        face_down = S.face_down[g, target]
+    else:
+        face_down = side == US and all_face_down(T, S, g, t)
+    hits = 0
+    S.last_n[g] = 0
+    S.soft_unit[g] = -1
+    S.soft_hits[g] = 0
+    for v in range(T.u_side.shape[0]):
+        if not firers[v]:
+            continue
+        S.acted[g, v] = True
+        supplied = side != US or in_supply(T, S, g, v, dist)
+        mod = ranged_modifier(T, S, g, v, t, supplied, face_down)
+        fixed = T.u_fixed[v] and not S.captured[g, v]
+        h, low = fire_dice(S, g, ranged_dice(T, S, g, v), mod, fixed)
+        hits += h
+        if low > 0:
+            S.soft_unit[g] = v
+            S.soft_hits[g] = low
+    if target >= 0:
+        for _ in range(min(hits, max(S.unit_steps[g, target], 1))):
+            if S.unit_loc[g, target] == LOC_MAP:
+                S.loss_kind[g] = LOSS_RANGED
+                hit_unit(T, S, g, target, LOSS_RANGED)
+        return True
+    start_loss(T, S, g, 1 - side, LOSS_RANGED, hits, t)
+    return False
+
+
+@njit(cache=True)
+def air_run(T, S, g):
+    """8.1.6: the announced Airpower attacks, one die each, in the order announced."""
+    side = S.acting[g]
+    while S.air_i[g] < S.air_n[g]:
+        t = S.air_target[g, S.air_i[g]]
+        S.air_i[g] += 1
+        enemy = False
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and side_of(T, S, g, u) != side:
+                enemy = True
+        if not enemy:
+            continue  # wasted
+        S.last_n[g] = 0
+        d = roll(S, g)
+        m = d + air_modifier(T, S, g, t)
+        if d == 10 or m >= 7:
+            start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
+            return
+        if m <= 2:
+            S.ff_side[g] = JAPAN if S.night[g] else US
+            S.ff_from[g] = t
+            S.phase[g] = FRIENDLY_FIRE
+            return
+    finish_attack(T, S, g)
+
+
+@njit(cache=True)
+def finish_attack(T, S, g):
+    """A Ranged or Airpower attack is over: Soft Ground losses (8.1.5), zones, victory."""
+    if S.soft_unit[g] >= 0:  # 8.1.5: after the hits are applied
+        u = S.soft_unit[g]
+        for _ in range(S.soft_hits[g]):
+            if S.unit_loc[g, u] == LOC_MAP:
+                hit_unit(T, S, g, u, LOSS_SOFT_GROUND)
+        S.soft_unit[g] = -1
+        S.soft_hits[g] = 0
+    update_zones(T, S, g)
+    check_immediate(T, S, g)
+    if not S.terminated[g]:
+        S.phase[g] = ACT_SELECT

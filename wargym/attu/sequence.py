@@ -22,17 +22,17 @@ from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import (
     AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YAMASAKI, YES,
 )
-from wargym.attu.board import counters_in, occupancy, roll, side_of, zoc_of
-from wargym.attu.fog import hide_units, reveal_unknowns
-from wargym.attu.losses import hit_unit, may_take_hit
+from wargym.attu.board import counters_in, occupancy, side_of, zoc_of
+from wargym.attu.fog import hide_units
+from wargym.attu.losses import hit_unit, loss_candidates, loss_done, start_loss
 from wargym.attu.melee import (
-    MAX_ROUNDS, advance_ok, any_pickable, arnold_candidate, attackers_left, declare_direction_ok, defenders_left,
-    martinez_may, melee_dice, melee_modifier, pickable, retreat_hexes, side_dice, surround_count,
+    advance_candidates, any_pickable, arnold_candidate, capture_artillery, declare_direction_ok, deliver_melee_hits,
+    finish_melee, first_fire, melee_run, next_retreater, pickable, retreat_hexes, start_melee, start_step_melee,
 )
 from wargym.attu.movement import allowance, move_cost, move_destinations
 from wargym.attu.ranged import (
-    air_modifier, all_face_down, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
-    ranged_modifier,
+    air_run, face_up_targets, finish_attack, may_fire_at, mixed_target, nearest_friends, random_face_down_unit,
+    ranged_dice, resolve_ranged,
 )
 from wargym.attu.refit import (
     create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
@@ -41,16 +41,15 @@ from wargym.attu.refit import (
 from wargym.attu.scenario import FOG, FREE_STAGING, JAPAN, UNKNOWN, US, WILLIWAW
 from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
 from wargym.attu.state import (
-    ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
-    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
-    LOSS_SOFT_GROUND, MARTINEZ, MELEE_PICK, MEL_AMBUSH, MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION,
-    MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, NIGHT_DECISION, OPT_END_DATE, OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI,
-    OPT_MAJOR_ONLY, OPT_SOLITAIRE, OPT_SUBSET, OPT_US_FREE, OVER, RANGED_TARGET, REFIT_ALLOC, REFIT_DECISION,
-    REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK,
-    US_STAGING, US_WAIT, YAMA_MOVE, YAMA_SELECT,
+    ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_MAP, LOC_NONE,
+    LOC_RESERVE, LOC_STAGING, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_RANGED, MARTINEZ, MELEE_PICK, MEL_AMBUSH,
+    MEL_RETREATED, MEL_YAMASAKI, NIGHT_DECISION, OPT_END_DATE, OPT_JP_FREE, OPT_KOMANDORSKI, OPT_MAJOR_ONLY,
+    OPT_SOLITAIRE, OPT_SUBSET, OPT_US_FREE, OVER, RANGED_TARGET, REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE,
+    RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT, YAMA_MOVE,
+    YAMA_SELECT,
 )
-from wargym.attu.supply import in_supply, supply_distance
-from wargym.attu.victory import check_immediate, eliminate, end_of_turn, step8, update_zones
+from wargym.attu.supply import supply_distance
+from wargym.attu.victory import end_of_turn, step8, update_zones
 from wargym.attu.weather import roll_airpower, roll_weather
 from wargym.kernel import bind_driver, only_action
 
@@ -86,36 +85,6 @@ def candidates_z(T, S, g, purpose, h, dist, jzoc, out):
                 out[n] = u
             n += 1
     return min(n, out.shape[0])
-
-
-@njit(cache=True)
-def loss_candidates(T, S, g, out):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if may_take_hit(T, S, g, u, S.loss_kind[g]) and n < out.shape[0]:
-            out[n] = u
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def advance_candidates(T, S, g, out):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if advance_ok(T, S, g, u) and n < out.shape[0]:
-            out[n] = u
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def face_up_targets(T, S, g, t, out):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and not S.face_down[g, u] and n < out.shape[0] - 1:
-            out[n] = u
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -228,104 +197,7 @@ def end_refit_allocation(T, S, g):
     S.phase[g] = REINF_PICK
 
 
-@njit(cache=True)
-def after_unknowns(T, S, g):
-    S.phase[g] = SWAP_PICK
-
-
 # ---------------------------------------------------------------------------------------- combat
-@njit(cache=True)
-def start_loss(T, S, g, owner, kind, hits, h):
-    """Hits on hex h (or, for Melee attackers, on the attacking units) wait for ``owner``."""
-    S.loss_hits[g] = hits
-    S.loss_side[g] = owner
-    S.loss_kind[g] = kind
-    S.loss_unknown_done[g] = False
-    for u in range(T.u_side.shape[0]):
-        if kind == LOSS_MELEE_ON_ATTACKER:
-            S.loss_pool[g, u] = S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP
-        else:
-            S.loss_pool[g, u] = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h
-    S.phase[g] = LOSS
-
-
-@njit(cache=True)
-def resolve_ranged(T, S, g, u, t, target):
-    """8.1: unit u (an Unknown: the Infantry it reveals) fires at hex t; ``target``: the unit the
-    U.S. named in a mixed hex (8.0), -1 otherwise."""
-    side = side_of(T, S, g, u)
-    a = S.unit_hex[g, u]
-    firers = np.zeros(T.u_side.shape[0], dtype=np.bool_)
-    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
-        before = np.zeros(T.u_side.shape[0], dtype=np.bool_)
-        for v in range(T.u_side.shape[0]):
-            before[v] = S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a
-        reveal_unknowns(T, S, g, a, False)
-        for v in range(T.u_side.shape[0]):
-            if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a and not before[v]:
-                firers[v] = True
-    else:
-        firers[u] = True
-    S.acted[g, u] = True
-    dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)
-    face_down = False
-    if target >= 0:
-        face_down = S.face_down[g, target]
-    else:
-        face_down = side == US and all_face_down(T, S, g, t)
-    hits = 0
-    S.last_n[g] = 0
-    S.soft_unit[g] = -1
-    S.soft_hits[g] = 0
-    for v in range(T.u_side.shape[0]):
-        if not firers[v]:
-            continue
-        S.acted[g, v] = True
-        supplied = side != US or in_supply(T, S, g, v, dist)
-        mod = ranged_modifier(T, S, g, v, t, supplied, face_down)
-        fixed = T.u_fixed[v] and not S.captured[g, v]
-        h, low = fire_dice(S, g, ranged_dice(T, S, g, v), mod, fixed)
-        hits += h
-        if low > 0:
-            S.soft_unit[g] = v
-            S.soft_hits[g] = low
-    if target >= 0:
-        for _ in range(min(hits, max(S.unit_steps[g, target], 1))):
-            if S.unit_loc[g, target] == LOC_MAP:
-                S.loss_kind[g] = LOSS_RANGED
-                hit_unit(T, S, g, target, LOSS_RANGED)
-        after_losses(T, S, g)
-        return
-    start_loss(T, S, g, 1 - side, LOSS_RANGED, hits, t)
-
-
-@njit(cache=True)
-def air_run(T, S, g):
-    """8.1.6: the announced Airpower attacks, one die each, in the order announced."""
-    side = S.acting[g]
-    while S.air_i[g] < S.air_n[g]:
-        t = S.air_target[g, S.air_i[g]]
-        S.air_i[g] += 1
-        enemy = False
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and side_of(T, S, g, u) != side:
-                enemy = True
-        if not enemy:
-            continue  # wasted
-        S.last_n[g] = 0
-        d = roll(S, g)
-        m = d + air_modifier(T, S, g, t)
-        if d == 10 or m >= 7:
-            start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
-            return
-        if m <= 2:
-            S.ff_side[g] = JAPAN if S.night[g] else US
-            S.ff_from[g] = t
-            S.phase[g] = FRIENDLY_FIRE
-            return
-    finish_attack(T, S, g)
-
-
 @njit(cache=True)
 def after_losses(T, S, g):
     """Where play goes once the hits of an attack are placed."""
@@ -341,88 +213,7 @@ def after_losses(T, S, g):
     finish_attack(T, S, g)
 
 
-@njit(cache=True)
-def finish_attack(T, S, g):
-    """A Ranged or Airpower attack is over: Soft Ground losses (8.1.5), zones, victory."""
-    if S.soft_unit[g] >= 0:  # 8.1.5: after the hits are applied
-        u = S.soft_unit[g]
-        for _ in range(S.soft_hits[g]):
-            if S.unit_loc[g, u] == LOC_MAP:
-                hit_unit(T, S, g, u, LOSS_SOFT_GROUND)
-        S.soft_unit[g] = -1
-        S.soft_hits[g] = 0
-    update_zones(T, S, g)
-    check_immediate(T, S, g)
-    if not S.terminated[g]:
-        S.phase[g] = ACT_SELECT
-
-
-# ----------------------------------------------------------------------------------------- melee
-@njit(cache=True)
-def start_melee(T, S, g, t):
-    side = S.mel_picker[g]
-    S.mel_hex[g] = t
-    S.mel_side[g] = side
-    S.mel_round[g] = 0
-    S.mel_stage[g] = MEL_DEFENSIVE
-    S.mel_arnold[g] = -1
-    for i in range(6):
-        S.mel_from[g, i] = -1
-    U = T.u_side.shape[0]
-    for u in range(U):
-        if S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
-                side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1:
-            a = S.unit_hex[g, u]
-            if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
-                reveal_unknowns(T, S, g, a, True)  # 2.5: attacking Unknowns show themselves
-    reveal_unknowns(T, S, g, t, False)             # 2.5: so do defending ones
-    for u in range(U):
-        S.mel_att[g, u] = S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
-            side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1
-        if S.mel_att[g, u]:
-            a = S.unit_hex[g, u]
-            for i in range(6):
-                if S.mel_from[g, i] == a:
-                    break
-                if S.mel_from[g, i] < 0:
-                    S.mel_from[g, i] = a
-                    break
-        in_target = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t
-        if S.mel_att[g, u] or in_target:
-            S.fought[g, u] = True
-            S.pre_steps[g, u] = S.unit_steps[g, u]
-            if side_of(T, S, g, u) == JAPAN:
-                S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
-    if T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
-        S.phase[g] = ARNOLD
-        return
-    melee_run(T, S, g)
-
-
-@njit(cache=True)
-def start_step_melee(T, S, g, t, side, kind, attackers):
-    """A Melee during the Player Actions step (11.3.2 Yamasaki, 13.3 ambush): ``attackers``
-    (bool[U]) of ``side`` fight hex t at once; a Yamasaki assault rolls first, ambushers (the
-    defenders) do otherwise."""
-    S.mel_hex[g] = t
-    S.mel_side[g] = side
-    S.mel_round[g] = 0
-    S.mel_kind[g] = kind
-    S.mel_stage[g] = MEL_OFFENSIVE if kind == MEL_YAMASAKI else MEL_DEFENSIVE
-    S.mel_arnold[g] = -1
-    for i in range(6):
-        S.mel_from[g, i] = -1
-    for u in range(T.u_side.shape[0]):
-        S.mel_att[g, u] = attackers[u] and S.unit_loc[g, u] == LOC_MAP
-        if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
-            S.fought[g, u] = True
-            S.pre_steps[g, u] = S.unit_steps[g, u]
-    if side == JAPAN and T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and arnold_candidate(T, S, g) >= 0:
-        S.phase[g] = ARNOLD
-        return
-    melee_run(T, S, g)
-
-
+# ----------------------------------------------------------------------------------- 3.5 actions
 @njit(cache=True)
 def move_unit(T, S, g, u, a):
     """An ordinary move (3.5); in solitaire play with night infiltration (13.5) and ambushes
@@ -445,209 +236,6 @@ def move_unit(T, S, g, u, a):
                 return
     S.unit_hex[g, u] = a
     update_zones(T, S, g)
-
-
-@njit(cache=True)
-def first_fire(S, g):
-    """The first fire of a round: defensive (8.2.1), offensive in a Yamasaki assault (11.3.2)."""
-    return MEL_OFFENSIVE if S.mel_kind[g] == MEL_YAMASAKI else MEL_DEFENSIVE
-
-
-@njit(cache=True)
-def melee_fire(T, S, g, offensive):
-    """One side's fire of a round; returns (hits, misses)."""
-    attackers = offensive
-    dist = supply_distance(T, S, g)
-    surround = surround_count(T, S, g) if offensive else 0
-    hits = 0
-    misses = 0
-    S.last_n[g] = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] != LOC_MAP:
-            continue
-        if attackers and not S.mel_att[g, u]:
-            continue
-        if not attackers and (S.unit_hex[g, u] != S.mel_hex[g] or S.mel_att[g, u]):
-            continue
-        n = melee_dice(T, S, g, u)
-        mod = melee_modifier(T, S, g, u, offensive, in_supply(T, S, g, u, dist), surround)
-        h, _ = fire_dice(S, g, n, mod, False)
-        hits += h
-        misses += n - h
-    return hits, misses
-
-
-@njit(cache=True)
-def deliver_melee_hits(T, S, g):
-    """Hits of the fire just rolled (mel_hits) go to the other side's units (8.2.1.1-2)."""
-    hits = S.mel_hits[g]
-    S.mel_hits[g] = 0
-    yama = S.mel_kind[g] == MEL_YAMASAKI
-    defensive = S.mel_stage[g] == MEL_ROUND_END if yama else S.mel_stage[g] == MEL_OFFENSIVE
-    if defensive:  # hits on the attackers
-        start_loss(T, S, g, S.mel_side[g], LOSS_MELEE_ON_ATTACKER, hits, -1)
-    else:
-        start_loss(T, S, g, 1 - S.mel_side[g], LOSS_MELEE_ON_DEFENDER, hits, S.mel_hex[g])
-
-
-@njit(cache=True)
-def orphans(T, S, g):
-    """8.2: units that did not declare, left alone in a hex whose attackers are all gone, retreat
-    (U.S.) or are eliminated (Japan).  Returns True when U.S. units must now retreat."""
-    must = False
-    if S.mel_kind[g] != MEL_NORMAL:
-        return False  # 11.3, 13.3: one moving unit or group; nothing is left behind
-    for i in range(6):
-        a = S.mel_from[g, i]
-        if a < 0:
-            continue
-        attackers_here = False
-        others = False
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a:
-                if S.mel_att[g, u]:
-                    attackers_here = True
-                else:
-                    others = True
-        if attackers_here or not others:
-            continue
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and not S.mel_att[g, u]:
-                if side_of(T, S, g, u) == JAPAN:
-                    eliminate(T, S, g, u)
-                else:
-                    S.ret_left[g, u] = True
-                    must = True
-        S.mel_from[g, i] = -1
-    check_immediate(T, S, g)
-    return must
-
-
-@njit(cache=True)
-def us_in_melee(T, S, g):
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
-                (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
-            return True
-    return False
-
-
-@njit(cache=True)
-def melee_run(T, S, g):
-    """Advance the Melee in progress until a decision is needed (8.2.1)."""
-    while not S.terminated[g]:
-        st = S.mel_stage[g]
-        if st == MEL_DEFENSIVE or st == MEL_OFFENSIVE:
-            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
-                end_melee(T, S, g)
-                return
-            if S.mel_round[g] >= MAX_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
-                finish_melee(T, S, g)
-                return
-            offensive = st == MEL_OFFENSIVE
-            firing = S.mel_side[g] if offensive else 1 - S.mel_side[g]
-            hits, misses = melee_fire(T, S, g, offensive)
-            if offensive == (S.mel_kind[g] == MEL_YAMASAKI):  # the round's first fire: the other side next
-                S.mel_stage[g] = MEL_DEFENSIVE if offensive else MEL_OFFENSIVE
-            else:
-                S.mel_stage[g] = MEL_ROUND_END
-            S.mel_hits[g] = hits
-            S.mel_martinez[g] = misses
-            if T.opts[OPT_HEROES] and misses > 0 and martinez_may(T, S, g, firing):
-                S.phase[g] = MARTINEZ
-                return
-            deliver_melee_hits(T, S, g)
-            if S.loss_hits[g] > 0:
-                return
-            continue
-        if st == MEL_ROUND_END:
-            S.mel_stage[g] = MEL_OPTION
-            if orphans(T, S, g):
-                S.phase[g] = RETREAT
-                return
-            continue
-        if st == MEL_OPTION:
-            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
-                end_melee(T, S, g)
-                return
-            if us_in_melee(T, S, g):
-                S.phase[g] = RETREAT_OPTION
-                return
-            S.mel_round[g] += 1
-            S.mel_stage[g] = first_fire(S, g)
-            continue
-        if st == MEL_RETREATED:
-            end_melee(T, S, g)
-            return
-        return
-
-
-@njit(cache=True)
-def end_melee(T, S, g):
-    """8.2.1.4: the attacker may advance into a vacated defender's hex."""
-    out = np.empty(MAX_SLOTS, dtype=np.int64)
-    if S.mel_kind[g] == MEL_YAMASAKI:
-        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 11.3.2: the group goes in
-            if S.mel_stage[g] == MEL_RETREATED:
-                S.yama_mp[g] = 0  # README: only an elimination lets the group go on
-            yamasaki.move_group(T, S, g, S.mel_hex[g])
-            capture_artillery(T, S, g, S.mel_hex[g])
-        finish_melee(T, S, g)
-        return
-    if S.mel_kind[g] == MEL_AMBUSH:
-        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 13.3: the unit holds the hex
-            for u in range(T.u_side.shape[0]):
-                if S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP:
-                    S.unit_hex[g, u] = S.mel_hex[g]
-        finish_melee(T, S, g)
-        return
-    if attackers_left(T, S, g) and not defenders_left(T, S, g) and advance_candidates(T, S, g, out) > 0:
-        S.phase[g] = ADVANCE
-        return
-    finish_melee(T, S, g)
-
-
-@njit(cache=True)
-def finish_melee(T, S, g):
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_ASIDE:
-            eliminate(T, S, g, u)
-        S.mel_att[g, u] = False
-        S.ret_left[g, u] = False
-    S.mel_hex[g] = -1
-    S.mel_arnold[g] = -1
-    update_zones(T, S, g)
-    check_immediate(T, S, g)
-    if S.mel_kind[g] != MEL_NORMAL:  # a Step 5/6 Melee (11.3.2, 13.3) does not use up Step 7
-        for u in range(T.u_side.shape[0]):
-            S.fought[g, u] = False
-        S.phase[g] = YAMA_MOVE if S.mel_kind[g] == MEL_YAMASAKI else ACT_SELECT
-        S.mel_kind[g] = MEL_NORMAL
-        return
-    S.mel_picker[g] = 1 - S.mel_picker[g]
-    S.phase[g] = MELEE_PICK
-
-
-@njit(cache=True)
-def next_retreater(T, S, g):
-    for u in range(T.u_side.shape[0]):
-        if S.ret_left[g, u]:
-            if S.unit_loc[g, u] == LOC_MAP:
-                return u
-            S.ret_left[g, u] = False
-    return -1
-
-
-@njit(cache=True)
-def capture_artillery(T, S, g, h):
-    """8.2.1.4: a Japanese unit advancing where U.S. artillery was set aside captures it."""
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_ASIDE and S.unit_hex[g, u] == h:
-            S.unit_loc[g, u] = LOC_MAP
-            S.captured[g, u] = True
-            S.unit_steps[g, u] = max(S.pre_steps[g, u], 1)
-            S.fought[g, u] = True
-            S.acted[g, u] = True
 
 
 @njit(cache=True)
@@ -1022,7 +610,8 @@ def apply(T, S, g, a):
         n = face_up_targets(T, S, g, S.sel_hex[g], buf)
         i = k - SLOT_0
         target = buf[i] if i < n else random_face_down_unit(T, S, g, S.sel_hex[g])
-        resolve_ranged(T, S, g, S.selected[g], S.sel_hex[g], target)
+        if resolve_ranged(T, S, g, S.selected[g], S.sel_hex[g], target):
+            after_losses(T, S, g)
     elif ph == LOSS:
         loss_candidates(T, S, g, buf)
         kind = LOSS_MELEE_ON_ATTACKER if S.loss_kind[g] == LOSS_EXCESS else S.loss_kind[g]
@@ -1094,24 +683,6 @@ def apply(T, S, g, a):
 
 
 # --------------------------------------------------------------------------- automatic progress
-@njit(cache=True)
-def loss_done(T, S, g):
-    """The hits waiting are all placed (or nobody is left to take them)."""
-    buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    if S.loss_hits[g] > 0 and loss_candidates(T, S, g, buf) > 0:
-        return False
-    if S.loss_hits[g] > 0 and S.loss_kind[g] == LOSS_MELEE_ON_ATTACKER:
-        # 8.2.1.1: past the attackers, hits fall on the other units of their hexes
-        for u in range(T.u_side.shape[0]):
-            S.loss_pool[g, u] = False
-            if S.unit_loc[g, u] == LOC_MAP and not S.mel_att[g, u]:
-                for i in range(6):
-                    if S.mel_from[g, i] >= 0 and S.unit_hex[g, u] == S.mel_from[g, i]:
-                        S.loss_pool[g, u] = True
-        S.loss_kind[g] = LOSS_EXCESS
-        if loss_candidates(T, S, g, buf) > 0:
-            return False
-    return True
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ for capture (8.2.1.2, 8.2.1.4).
 import numpy as np
 from numba import njit
 
-from wargym.attu.actions import MAX_SLOTS
+from wargym.attu.actions import MAX_SLOTS, SLOT_0
 from wargym.attu.board import counts_on_casualty_track, side_of
 from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
@@ -91,6 +91,7 @@ def start_loss(T, S, g, owner, kind, hits, h):
 
 @njit(cache=True)
 def loss_candidates(T, S, g, out):
+    """The units that may take the next hit, in index order (their SLOT order); returns the count."""
     n = 0
     for u in range(T.u_side.shape[0]):
         if may_take_hit(T, S, g, u, S.loss_kind[g]) and n < out.shape[0]:
@@ -117,3 +118,23 @@ def loss_done(T, S, g):
         if loss_candidates(T, S, g, buf) > 0:
             return False
     return True
+
+
+@njit(cache=True)
+def take_hit(T, S, g, a):
+    """LOSS (8.0): the owner puts the next hit on the unit of slot ``a``; the other units of the
+    attackers' hexes take the excess as attackers would (8.2.1.1)."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    loss_candidates(T, S, g, buf)
+    kind = LOSS_MELEE_ON_ATTACKER if S.loss_kind[g] == LOSS_EXCESS else S.loss_kind[g]
+    hit_unit(T, S, g, buf[a - T.nbr.shape[0] - SLOT_0], kind)
+    S.loss_hits[g] -= 1
+
+
+@njit(cache=True)
+def loss_mask(T, S, g, m):
+    """LOSS (8.0): a slot for each unit that may take the next hit."""
+    H = T.nbr.shape[0]
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    for k in range(loss_candidates(T, S, g, buf)):
+        m[H + SLOT_0 + k] = True

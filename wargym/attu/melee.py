@@ -13,7 +13,9 @@ The procedure: ``start_melee`` (Step 7) or ``start_step_melee`` (11.3.2, 13.3) s
 ``melee_run`` carries it on until a decision is needed: each fire's hits wait in LOSS for their
 owner (losses.py; Joe Martinez may first turn a U.S. miss, 11.1), units left alone in their hex
 retreat or are eliminated (``orphans``, 8.2), the U.S. may retreat, and ``end_melee`` offers the
-advance and captures set-aside U.S. artillery (8.2.1.4).
+advance and captures set-aside U.S. artillery (8.2.1.4).  Its decisions: a declaration in
+ACT_ORDER (``declare``), MELEE_PICK (``start_melee``), ARNOLD, MARTINEZ, RETREAT_OPTION, RETREAT and
+ADVANCE.
 
 Interpretations (README): the level and up-slope modifiers of 8.3 ("attacking ...") apply to
 offensive fire only; the 6.2 bonus is counted before each offensive fire from the attackers still
@@ -25,10 +27,10 @@ import numpy as np
 from numba import njit
 
 from wargym.attu import yamasaki
-from wargym.attu.actions import MAX_SLOTS
-from wargym.attu.board import is_infantry_like, side_of, stack_ok, zoc_of
+from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES
+from wargym.attu.board import is_infantry_like, occupancy, side_of, stack_ok, zoc_of
 from wargym.attu.fog import reveal_unknowns
-from wargym.attu.losses import start_loss
+from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.ranged import fire_dice, weather_modifier
 from wargym.attu.scenario import ARTILLERY, DEPOT, ENGINEER, IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
@@ -545,3 +547,122 @@ def capture_artillery(T, S, g, h):
             S.unit_steps[g, u] = max(S.pre_steps[g, u], 1)
             S.fought[g, u] = True
             S.acted[g, u] = True
+
+
+# ---------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def declare(T, S, g, u, d):
+    """ACT_ORDER (8.2): unit u declares Melee against its neighbour in direction d, fought in
+    Step 7 (3.7)."""
+    S.melee_target[g, u] = T.nbr[S.unit_hex[g, u], d]
+    S.acted[g, u] = True
+    S.phase[g] = ACT_SELECT
+
+
+@njit(cache=True)
+def declare_mask(T, S, g, u, occ, m):
+    """ACT_ORDER (8.2): the directions unit u may declare Melee in."""
+    H = T.nbr.shape[0]
+    for d in range(6):
+        if declare_direction_ok(T, S, g, u, d, occ):
+            m[H + MELEE_0 + d] = True
+
+
+@njit(cache=True)
+def pick_mask(T, S, g, hexes):
+    """MELEE_PICK (3.7): the hexes the picking side may fight its next Melee against."""
+    occ = occupancy(T, S, g)
+    for h in range(T.nbr.shape[0]):
+        hexes[h] = pickable(T, S, g, S.mel_picker[g], h, occ)
+
+
+@njit(cache=True)
+def arnold(T, S, g, a):
+    """ARNOLD (11.2): yes gives the defending Engineer or Depot a combat value of 6, once a game."""
+    if a - T.nbr.shape[0] == YES:
+        S.heroes_used[g, 1] = True
+        S.mel_arnold[g] = arnold_candidate(T, S, g)
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def martinez(T, S, g, a):
+    """MARTINEZ (11.1): yes turns one U.S. melee die that missed into a '0', a hit, once a game."""
+    if a - T.nbr.shape[0] == YES:
+        S.heroes_used[g, 0] = True
+        S.mel_hits[g] += 1
+    deliver_melee_hits(T, S, g)
+
+
+@njit(cache=True)
+def retreat_option(T, S, g, a):
+    """RETREAT_OPTION (8.2.1.3): yes, every U.S. unit in the Melee retreats (13.3: an ambushed unit
+    withdraws, back where it came from); no, another round."""
+    if a - T.nbr.shape[0] != YES:
+        S.mel_round[g] += 1
+        S.mel_stage[g] = first_fire(S, g)
+    elif S.mel_kind[g] == MEL_AMBUSH:
+        S.mel_stage[g] = MEL_RETREATED
+    else:
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
+                    (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
+                S.ret_left[g, u] = True
+        S.mel_stage[g] = MEL_RETREATED
+        S.phase[g] = RETREAT
+        return
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def retreat(T, S, g, h):
+    """RETREAT (8.2.1.3): the next retreating U.S. unit goes to hex h, out of the Melee."""
+    u = next_retreater(T, S, g)
+    S.unit_hex[g, u] = h
+    S.ret_left[g, u] = False
+    S.mel_att[g, u] = False
+
+
+@njit(cache=True)
+def retreats_settled(T, S, g):
+    """RETREAT without a decision: once every unit has retreated the Melee goes on; a unit with no
+    hex to retreat to is eliminated (README "Melee").  True when either happened."""
+    u = next_retreater(T, S, g)
+    if u < 0:
+        melee_run(T, S, g)
+        return True
+    room = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+    if retreat_hexes(T, S, g, u, room) > 0:
+        return False
+    S.ret_left[g, u] = False
+    S.mel_att[g, u] = False
+    for _ in range(S.unit_steps[g, u]):
+        hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
+    return True
+
+
+@njit(cache=True)
+def advance(T, S, g, a):
+    """ADVANCE (8.2.1.4): an attacker moves into the vacated hex (a Japanese unit captures the U.S.
+    artillery set aside there); END: the Melee is over."""
+    H = T.nbr.shape[0]
+    if a - H == END:
+        finish_melee(T, S, g)
+        return
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    advance_candidates(T, S, g, buf)
+    u = buf[a - H - SLOT_0]
+    S.unit_hex[g, u] = S.mel_hex[g]
+    if side_of(T, S, g, u) == JAPAN:
+        capture_artillery(T, S, g, S.mel_hex[g])
+    update_zones(T, S, g)
+
+
+@njit(cache=True)
+def advance_mask(T, S, g, m):
+    """ADVANCE (8.2.1.4): a slot for each attacker that may advance, and END."""
+    H = T.nbr.shape[0]
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    for k in range(advance_candidates(T, S, g, buf)):
+        m[H + SLOT_0 + k] = True
+    m[H + END] = True

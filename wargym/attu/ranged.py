@@ -11,19 +11,21 @@ own unit, ties chosen by the U.S. by day and by Japan at night (8.1.6).
 
 An attack (``resolve_ranged``, ``air_run``) leaves its hits to their owner (losses.py); once they are
 placed, ``finish_attack`` applies a 105mm battery's Soft Ground losses (8.1.5) and checks the zones
-and victory.
+and victory.  The decisions: a fire order in ACT_ORDER (``fire``), RANGED_TARGET (``name_target``),
+AIR_TARGET (``announce``), STRIKE (``strike``) and FRIENDLY_FIRE.
 """
 
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import roll, side_of
+from wargym.attu.actions import MAX_SLOTS, SLOT_0
+from wargym.attu.board import occupancy, roll, side_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, US, WILLIWAW
 from wargym.attu.state import (
     ACT_SELECT, FRIENDLY_FIRE, LOC_MAP, LOSS_RANGED, LOSS_SOFT_GROUND, M_FACE_DOWN, M_FOG, M_HIGHER, M_NIGHT, M_RAIN,
-    M_SUPPLY, M_WILLIWAW,
+    M_SUPPLY, M_WILLIWAW, RANGED_TARGET,
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, update_zones
@@ -291,3 +293,99 @@ def finish_attack(T, S, g):
     check_immediate(T, S, g)
     if not S.terminated[g]:
         S.phase[g] = ACT_SELECT
+
+
+# ---------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def fire(T, S, g, u, t):
+    """ACT_ORDER (8.1): unit u fires at enemy hex t; a U.S. unit first names its target in a hex
+    of face-up and face-down units (8.0, RANGED_TARGET)."""
+    if side_of(T, S, g, u) == US and mixed_target(T, S, g, t):
+        S.sel_hex[g] = t
+        S.phase[g] = RANGED_TARGET
+    else:
+        resolve_ranged(T, S, g, u, t, -1)
+
+
+@njit(cache=True)
+def fire_mask(T, S, g, u, occ, hexes):
+    """ACT_ORDER (8.1, 8.1.3): mark the hexes unit u may fire at; none in a Williwaw."""
+    if ranged_dice(T, S, g, u) <= 0 or S.weather[g] == WILLIWAW:
+        return
+    for v in range(T.u_side.shape[0]):  # the hexes enemy units hold (one may hold several)
+        if S.unit_loc[g, v] == LOC_MAP:
+            t = S.unit_hex[g, v]
+            if not hexes[t] and may_fire_at(T, S, g, u, t, occ):  # it asks whether the enemy holds t
+                hexes[t] = True
+
+
+@njit(cache=True)
+def name_target(T, S, g, a):
+    """RANGED_TARGET (8.0): the U.S. names a face-up unit of the hex, or in the last slot "a
+    face-down unit" (one of them at random: README), and the selected unit fires.  True when
+    the hits are placed (``resolve_ranged``)."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    n = face_up_targets(T, S, g, S.sel_hex[g], buf)
+    i = a - T.nbr.shape[0] - SLOT_0
+    target = buf[i] if i < n else random_face_down_unit(T, S, g, S.sel_hex[g])
+    return resolve_ranged(T, S, g, S.selected[g], S.sel_hex[g], target)
+
+
+@njit(cache=True)
+def target_mask(T, S, g, m):
+    """RANGED_TARGET (8.0): a slot for each face-up unit of the hex and one for "a face-down unit"."""
+    H = T.nbr.shape[0]
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    for k in range(face_up_targets(T, S, g, S.sel_hex[g], buf) + 1):
+        m[H + SLOT_0 + k] = True
+
+
+@njit(cache=True)
+def air_pending(S, g):
+    """8.1.6: Airpower attacks announced and not yet made (they are made before the step ends)."""
+    return S.air_n[g] > 0 and not S.air_struck[g]
+
+
+@njit(cache=True)
+def may_announce(T, S, g, side):
+    """8.1.6: ``side`` may announce another Airpower attack: a factor left (3.4), its attacks not
+    yet made, and a hex the enemy holds."""
+    if S.airpower[g, side] <= 0 or S.air_struck[g] or S.air_n[g] >= S.air_target.shape[1]:
+        return False
+    occ = occupancy(T, S, g)
+    for h in range(T.nbr.shape[0]):
+        if occ[h] == 1 - side:
+            return True
+    return False
+
+
+@njit(cache=True)
+def announce(T, S, g, t):
+    """AIR_TARGET (8.1.6): an Airpower attack announced against hex t, for one factor."""
+    S.air_target[g, S.air_n[g]] = t
+    S.air_n[g] += 1
+    S.airpower[g, S.acting[g]] -= 1
+    S.phase[g] = ACT_SELECT
+
+
+@njit(cache=True)
+def air_target_mask(T, S, g, hexes):
+    """AIR_TARGET (8.1.6): the hexes (not units) the enemy holds; no LOS needed."""
+    occ = occupancy(T, S, g)
+    for h in range(T.nbr.shape[0]):
+        hexes[h] = occ[h] == 1 - S.acting[g]
+
+
+@njit(cache=True)
+def strike(T, S, g):
+    """STRIKE (8.1.6): the announced Airpower attacks are made."""
+    S.air_struck[g] = True
+    S.air_i[g] = 0
+    air_run(T, S, g)
+
+
+@njit(cache=True)
+def friendly_fire(T, S, g, h):
+    """FRIENDLY_FIRE (8.1.6): the hit falls on hex h, among the nearest friendly units; their
+    owner places it."""
+    start_loss(T, S, g, S.ff_side[g], LOSS_RANGED, 1, h)

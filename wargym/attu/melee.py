@@ -370,7 +370,7 @@ def melee_fire(T, S, g, offensive):
             continue
         n = melee_dice(T, S, g, u)
         mod = melee_modifier(T, S, g, u, offensive, in_supply(T, S, g, u, dist), surround)
-        h, _ = fire_dice(S, g, n, mod, False)
+        h, _ = fire_dice(T, S, g, n, mod, False)
         hits += h
         misses += n - h
     return hits, misses

@@ -32,8 +32,6 @@ from wargym.attu.victory import check_immediate, update_zones
 from wargym.rng import uniform
 
 UNKNOWN_RANGE = 2  # the Infantry an Unknown reveals fire at range 2 (counters.yaml)
-HIT_ON = 7
-FRIENDLY_FIRE_AT = 2
 
 
 @njit(cache=True)
@@ -49,16 +47,23 @@ def weather_modifier(T, S, g, table):
 
 
 @njit(cache=True)
-def fire_dice(S, g, n, modifier, fixed_low):
-    """Roll n dice at ``modifier``; returns (hits, natural 1s and 2s).  8.0: a modified 7 or more
-    hits, a natural '0' (10) always hits."""
+def is_hit(T, d, modified):
+    """8.0: natural roll d, ``modified`` by 8.3, is a hit (charts.yaml ``combat``: a modified 7 or
+    more, or a natural '0' whatever the modifiers)."""
+    return d == T.natural_hit or modified >= T.hit_on
+
+
+@njit(cache=True)
+def fire_dice(T, S, g, n, modifier, fixed_low):
+    """Roll n dice at ``modifier`` (8.0); returns (hits, the natural 1s and 2s that cost a fixed
+    105mm battery a step, 8.1.5)."""
     hits = 0
     low = 0
     for _ in range(n):
         d = roll(S, g)
-        if d == 10 or d + modifier >= HIT_ON:
+        if is_hit(T, d, d + modifier):
             hits += 1
-        if fixed_low and d <= 2:
+        if fixed_low and d <= T.soft_ground_at:
             low += 1
     return hits, low
 
@@ -237,7 +242,7 @@ def resolve_ranged(T, S, g, u, t, target):
         supplied = side != US or in_supply(T, S, g, v, dist)
         mod = ranged_modifier(T, S, g, v, t, supplied, face_down)
         fixed = T.u_fixed[v] and not S.captured[g, v]
-        h, low = fire_dice(S, g, ranged_dice(T, S, g, v), mod, fixed)
+        h, low = fire_dice(T, S, g, ranged_dice(T, S, g, v), mod, fixed)
         hits += h
         if low > 0:
             S.soft_unit[g] = v
@@ -268,10 +273,10 @@ def air_run(T, S, g):
         S.last_n[g] = 0
         d = roll(S, g)
         m = d + air_modifier(T, S, g, t)
-        if d == 10 or m >= 7:
+        if is_hit(T, d, m):
             start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
             return
-        if m <= 2:
+        if m <= T.friendly_fire_at:  # 8.1.6: the hit falls on the nearest friendly unit
             S.ff_side[g] = JAPAN if S.night[g] else US
             S.ff_from[g] = t
             S.phase[g] = FRIENDLY_FIRE

@@ -7,8 +7,9 @@ Files::
                     capacities, named places (5.x, 9.2.1, 10.0)
     counters.yaml   unit profiles (ratings by steps left), the U.S. order of battle by battalion,
                     the Japanese Infantry rating mix, Unknown tables and guns (2.x, 12.3, 12.5)
-    charts.yaml     weather, airpower, spotting, die roll modifiers, scatter, loss recovery,
-                    Komandorski and victory point chits (3.3, 3.4, 8.1.1, 8.3, 9.1, 9.2.2, 12.1, 14)
+    charts.yaml     weather, airpower, spotting, die roll modifiers, combat results, scatter, loss
+                    recovery, night infiltration, Komandorski and victory point chits (3.3, 3.4, 8.0,
+                    8.1.1, 8.1.5, 8.1.6, 8.3, 9.1, 9.2.2, 12.1, 13.5, 14)
     scenarios.yaml  campaign, campaign_free and the short scenarios of 15.0
 
 ``load_scenario(name)`` validates every file (``DataError``: file, key, value, rule) and compiles a
@@ -156,6 +157,18 @@ class AirpowerChart(_Strict):
     table: dict[int, tuple[int, int]]
 
 
+class CombatChart(_Strict):
+    hit_on: int
+    natural_hit: int = Field(ge=1, le=10)
+    friendly_fire_at_most: int
+    soft_ground_at_most: int = Field(ge=0, le=10)
+
+
+class NightInfiltration(_Strict):
+    fails_at_most: int
+    weather_modifier: dict[str, int]
+
+
 class Modifier(_Strict):
     melee: Optional[int] = None
     ranged: Optional[int] = None
@@ -195,8 +208,8 @@ class ChartsFile(_Strict):
     airpower: AirpowerChart
     spotting_distance: dict[str, int]
     modifiers: dict[str, Modifier]
-    hit_on: int = 7
-    friendly_fire_at_most: int = 2
+    combat: CombatChart
+    night_infiltration: NightInfiltration
     scatter: ScatterChart
     loss_recovery: LossRecovery
     casualty_track_max: int = 30
@@ -286,6 +299,12 @@ class Scenario:
     airpower_weather: np.ndarray    # int8[4]
     spotting: np.ndarray        # int8[4] (8.1.1)
     mod: dict[str, tuple]       # 8.3 modifiers (melee, ranged, airpower), None = n/a
+    hit_on: int                 # 8.0: a modified roll this high hits
+    natural_hit: int            # 8.0: the natural roll that always hits (the '0', 1.2)
+    friendly_fire_at: int       # 8.1.6: a modified Airpower roll this low hits the nearest friend
+    soft_ground_at: int         # 8.1.5: a 105mm battery's natural roll this low costs it a step
+    infiltration_fail: int      # 13.5: a modified roll this low keeps the unit in the ZOC
+    infiltration_weather: np.ndarray  # int8[4] (13.5)
     scatter: np.ndarray         # int8[9, 11] staging zone, die -> LANDED / DELAYED / zone (9.2.2)
     scatter_weather: np.ndarray  # int8[4]
     recovery_columns: np.ndarray  # int16[c]
@@ -642,7 +661,11 @@ def _compile_charts(file: Path, ch: ChartsFile):
     return dict(
         weather_next=weather_next, first_weather_line=w[ch.weather.first_line], airpower=airpower,
         airpower_weather=per_weather(ch.airpower.weather_modifier, "airpower", "3.4"),
-        spotting=per_weather(ch.spotting_distance, "spotting_distance", "8.1.1"), mod=mods, scatter=scatter,
+        spotting=per_weather(ch.spotting_distance, "spotting_distance", "8.1.1"), mod=mods,
+        hit_on=ch.combat.hit_on, natural_hit=ch.combat.natural_hit, friendly_fire_at=ch.combat.friendly_fire_at_most,
+        soft_ground_at=ch.combat.soft_ground_at_most, infiltration_fail=ch.night_infiltration.fails_at_most,
+        infiltration_weather=per_weather(ch.night_infiltration.weather_modifier, "night_infiltration", "13.5"),
+        scatter=scatter,
         scatter_weather=per_weather(ch.scatter.modifier, "scatter", "9.2.2"),
         recovery_columns=np.array(lr.casualty_columns, dtype=np.int16),
         recovery_rows=np.array(lr.roll_rows, dtype=np.int16), recovery_steps=steps,

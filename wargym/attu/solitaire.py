@@ -27,12 +27,12 @@
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import counters_in, roll, side_of, zoc_of
+from wargym.attu.board import DIE_SIDES, counters_in, roll, side_of, zoc_of
 from wargym.attu.fog import place_engaged, pool_draw
 from wargym.attu.melee import start_step_melee
 from wargym.attu.movement import allowance, move_cost
 from wargym.attu.ranged import strike
-from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
+from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import unknown_hex_ok
 from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, MEL_AMBUSH
 from wargym.attu.victory import update_zones
@@ -41,7 +41,6 @@ from wargym.rng import shuffle, uniform
 THREAT_RANGE = 4      # 13.2.2
 PLACE_RANGE = 2       # 13.2.2
 AMBUSH_LESS = 2       # 13.3
-INFILTRATION_FAIL = 4  # 13.5
 
 
 @njit(cache=True)
@@ -259,10 +258,6 @@ def infiltration_fails(T, S, g, u):
     if not S.night[g] or not zoc_of(T, S, g, JAPAN)[S.unit_hex[g, u]]:
         return False
     d = roll(S, g)
-    if d == 10:
-        d = 0
-    if S.weather[g] == FOG:
-        d += 1
-    elif S.weather[g] == WILLIWAW:
-        d += 2
-    return d <= INFILTRATION_FAIL
+    if d == DIE_SIDES:
+        d = 0  # the '0' counts as 0 for this roll (README "Solitaire")
+    return d + T.infiltration_weather[S.weather[g]] <= T.infiltration_fail  # charts.yaml night_infiltration

@@ -34,10 +34,10 @@ from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.ranged import fire_dice, weather_modifier
 from wargym.attu.scenario import ARTILLERY, DEPOT, ENGINEER, IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
-    ACT_SELECT, ADVANCE, ARNOLD, LOC_ASIDE, LOC_MAP, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, M_HIGHER,
-    M_NIGHT, M_SUPPLY, M_SURROUND5, M_SURROUND6, M_UPSLOPE, MARTINEZ, MEL_AMBUSH, MEL_DEFENSIVE, MEL_NORMAL,
-    MEL_OFFENSIVE, MEL_OPTION, MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, MELEE_PICK, OPT_HEROES, OPT_SOLITAIRE,
-    RETREAT, RETREAT_OPTION, YAMA_MOVE,
+    ACT_SELECT, ADVANCE, ARNOLD, HERO_ARNOLD, HERO_MARTINEZ, LOC_ASIDE, LOC_MAP, LOSS_MELEE_ON_ATTACKER,
+    LOSS_MELEE_ON_DEFENDER, M_HIGHER, M_NIGHT, M_SUPPLY, M_SURROUND5, M_SURROUND6, M_UPSLOPE, MARTINEZ, MEL_AMBUSH,
+    MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION, MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, MELEE_PICK,
+    OPT_HEROES, OPT_SOLITAIRE, RETREAT, RETREAT_OPTION, YAMA_MOVE,
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, update_zones
@@ -225,7 +225,7 @@ def arnold_candidate(T, S, g):
 @njit(cache=True)
 def martinez_may(T, S, g, firing_side):
     """11.1: U.S. melee dice just rolled with a U.S. Infantry unit in the Melee and a miss to turn."""
-    if firing_side != US or S.heroes_used[g, 0]:
+    if firing_side != US or S.heroes_used[g, HERO_MARTINEZ]:
         return False
     infantry = False
     for u in range(T.u_side.shape[0]):
@@ -316,7 +316,7 @@ def start_melee(T, S, g, t):
             S.pre_steps[g, u] = S.unit_steps[g, u]
             if side_of(T, S, g, u) == JAPAN:
                 S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
-    if T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
+    if T.opts[OPT_HEROES] and not S.heroes_used[g, HERO_ARNOLD] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
         S.phase[g] = ARNOLD
         return
     melee_run(T, S, g)
@@ -340,7 +340,7 @@ def start_step_melee(T, S, g, t, side, kind, attackers):
         if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
             S.fought[g, u] = True
             S.pre_steps[g, u] = S.unit_steps[g, u]
-    if side == JAPAN and T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and arnold_candidate(T, S, g) >= 0:
+    if side == JAPAN and T.opts[OPT_HEROES] and not S.heroes_used[g, HERO_ARNOLD] and arnold_candidate(T, S, g) >= 0:
         S.phase[g] = ARNOLD
         return
     melee_run(T, S, g)
@@ -580,7 +580,7 @@ def pick_mask(T, S, g, hexes):
 def arnold(T, S, g, a):
     """ARNOLD (11.2): yes gives the defending Engineer or Depot a combat value of 6, once a game."""
     if a - T.nbr.shape[0] == YES:
-        S.heroes_used[g, 1] = True
+        S.heroes_used[g, HERO_ARNOLD] = True
         S.mel_arnold[g] = arnold_candidate(T, S, g)
     melee_run(T, S, g)
 
@@ -589,7 +589,7 @@ def arnold(T, S, g, a):
 def martinez(T, S, g, a):
     """MARTINEZ (11.1): yes turns one U.S. melee die that missed into a '0', a hit, once a game."""
     if a - T.nbr.shape[0] == YES:
-        S.heroes_used[g, 0] = True
+        S.heroes_used[g, HERO_MARTINEZ] = True
         S.mel_hits[g] += 1
     deliver_melee_hits(T, S, g)
 

@@ -27,7 +27,7 @@ from wargym.attu.actions import END, LZ_0, MAX_BATTALIONS, REINF_0
 from wargym.attu.board import counts_on_casualty_track, roll, side_of, us_stack_ok, zoc_of
 from wargym.attu.fog import hide_units
 from wargym.attu.movement import INF, path_cost_from, zone_entry
-from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, LANDING_ZONES, UNKNOWN, US
 from wargym.attu.state import (
     DEPOT, INDEPENDENT, LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, OPT_REFIT_MOD, REFIT_ALLOC, REINF_PICK,
     REINF_ZONE, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK,
@@ -102,7 +102,7 @@ def lose_steps(T, S, g, u, n):
 def resolve_landing(T, S, g):
     """9.2.2 and 9.2.1 for every staged unit."""
     jzoc = zoc_of(T, S, g, JAPAN)
-    for k in range(9):
+    for k in range(LANDING_ZONES):
         for u in range(T.u_side.shape[0]):
             if S.unit_loc[g, u] != LOC_STAGING or S.unit_hex[g, u] != k:
                 continue
@@ -120,7 +120,7 @@ def resolve_landing(T, S, g):
                 continue
             S.land_order[g, u] = S.land_count[g]
             S.land_count[g] += 1
-    for k in range(9):  # 9.2.1: over capacity, the most recently landed steps go first
+    for k in range(LANDING_ZONES):  # 9.2.1: over capacity, the most recently landed steps go first
         h = T.lz_hex[k]
         if h < 0:
             continue
@@ -378,7 +378,7 @@ def reinforcement_pick_mask(T, S, g, m):
     H = T.nbr.shape[0]
     jzoc = zoc_of(T, S, g, JAPAN)
     open_any = False
-    for k in range(9):
+    for k in range(LANDING_ZONES):
         if lz_open(T, S, g, k, jzoc):
             open_any = True
     if open_any:
@@ -402,7 +402,7 @@ def reinforcement_zone_mask(T, S, g, m):
     """REINF_ZONE (9.2): the open Landing Zones."""
     H = T.nbr.shape[0]
     jzoc = zoc_of(T, S, g, JAPAN)
-    for k in range(9):
+    for k in range(LANDING_ZONES):
         if lz_open(T, S, g, k, jzoc):
             m[H + LZ_0 + k] = True
 

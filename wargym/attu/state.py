@@ -24,7 +24,7 @@ every game has (wargym.core.BaseState)::
     land_order        int16[U]  order of landing in this Refit Turn (9.2.1), -1
     casualties        int16     U.S. Casualty Track                                    8.4
     zone_cleared      bool[6]   Zone Cleared markers                                   10.0
-    heroes_used       bool[3]   Martinez, Arnold, Yamasaki                             11.0
+    heroes_used       bool[3]   HERO_MARTINEZ, HERO_ARNOLD, HERO_YAMASAKI              11.0
     secured           bool[2]   15.3: Jarmin Pass (north) / Engineer Hill (south) captured
     ke_effect, ke_delay  int8   Komandorski chits (hidden from the U.S. until revealed) 12.1
     ke_revealed       int8      0 hidden, 1 effect revealed, 2 delay revealed too
@@ -57,7 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wargym.core import BaseState
-from wargym.attu.scenario import WEATHERS, Scenario
+from wargym.attu.scenario import TURN_0_DATE, WEATHERS, Scenario
 from wargym.kernel import KernelStruct
 from wargym.schema import var
 
@@ -66,7 +66,8 @@ LOC_NAMES = ("not yet placed", "map", "eliminated", "off map", "staging", "set a
 MAX_AIR = 6
 LAST_DICE = 24     # dice of one roll kept for the record (the most one attack rolls)
 ZONES = 6          # victory zones (10.0)
-HEROES = 3         # Martinez, Arnold, Yamasaki (11.0)
+HEROES = 3         # 11.0, heroes_used slots:
+HERO_MARTINEZ, HERO_ARNOLD, HERO_YAMASAKI = range(HEROES)   # 11.1, 11.2, 11.3
 NO_CHIT = -9       # vp_value / vp_cancel of a hex without a chit (14.0)
 
 # decision phases
@@ -221,7 +222,7 @@ def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, so
     opts[OPT_US_FREE] = spec.us_setup == "free"
     opts[OPT_JP_FREE] = spec.japan_setup == "free"
     opts[OPT_KOMANDORSKI] = spec.end == "komandorski"
-    opts[OPT_END_DATE] = spec.end_date - 10          # turn of the last date (turn 1 = May 11)
+    opts[OPT_END_DATE] = spec.end_date - TURN_0_DATE  # turn of the last date (12.2)
     opts[OPT_AIR_MOD] = spec.airpower_modifier
     opts[OPT_REFIT_MOD] = spec.refit_modifier
     opts[OPT_UNKNOWNS_SINGLE_USE] = spec.unknowns_single_use

@@ -20,10 +20,8 @@ from wargym.attu.board import is_infantry_like, occupancy, side_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import ACT_SELECT, LOC_MAP, OPT_HEROES, YAMA_MOVE
+from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_MAP, OPT_HEROES, YAMA_MOVE
 from wargym.attu.victory import update_zones
-
-HERO_YAMASAKI = 2  # index in heroes_used
 
 
 @njit(cache=True)

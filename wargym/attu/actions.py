@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+from numba import njit
+
 from wargym.attu.scenario import LANDING_ZONES
 
 END, YES, NO, HOLD, AIR, STRIKE, YAMASAKI, RESERVE = range(8)
@@ -47,3 +49,9 @@ def special_name(k: int) -> str:
     if k < REINF_0:
         return f"declare melee {DIRECTIONS[k - MELEE_0]}"
     return f"reinforcement battalion #{k - REINF_0}"
+
+
+@njit(cache=True)
+def allow_slots(m, num_hexes, n):
+    """Make the first n SLOT actions legal in mask m: a decision among n units."""
+    m[num_hexes + SLOT_0:num_hexes + SLOT_0 + n] = True

@@ -14,7 +14,7 @@ for capture (8.2.1.2, 8.2.1.4).
 import numpy as np
 from numba import njit
 
-from wargym.attu.actions import MAX_SLOTS, SLOT_0
+from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import counts_on_casualty_track, side_of
 from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
@@ -134,7 +134,5 @@ def take_hit(T, S, g, a):
 @njit(cache=True)
 def loss_mask(T, S, g, m):
     """LOSS (8.0): a slot for each unit that may take the next hit."""
-    H = T.nbr.shape[0]
     buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    for k in range(loss_candidates(T, S, g, buf)):
-        m[H + SLOT_0 + k] = True
+    allow_slots(m, T.nbr.shape[0], loss_candidates(T, S, g, buf))

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from wargym.attu import yamasaki
-from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES
+from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES, allow_slots
 from wargym.attu.board import is_infantry_like, occupancy, side_of, stack_ok, zoc_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
@@ -661,8 +661,6 @@ def advance(T, S, g, a):
 @njit(cache=True)
 def advance_mask(T, S, g, m):
     """ADVANCE (8.2.1.4): a slot for each attacker that may advance, and END."""
-    H = T.nbr.shape[0]
     buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    for k in range(advance_candidates(T, S, g, buf)):
-        m[H + SLOT_0 + k] = True
-    m[H + END] = True
+    allow_slots(m, T.nbr.shape[0], advance_candidates(T, S, g, buf))
+    m[T.nbr.shape[0] + END] = True

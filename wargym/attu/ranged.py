@@ -18,7 +18,7 @@ AIR_TARGET (``announce``), STRIKE (``strike``) and FRIENDLY_FIRE.
 import numpy as np
 from numba import njit
 
-from wargym.attu.actions import MAX_SLOTS, SLOT_0
+from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import occupancy, roll, side_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
@@ -339,10 +339,8 @@ def name_target(T, S, g, a):
 @njit(cache=True)
 def target_mask(T, S, g, m):
     """RANGED_TARGET (8.0): a slot for each face-up unit of the hex and one for "a face-down unit"."""
-    H = T.nbr.shape[0]
     buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    for k in range(face_up_targets(T, S, g, S.sel_hex[g], buf) + 1):
-        m[H + SLOT_0 + k] = True
+    allow_slots(m, T.nbr.shape[0], face_up_targets(T, S, g, S.sel_hex[g], buf) + 1)
 
 
 @njit(cache=True)

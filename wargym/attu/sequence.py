@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from wargym.attu import defaults, solitaire, yamasaki
-from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES
+from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES, allow_slots
 from wargym.attu.board import occupancy, side_of, zoc_of
 from wargym.attu.fog import hide_units
 from wargym.attu.losses import loss_done, loss_mask, take_hit
@@ -237,10 +237,8 @@ def pick_slot(T, S, g, a):
 @njit(cache=True)
 def slot_mask(T, S, g, m):
     """SLOT: a slot for each candidate of the hex in question."""
-    H = T.nbr.shape[0]
     buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    for k in range(candidates(T, S, g, S.slot_for[g], S.sel_hex[g], buf)):
-        m[H + SLOT_0 + k] = True
+    allow_slots(m, T.nbr.shape[0], candidates(T, S, g, S.slot_for[g], S.sel_hex[g], buf))
 
 
 @njit(cache=True)

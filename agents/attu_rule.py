@@ -41,6 +41,7 @@ from wargym.attu.state import (
     RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT,
     as_arrays,
 )
+from wargym.kernel import first_legal
 
 REFIT_CASUALTIES = 8      # U.S.: refit once the Casualty Track reaches this
 THREAT_RANGE = 4          # 13.2.2: a U.S. unit this close to a Victory Hex threatens it
@@ -48,14 +49,6 @@ FIRE_RANGE_INFANTRY = 2   # U.S. infantry fires (rather than moving) at Japanese
 
 
 # ----------------------------------------------------------------------------------- shared help
-@njit(cache=True)
-def first_legal(m):
-    for i in range(m.shape[0]):
-        if m[i]:
-            return i
-    return 0
-
-
 @njit(cache=True)
 def steps_in(T, S, g, h, side):
     n = 0

@@ -33,7 +33,7 @@ from wargym.attu.actions import (
 from wargym.attu.board import counters_in, hex_side, occupancy, side_of
 from wargym.attu.defaults import minor_decision
 from wargym.attu.movement import FAR
-from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, JAPAN, LANDING_ZONES, UNKNOWN, US
 from wargym.attu.setup import placement_unit
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, DEPOT, INDEPENDENT, JP_SETUP, LOC_MAP, LOC_RESERVE,
@@ -41,6 +41,7 @@ from wargym.attu.state import (
     RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT,
     as_arrays,
 )
+from wargym.kernel import first_legal
 
 REFIT_CASUALTIES = 8      # U.S.: refit once the Casualty Track reaches this
 THREAT_RANGE = 4          # 13.2.2: a U.S. unit this close to a Victory Hex threatens it
@@ -48,14 +49,6 @@ FIRE_RANGE_INFANTRY = 2   # U.S. infantry fires (rather than moving) at Japanese
 
 
 # ----------------------------------------------------------------------------------- shared help
-@njit(cache=True)
-def first_legal(m):
-    for i in range(m.shape[0]):
-        if m[i]:
-            return i
-    return 0
-
-
 @njit(cache=True)
 def steps_in(T, S, g, h, side):
     n = 0
@@ -156,7 +149,7 @@ def us_zone(T, S, g, m, gd):
     """The landing zone offered nearest the open targets with room left (9.2.2 capacity)."""
     H = T.nbr.shape[0]
     best, best_score = -1, FAR
-    for k in range(9):
+    for k in range(LANDING_ZONES):
         if not m[H + LZ_0 + k]:
             continue
         staged = 0
@@ -274,7 +267,7 @@ def decide_us(T, S, g, m, gd):
     H = T.nbr.shape[0]
     ph = S.phase[g]
     if ph == US_STAGING:
-        if not m[H + LZ_0:H + LZ_0 + 9].any():
+        if not m[H + LZ_0:H + LZ_0 + LANDING_ZONES].any():
             return H + RESERVE
         return us_zone(T, S, g, m, gd)
     if ph == US_WAIT:
@@ -393,7 +386,7 @@ def jp_setup(T, S, g, m):
         if not m[h]:
             continue
         lz = FAR
-        for k in range(9):
+        for k in range(LANDING_ZONES):
             if T.lz_hex[k] >= 0:
                 lz = min(lz, T.dist[h, T.lz_hex[k]])
         score = 2 * T.dist[h, v] + lz

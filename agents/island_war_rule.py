@@ -60,7 +60,7 @@ from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD
 from wargym.island_war.artillery import fpf_allowed
 from wargym.island_war.banzai import doubled
 from wargym.island_war.combat import attack_strength, crt_column, defense_strength, fresh, terrain_line
-from wargym.island_war.defaults import first_legal
+from wargym.kernel import first_legal
 from wargym.island_war.movement import INF, may_exit_enemy_zoc, step_cost
 from wargym.island_war.retreat import advance_choices, enemy_distance
 from wargym.island_war.scenario import A1, A2, A3, AE, ARMOR, ARTILLERY, D1, D2, D3, DE

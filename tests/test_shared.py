@@ -64,16 +64,6 @@ def test_hex_line_is_contiguous_and_ends_at_both_hexes():
         assert all(GRID.distance[x, y] == 1 for x, y in zip(line, line[1:]))
 
 
-def test_line_of_sight_table_blocks_through_blocking_hex():
-    blocks = np.zeros(GRID.size, dtype=bool)
-    blocks[GRID.index(103)] = True
-    los = GRID.line_of_sight_table(blocks, max_range=4)
-    assert not los[GRID.index(101), GRID.index(105)]
-    assert los[GRID.index(101), GRID.index(102)]
-    assert los[GRID.index(101), GRID.index(103)]  # the blocking hex itself is seen
-    assert not los[GRID.index(101), GRID.index(808)]  # beyond max_range
-
-
 def test_dice_depend_only_on_game_key_and_counter():
     keys = game_keys(3, 5)
     assert np.array_equal(game_keys(3, 1), keys[:1])

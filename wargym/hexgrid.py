@@ -23,8 +23,8 @@ Directions (flat-topped)::
 ``opposite(d) == (d + 3) % 6``; hexside ``(h, d)`` is the same edge as ``(neighbours[h, d], opposite(d))``.
 
 Line of sight: ``hex_line(a, b)`` lists the hexes a straight line between centres crosses (cube
-interpolation nudged off the vertices), and ``line_of_sight_table`` precomputes, for a per-hex
-``blocks`` flag, which pairs see each other, so no geometry runs in a step.
+interpolation nudged off the vertices); a ruleset precomputes its own sight table from it at
+scenario load (Attu: los.sight_table), so no geometry runs in a step.
 """
 
 from __future__ import annotations
@@ -194,17 +194,3 @@ class HexGrid:
                     line.append(int(h))
                     break
         return line
-
-    def line_of_sight_table(self, blocks: np.ndarray, max_range: int | None = None) -> np.ndarray:
-        """bool[H, H]: a sees b when no hex strictly between them has ``blocks`` set.
-        Precomputed once per scenario; pairs beyond ``max_range`` are False."""
-        blocks = np.asarray(blocks, dtype=bool)
-        table = np.zeros((self.size, self.size), dtype=bool)
-        for a in range(self.size):
-            for b in range(self.size):
-                d = self.distance[a, b]
-                if max_range is not None and d > max_range:
-                    continue
-                table[a, b] = d <= 1 or not blocks[self.hex_line(a, b)[1:-1]].any()
-        table.setflags(write=False)
-        return table

@@ -141,6 +141,15 @@ def only_action(m):
 
 
 @njit(cache=True)
+def first_legal(m):
+    """The first action marked in mask ``m`` (-1 when none is): the fallback of every rule agent."""
+    for i in range(m.shape[0]):
+        if m[i]:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def single_action(T, S, g, m, n):
     """The default ``automatic`` hook: a decision with one legal action takes itself."""
     return only_action(m) if n == 1 else -1

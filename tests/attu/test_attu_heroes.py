@@ -11,7 +11,7 @@ from wargym.attu.scenario import IMPASSABLE, JAPAN
 from wargym.attu.sequence import DRIVER, fill_mask
 
 step_game = DRIVER.step_game
-from wargym.attu.state import ACT_SELECT, LOC_ELIM, LOC_MAP, YAMA_MOVE, YAMA_SELECT
+from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, YAMA_MOVE, YAMA_SELECT
 
 X = 2515
 
@@ -46,7 +46,7 @@ def test_attu_11_3_yamasaki_offered_at_four_infantry_steps_or_fewer(core):
     assert not mask(five)[h + YAMASAKI]
     four, _ = japanese_turn(core, 4)
     assert mask(four)[h + YAMASAKI]
-    four.state.heroes_used[0, 2] = True  # 11.0: once per game
+    four.state.heroes_used[0, HERO_YAMASAKI] = True  # 11.0: once per game
     assert not mask(four)[h + YAMASAKI]
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
-from wargym.attu.observe import GOAL_SCALE
-from wargym.attu.scenario import JAPAN, US
+from wargym.attu.observe import GOAL_SCALE, P_GOAL, P_STAGING
+from wargym.attu.scenario import JAPAN, LANDING_ZONES, US
 from wargym.attu.state import LOC_ELIM, LOC_STAGING
 
 VICTORY_HEXES = (1425, 2011, 2117, 2717, 3409, 3622)
 
 
 def goal_plane(board: Board, viewer: int) -> np.ndarray:
-    return board.core.observe(board.state, viewer)["spatial"][0, 33]
+    return board.core.observe(board.state, viewer)["spatial"][0, P_GOAL]
 
 
 def at(board: Board, plane: np.ndarray, hexnum: int) -> float:
@@ -76,7 +76,7 @@ def test_attu_staging_plane_shows_the_steps_in_each_landing_zone_box(core):
         b.state.unit_loc[0, u] = LOC_STAGING
         b.state.unit_hex[0, u] = 5                           # zone F
         b.state.unit_steps[0, u] = 3
-    plane = core.observe(b.state, US)["spatial"][0, 34]
+    plane = core.observe(b.state, US)["spatial"][0, P_STAGING]
     h = sc.lz_hex[5]
     assert plane[sc.grid.plane_row[h], sc.grid.plane_col[h]] == np.float32(6 / 20)
     assert plane.sum() == np.float32(6 / 20)
@@ -87,4 +87,4 @@ def test_attu_landing_zone_actions_stand_for_their_hexes(core):
 
     hexes = core.special_hexes()
     assert hexes[LZ_0 + 5] == core.scenario.lz_hex[5] >= 0      # zone F
-    assert (hexes[:LZ_0] == -1).all() and (hexes[LZ_0 + 9:] == -1).all()
+    assert (hexes[:LZ_0] == -1).all() and (hexes[LZ_0 + LANDING_ZONES:] == -1).all()

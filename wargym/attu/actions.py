@@ -12,18 +12,22 @@
     H + YAMASAKI        Colonel Yamasaki activates the selected hex                  11.3
     H + RESERVE         keep the unit in the Reinforcements Box (free set-up)        12.6
     H + SLOT_k          the k-th eligible unit of the hex in question (k < 16)
-    H + LZ_k            staging zone / landing zone A..I (k < 9)                     9.2.2
+    H + LZ_k            staging zone / landing zone A..I (k < LANDING_ZONES)         9.2.2
     H + MELEE_d         declare Melee against the neighbour in direction d (d < 6)   8.2
     H + REINF_k         the next unit of battalion k in the Reinforcements Box       9.2.2
 """
 
 from __future__ import annotations
 
+from numba import njit
+
+from wargym.attu.scenario import LANDING_ZONES
+
 END, YES, NO, HOLD, AIR, STRIKE, YAMASAKI, RESERVE = range(8)
 MAX_SLOTS = 16
 SLOT_0 = 8
 LZ_0 = SLOT_0 + MAX_SLOTS
-MELEE_0 = LZ_0 + 9
+MELEE_0 = LZ_0 + LANDING_ZONES
 REINF_0 = MELEE_0 + 6
 MAX_BATTALIONS = 16
 NUM_SPECIALS = REINF_0 + MAX_BATTALIONS
@@ -45,3 +49,9 @@ def special_name(k: int) -> str:
     if k < REINF_0:
         return f"declare melee {DIRECTIONS[k - MELEE_0]}"
     return f"reinforcement battalion #{k - REINF_0}"
+
+
+@njit(cache=True)
+def allow_slots(m, num_hexes, n):
+    """Make the first n SLOT actions legal in mask m: a decision among n units."""
+    m[num_hexes + SLOT_0:num_hexes + SLOT_0 + n] = True

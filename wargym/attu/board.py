@@ -13,11 +13,14 @@ from wargym.attu.state import LOC_MAP
 from wargym.rng import roll as roll_die
 
 
+DIE_SIDES = 10  # the d10; its '0' reads as 10 (1.2)
+
+
 @njit(cache=True)
 def roll(S, g):
     """One d10, 1-10 (1.2: a '0' reads as 10; a die forced by a test comes first), kept in
     ``last_dice`` for the record."""
-    d = roll_die(S, g, 10)
+    d = roll_die(S, g, DIE_SIDES)
     if S.last_n[g] < S.last_dice.shape[1]:
         S.last_dice[g, S.last_n[g]] = d
         S.last_n[g] += 1

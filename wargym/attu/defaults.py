@@ -14,7 +14,7 @@ from numba import njit
 from wargym.attu.actions import MAX_SLOTS, NO, SLOT_0, YES
 from wargym.attu.board import side_of
 from wargym.attu.losses import japanese_infantry_in, may_take_hit
-from wargym.attu.scenario import INFANTRY, UNKNOWN, US
+from wargym.attu.scenario import INFANTRY, LANDING_ZONES, UNKNOWN, US
 from wargym.attu.state import ARNOLD, FRIENDLY_FIRE, LOSS, LOSS_RANGED, MARTINEZ, RETREAT
 
 
@@ -56,7 +56,7 @@ def minor_decision(T, S, g, m):
         for h in range(H):
             if m[h]:
                 d = 1000
-                for k in range(9):
+                for k in range(LANDING_ZONES):
                     if T.lz_hex[k] >= 0:
                         d = min(d, T.dist[h, T.lz_hex[k]])
                 if d < best_d:

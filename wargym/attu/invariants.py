@@ -19,13 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.attu.board import us_stack_ok
-from wargym.attu.scenario import JAPAN, UNKNOWN, US
+from wargym.attu.scenario import JAPAN, LANDING_ZONES, UNKNOWN, US
 from wargym.attu.state import (
     ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OVER, RANGED_TARGET,
     RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
 )
-
-LANDING_ZONES = 9
 
 
 def check(core, state) -> list[str]:

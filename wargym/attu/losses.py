@@ -1,18 +1,25 @@
-"""Taking hits (8.0, 8.4, 8.5, 8.2.1.2).
+"""Taking hits (8.0, 8.4, 8.5, 8.2.1.1, 8.2.1.2).
 
-Each hit removes one step of the unit its owner picks (``LOSS`` decisions, or the default of
-defaults.py).  U.S. infantry steps go on the Casualty Track (8.4).  A Japanese Infantry or Artillery
-unit hit is eliminated, except that Ranged Combat (airpower included, 8.1.6) never eliminates the
-last Japanese Infantry unit in a hex (8.5); an Unknown hit by Ranged Combat goes off-map unrevealed,
-at most one per attack (2.5).  U.S. artillery eliminated as a Melee defender is set aside until the
-Melee ends, for capture (8.2.1.2, 8.2.1.4).
+The hits of an attack wait in the ``LOSS`` decision (``start_loss``) for their owner, who places
+them one at a time among the units of the target hex (8.0; a Melee's defensive hits go to its
+attackers, then to the other units of their hexes, 8.2.1.1); hits nobody can take are lost.  Each
+hit removes one step of the unit its owner picks (or the default of defaults.py).  U.S. infantry
+steps go on the Casualty Track (8.4).  A Japanese Infantry or Artillery unit hit is eliminated,
+except that Ranged Combat (airpower included, 8.1.6) never eliminates the last Japanese Infantry
+unit in a hex (8.5); an Unknown hit by Ranged Combat goes off-map unrevealed, at most one per
+attack (2.5).  U.S. artillery eliminated as a Melee defender is set aside until the Melee ends,
+for capture (8.2.1.2, 8.2.1.4).
 """
 
+import numpy as np
 from numba import njit
 
+from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import counts_on_casualty_track, side_of
 from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import LOC_ASIDE, LOC_MAP, LOC_RESERVE, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED
+from wargym.attu.state import (
+    LOC_ASIDE, LOC_MAP, LOC_RESERVE, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
+)
 from wargym.attu.victory import check_immediate, eliminate
 
 
@@ -65,3 +72,67 @@ def may_take_hit(T, S, g, u, kind):
     if T.u_type[u] == UNKNOWN and not S.captured[g, u] and S.loss_unknown_done[g]:
         return False
     return True
+
+
+@njit(cache=True)
+def start_loss(T, S, g, owner, kind, hits, h):
+    """Hits on hex h (or, for Melee attackers, on the attacking units) wait for ``owner``."""
+    S.loss_hits[g] = hits
+    S.loss_side[g] = owner
+    S.loss_kind[g] = kind
+    S.loss_unknown_done[g] = False
+    for u in range(T.u_side.shape[0]):
+        if kind == LOSS_MELEE_ON_ATTACKER:
+            S.loss_pool[g, u] = S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP
+        else:
+            S.loss_pool[g, u] = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h
+    S.phase[g] = LOSS
+
+
+@njit(cache=True)
+def loss_candidates(T, S, g, out):
+    """The units that may take the next hit, in index order (their SLOT order); returns the count."""
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if may_take_hit(T, S, g, u, S.loss_kind[g]) and n < out.shape[0]:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def loss_done(T, S, g):
+    """The hits waiting are all placed (or nobody is left to take them)."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    if S.loss_hits[g] > 0 and loss_candidates(T, S, g, buf) > 0:
+        return False
+    if S.loss_hits[g] > 0 and S.loss_kind[g] == LOSS_MELEE_ON_ATTACKER:
+        # 8.2.1.1: past the attackers, hits fall on the other units of their hexes
+        for u in range(T.u_side.shape[0]):
+            S.loss_pool[g, u] = False
+            if S.unit_loc[g, u] == LOC_MAP and not S.mel_att[g, u]:
+                for i in range(6):
+                    if S.mel_from[g, i] >= 0 and S.unit_hex[g, u] == S.mel_from[g, i]:
+                        S.loss_pool[g, u] = True
+        S.loss_kind[g] = LOSS_EXCESS
+        if loss_candidates(T, S, g, buf) > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def take_hit(T, S, g, a):
+    """LOSS (8.0): the owner puts the next hit on the unit of slot ``a``; the other units of the
+    attackers' hexes take the excess as attackers would (8.2.1.1)."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    loss_candidates(T, S, g, buf)
+    kind = LOSS_MELEE_ON_ATTACKER if S.loss_kind[g] == LOSS_EXCESS else S.loss_kind[g]
+    hit_unit(T, S, g, buf[a - T.nbr.shape[0] - SLOT_0], kind)
+    S.loss_hits[g] -= 1
+
+
+@njit(cache=True)
+def loss_mask(T, S, g, m):
+    """LOSS (8.0): a slot for each unit that may take the next hit."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    allow_slots(m, T.nbr.shape[0], loss_candidates(T, S, g, buf))

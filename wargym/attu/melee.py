@@ -1,4 +1,5 @@
-"""Melee Combat (8.2) with the surround bonus of 6.2 and the heroes of 11.1-11.2.
+"""Melee Combat (8.2) with the surround bonus of 6.2, the heroes of 11.1-11.2, 13.4, and the
+Melees fought during the Player Actions step (11.3.2 Yamasaki's assault, 13.3 ambushes).
 
 Declaring (Step 5/6): a unit that may melee (not artillery, not a depot) names an adjacent enemy
 hex it could move into (no cliff, 5.7); every declaring unit of one hex names the same hex.
@@ -8,20 +9,38 @@ who fought takes part in another Melee this step.  Unknowns among them are revea
 Rounds: defensive fire, offensive fire, the U.S. retreat option, until the attackers or the
 defender's hex are gone; then the attacker may advance (8.2.1).
 
+The procedure: ``start_melee`` (Step 7) or ``start_step_melee`` (11.3.2, 13.3) sets a Melee up and
+``melee_run`` carries it on until a decision is needed: each fire's hits wait in LOSS for their
+owner (losses.py; Joe Martinez may first turn a U.S. miss, 11.1), units left alone in their hex
+retreat or are eliminated (``orphans``, 8.2), the U.S. may retreat, and ``end_melee`` offers the
+advance and captures set-aside U.S. artillery (8.2.1.4).  Its decisions: a declaration in
+ACT_ORDER (``declare``), MELEE_PICK (``start_melee``), ARNOLD, MARTINEZ, RETREAT_OPTION, RETREAT and
+ADVANCE.
+
 Interpretations (README): the level and up-slope modifiers of 8.3 ("attacking ...") apply to
 offensive fire only; the 6.2 bonus is counted before each offensive fire from the attackers still
 in the Melee; a U.S. unit that must retreat with no hex to go to is eliminated; when neither side
 has a die to roll the Melee ends as it stands.
 """
 
+import numpy as np
 from numba import njit
 
-from wargym.attu.board import is_infantry_like, side_of, stack_ok, zoc_of
-from wargym.attu.ranged import weather_modifier
-from wargym.attu.scenario import ARTILLERY, DEPOT, ENGINEER, IMPASSABLE, INFANTRY, JAPAN, US
+from wargym.attu import yamasaki
+from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES, allow_slots
+from wargym.attu.board import is_infantry_like, occupancy, side_of, stack_ok, zoc_of
+from wargym.attu.fog import reveal_unknowns
+from wargym.attu.losses import hit_unit, start_loss
+from wargym.attu.ranged import fire_dice, weather_modifier
+from wargym.attu.scenario import ARTILLERY, DEPOT, ENGINEER, IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
-    LOC_MAP, M_HIGHER, M_NIGHT, M_SUPPLY, M_SURROUND5, M_SURROUND6, M_UPSLOPE, OPT_SOLITAIRE,
+    ACT_SELECT, ADVANCE, ARNOLD, HERO_ARNOLD, HERO_MARTINEZ, LOC_ASIDE, LOC_MAP, LOSS_MELEE_ON_ATTACKER,
+    LOSS_MELEE_ON_DEFENDER, M_HIGHER, M_NIGHT, M_SUPPLY, M_SURROUND5, M_SURROUND6, M_UPSLOPE, MARTINEZ, MEL_AMBUSH,
+    MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION, MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, MELEE_PICK,
+    OPT_HEROES, OPT_SOLITAIRE, RETREAT, RETREAT_OPTION, YAMA_MOVE,
 )
+from wargym.attu.supply import in_supply, supply_distance
+from wargym.attu.victory import check_immediate, eliminate, update_zones
 
 MAX_ROUNDS = 60
 
@@ -206,7 +225,7 @@ def arnold_candidate(T, S, g):
 @njit(cache=True)
 def martinez_may(T, S, g, firing_side):
     """11.1: U.S. melee dice just rolled with a U.S. Infantry unit in the Melee and a miss to turn."""
-    if firing_side != US or S.heroes_used[g, 0]:
+    if firing_side != US or S.heroes_used[g, HERO_MARTINEZ]:
         return False
     infantry = False
     for u in range(T.u_side.shape[0]):
@@ -250,3 +269,398 @@ def advance_ok(T, S, g, u):
     return S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] != S.mel_hex[g] \
         and stack_ok(T, S, g, S.mel_hex[g], u)
 
+
+# ------------------------------------------------------------------------------- resolution
+@njit(cache=True)
+def advance_candidates(T, S, g, out):
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if advance_ok(T, S, g, u) and n < out.shape[0]:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def start_melee(T, S, g, t):
+    side = S.mel_picker[g]
+    S.mel_hex[g] = t
+    S.mel_side[g] = side
+    S.mel_round[g] = 0
+    S.mel_stage[g] = MEL_DEFENSIVE
+    S.mel_arnold[g] = -1
+    for i in range(6):
+        S.mel_from[g, i] = -1
+    U = T.u_side.shape[0]
+    for u in range(U):
+        if S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
+                side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1:
+            a = S.unit_hex[g, u]
+            if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
+                reveal_unknowns(T, S, g, a, True)  # 2.5: attacking Unknowns show themselves
+    reveal_unknowns(T, S, g, t, False)             # 2.5: so do defending ones
+    for u in range(U):
+        S.mel_att[g, u] = S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
+            side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1
+        if S.mel_att[g, u]:
+            a = S.unit_hex[g, u]
+            for i in range(6):
+                if S.mel_from[g, i] == a:
+                    break
+                if S.mel_from[g, i] < 0:
+                    S.mel_from[g, i] = a
+                    break
+        in_target = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t
+        if S.mel_att[g, u] or in_target:
+            S.fought[g, u] = True
+            S.pre_steps[g, u] = S.unit_steps[g, u]
+            if side_of(T, S, g, u) == JAPAN:
+                S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
+    if T.opts[OPT_HEROES] and not S.heroes_used[g, HERO_ARNOLD] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
+        S.phase[g] = ARNOLD
+        return
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def start_step_melee(T, S, g, t, side, kind, attackers):
+    """A Melee during the Player Actions step (11.3.2 Yamasaki, 13.3 ambush): ``attackers``
+    (bool[U]) of ``side`` fight hex t at once; a Yamasaki assault rolls first, ambushers (the
+    defenders) do otherwise."""
+    S.mel_hex[g] = t
+    S.mel_side[g] = side
+    S.mel_round[g] = 0
+    S.mel_kind[g] = kind
+    S.mel_stage[g] = MEL_OFFENSIVE if kind == MEL_YAMASAKI else MEL_DEFENSIVE
+    S.mel_arnold[g] = -1
+    for i in range(6):
+        S.mel_from[g, i] = -1
+    for u in range(T.u_side.shape[0]):
+        S.mel_att[g, u] = attackers[u] and S.unit_loc[g, u] == LOC_MAP
+        if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
+            S.fought[g, u] = True
+            S.pre_steps[g, u] = S.unit_steps[g, u]
+    if side == JAPAN and T.opts[OPT_HEROES] and not S.heroes_used[g, HERO_ARNOLD] and arnold_candidate(T, S, g) >= 0:
+        S.phase[g] = ARNOLD
+        return
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def first_fire(S, g):
+    """The first fire of a round: defensive (8.2.1), offensive in a Yamasaki assault (11.3.2)."""
+    return MEL_OFFENSIVE if S.mel_kind[g] == MEL_YAMASAKI else MEL_DEFENSIVE
+
+
+@njit(cache=True)
+def melee_fire(T, S, g, offensive):
+    """One side's fire of a round; returns (hits, misses)."""
+    attackers = offensive
+    dist = supply_distance(T, S, g)
+    surround = surround_count(T, S, g) if offensive else 0
+    hits = 0
+    misses = 0
+    S.last_n[g] = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] != LOC_MAP:
+            continue
+        if attackers and not S.mel_att[g, u]:
+            continue
+        if not attackers and (S.unit_hex[g, u] != S.mel_hex[g] or S.mel_att[g, u]):
+            continue
+        n = melee_dice(T, S, g, u)
+        mod = melee_modifier(T, S, g, u, offensive, in_supply(T, S, g, u, dist), surround)
+        h, _ = fire_dice(T, S, g, n, mod, False)
+        hits += h
+        misses += n - h
+    return hits, misses
+
+
+@njit(cache=True)
+def deliver_melee_hits(T, S, g):
+    """Hits of the fire just rolled (mel_hits) go to the other side's units (8.2.1.1-2)."""
+    hits = S.mel_hits[g]
+    S.mel_hits[g] = 0
+    yama = S.mel_kind[g] == MEL_YAMASAKI
+    defensive = S.mel_stage[g] == MEL_ROUND_END if yama else S.mel_stage[g] == MEL_OFFENSIVE
+    if defensive:  # hits on the attackers
+        start_loss(T, S, g, S.mel_side[g], LOSS_MELEE_ON_ATTACKER, hits, -1)
+    else:
+        start_loss(T, S, g, 1 - S.mel_side[g], LOSS_MELEE_ON_DEFENDER, hits, S.mel_hex[g])
+
+
+@njit(cache=True)
+def orphans(T, S, g):
+    """8.2: units that did not declare, left alone in a hex whose attackers are all gone, retreat
+    (U.S.) or are eliminated (Japan).  Returns True when U.S. units must now retreat."""
+    must = False
+    if S.mel_kind[g] != MEL_NORMAL:
+        return False  # 11.3, 13.3: one moving unit or group; nothing is left behind
+    for i in range(6):
+        a = S.mel_from[g, i]
+        if a < 0:
+            continue
+        attackers_here = False
+        others = False
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a:
+                if S.mel_att[g, u]:
+                    attackers_here = True
+                else:
+                    others = True
+        if attackers_here or not others:
+            continue
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and not S.mel_att[g, u]:
+                if side_of(T, S, g, u) == JAPAN:
+                    eliminate(T, S, g, u)
+                else:
+                    S.ret_left[g, u] = True
+                    must = True
+        S.mel_from[g, i] = -1
+    check_immediate(T, S, g)
+    return must
+
+
+@njit(cache=True)
+def us_in_melee(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
+                (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def melee_run(T, S, g):
+    """Advance the Melee in progress until a decision is needed (8.2.1)."""
+    while not S.terminated[g]:
+        st = S.mel_stage[g]
+        if st == MEL_DEFENSIVE or st == MEL_OFFENSIVE:
+            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
+                end_melee(T, S, g)
+                return
+            if S.mel_round[g] >= MAX_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
+                finish_melee(T, S, g)
+                return
+            offensive = st == MEL_OFFENSIVE
+            firing = S.mel_side[g] if offensive else 1 - S.mel_side[g]
+            hits, misses = melee_fire(T, S, g, offensive)
+            if offensive == (S.mel_kind[g] == MEL_YAMASAKI):  # the round's first fire: the other side next
+                S.mel_stage[g] = MEL_DEFENSIVE if offensive else MEL_OFFENSIVE
+            else:
+                S.mel_stage[g] = MEL_ROUND_END
+            S.mel_hits[g] = hits
+            S.mel_martinez[g] = misses
+            if T.opts[OPT_HEROES] and misses > 0 and martinez_may(T, S, g, firing):
+                S.phase[g] = MARTINEZ
+                return
+            deliver_melee_hits(T, S, g)
+            if S.loss_hits[g] > 0:
+                return
+            continue
+        if st == MEL_ROUND_END:
+            S.mel_stage[g] = MEL_OPTION
+            if orphans(T, S, g):
+                S.phase[g] = RETREAT
+                return
+            continue
+        if st == MEL_OPTION:
+            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
+                end_melee(T, S, g)
+                return
+            if us_in_melee(T, S, g):
+                S.phase[g] = RETREAT_OPTION
+                return
+            S.mel_round[g] += 1
+            S.mel_stage[g] = first_fire(S, g)
+            continue
+        if st == MEL_RETREATED:
+            end_melee(T, S, g)
+            return
+        return
+
+
+@njit(cache=True)
+def end_melee(T, S, g):
+    """8.2.1.4: the attacker may advance into a vacated defender's hex."""
+    out = np.empty(MAX_SLOTS, dtype=np.int64)
+    if S.mel_kind[g] == MEL_YAMASAKI:
+        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 11.3.2: the group goes in
+            if S.mel_stage[g] == MEL_RETREATED:
+                S.yama_mp[g] = 0  # README: only an elimination lets the group go on
+            yamasaki.move_group(T, S, g, S.mel_hex[g])
+            capture_artillery(T, S, g, S.mel_hex[g])
+        finish_melee(T, S, g)
+        return
+    if S.mel_kind[g] == MEL_AMBUSH:
+        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 13.3: the unit holds the hex
+            for u in range(T.u_side.shape[0]):
+                if S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP:
+                    S.unit_hex[g, u] = S.mel_hex[g]
+        finish_melee(T, S, g)
+        return
+    if attackers_left(T, S, g) and not defenders_left(T, S, g) and advance_candidates(T, S, g, out) > 0:
+        S.phase[g] = ADVANCE
+        return
+    finish_melee(T, S, g)
+
+
+@njit(cache=True)
+def finish_melee(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_ASIDE:
+            eliminate(T, S, g, u)
+        S.mel_att[g, u] = False
+        S.ret_left[g, u] = False
+    S.mel_hex[g] = -1
+    S.mel_arnold[g] = -1
+    update_zones(T, S, g)
+    check_immediate(T, S, g)
+    if S.mel_kind[g] != MEL_NORMAL:  # a Step 5/6 Melee (11.3.2, 13.3) does not use up Step 7
+        for u in range(T.u_side.shape[0]):
+            S.fought[g, u] = False
+        S.phase[g] = YAMA_MOVE if S.mel_kind[g] == MEL_YAMASAKI else ACT_SELECT
+        S.mel_kind[g] = MEL_NORMAL
+        return
+    S.mel_picker[g] = 1 - S.mel_picker[g]
+    S.phase[g] = MELEE_PICK
+
+
+@njit(cache=True)
+def next_retreater(T, S, g):
+    for u in range(T.u_side.shape[0]):
+        if S.ret_left[g, u]:
+            if S.unit_loc[g, u] == LOC_MAP:
+                return u
+            S.ret_left[g, u] = False
+    return -1
+
+
+@njit(cache=True)
+def capture_artillery(T, S, g, h):
+    """8.2.1.4: a Japanese unit advancing where U.S. artillery was set aside captures it."""
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_ASIDE and S.unit_hex[g, u] == h:
+            S.unit_loc[g, u] = LOC_MAP
+            S.captured[g, u] = True
+            S.unit_steps[g, u] = max(S.pre_steps[g, u], 1)
+            S.fought[g, u] = True
+            S.acted[g, u] = True
+
+
+# ---------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def declare(T, S, g, u, d):
+    """ACT_ORDER (8.2): unit u declares Melee against its neighbour in direction d, fought in
+    Step 7 (3.7)."""
+    S.melee_target[g, u] = T.nbr[S.unit_hex[g, u], d]
+    S.acted[g, u] = True
+    S.phase[g] = ACT_SELECT
+
+
+@njit(cache=True)
+def declare_mask(T, S, g, u, occ, m):
+    """ACT_ORDER (8.2): the directions unit u may declare Melee in."""
+    H = T.nbr.shape[0]
+    for d in range(6):
+        if declare_direction_ok(T, S, g, u, d, occ):
+            m[H + MELEE_0 + d] = True
+
+
+@njit(cache=True)
+def pick_mask(T, S, g, hexes):
+    """MELEE_PICK (3.7): the hexes the picking side may fight its next Melee against."""
+    occ = occupancy(T, S, g)
+    for h in range(T.nbr.shape[0]):
+        hexes[h] = pickable(T, S, g, S.mel_picker[g], h, occ)
+
+
+@njit(cache=True)
+def arnold(T, S, g, a):
+    """ARNOLD (11.2): yes gives the defending Engineer or Depot a combat value of 6, once a game."""
+    if a - T.nbr.shape[0] == YES:
+        S.heroes_used[g, HERO_ARNOLD] = True
+        S.mel_arnold[g] = arnold_candidate(T, S, g)
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def martinez(T, S, g, a):
+    """MARTINEZ (11.1): yes turns one U.S. melee die that missed into a '0', a hit, once a game."""
+    if a - T.nbr.shape[0] == YES:
+        S.heroes_used[g, HERO_MARTINEZ] = True
+        S.mel_hits[g] += 1
+    deliver_melee_hits(T, S, g)
+
+
+@njit(cache=True)
+def retreat_option(T, S, g, a):
+    """RETREAT_OPTION (8.2.1.3): yes, every U.S. unit in the Melee retreats (13.3: an ambushed unit
+    withdraws, back where it came from); no, another round."""
+    if a - T.nbr.shape[0] != YES:
+        S.mel_round[g] += 1
+        S.mel_stage[g] = first_fire(S, g)
+    elif S.mel_kind[g] == MEL_AMBUSH:
+        S.mel_stage[g] = MEL_RETREATED
+    else:
+        for u in range(T.u_side.shape[0]):
+            if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
+                    (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
+                S.ret_left[g, u] = True
+        S.mel_stage[g] = MEL_RETREATED
+        S.phase[g] = RETREAT
+        return
+    melee_run(T, S, g)
+
+
+@njit(cache=True)
+def retreat(T, S, g, h):
+    """RETREAT (8.2.1.3): the next retreating U.S. unit goes to hex h, out of the Melee."""
+    u = next_retreater(T, S, g)
+    S.unit_hex[g, u] = h
+    S.ret_left[g, u] = False
+    S.mel_att[g, u] = False
+
+
+@njit(cache=True)
+def retreats_settled(T, S, g):
+    """RETREAT without a decision: once every unit has retreated the Melee goes on; a unit with no
+    hex to retreat to is eliminated (README "Melee").  True when either happened."""
+    u = next_retreater(T, S, g)
+    if u < 0:
+        melee_run(T, S, g)
+        return True
+    room = np.zeros(T.nbr.shape[0], dtype=np.bool_)
+    if retreat_hexes(T, S, g, u, room) > 0:
+        return False
+    S.ret_left[g, u] = False
+    S.mel_att[g, u] = False
+    for _ in range(S.unit_steps[g, u]):
+        hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
+    return True
+
+
+@njit(cache=True)
+def advance(T, S, g, a):
+    """ADVANCE (8.2.1.4): an attacker moves into the vacated hex (a Japanese unit captures the U.S.
+    artillery set aside there); END: the Melee is over."""
+    H = T.nbr.shape[0]
+    if a - H == END:
+        finish_melee(T, S, g)
+        return
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    advance_candidates(T, S, g, buf)
+    u = buf[a - H - SLOT_0]
+    S.unit_hex[g, u] = S.mel_hex[g]
+    if side_of(T, S, g, u) == JAPAN:
+        capture_artillery(T, S, g, S.mel_hex[g])
+    update_zones(T, S, g)
+
+
+@njit(cache=True)
+def advance_mask(T, S, g, m):
+    """ADVANCE (8.2.1.4): a slot for each attacker that may advance, and END."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    allow_slots(m, T.nbr.shape[0], advance_candidates(T, S, g, buf))
+    m[T.nbr.shape[0] + END] = True

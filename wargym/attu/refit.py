@@ -13,19 +13,28 @@
   Victory Zones; placed Unknowns never outnumber the Infantry the Japanese have left.
   Interpretation: a swap places at most one Unknown per Infantry unit removed, and a hex holding
   artillery cannot be swapped ("all units in a hex must be removed").
+
+The Refit Turn's decisions, in 9.0's order: REFIT_ALLOC, INDEPENDENT and DEPOT pick a unit by its
+hex (``step_mask``, ``take_step``; END: ``end_step``), REINF_PICK and REINF_ZONE stage the
+reinforcements, UNKNOWN_PICK and UNKNOWN_DEST move Unknowns, SWAP_PICK and SWAP_PLACE swap
+Infantry for Unknowns.
 """
 
 import numpy as np
 from numba import njit
 
+from wargym.attu.actions import END, LZ_0, MAX_BATTALIONS, REINF_0
 from wargym.attu.board import counts_on_casualty_track, roll, side_of, us_stack_ok, zoc_of
+from wargym.attu.fog import hide_units
 from wargym.attu.movement import INF, path_cost_from, zone_entry
-from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, LANDING_ZONES, UNKNOWN, US
 from wargym.attu.state import (
-    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, OPT_REFIT_MOD,
+    DEPOT, INDEPENDENT, LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, OPT_REFIT_MOD, REFIT_ALLOC, REINF_PICK,
+    REINF_ZONE, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK,
 )
-from wargym.attu.supply import in_supply
-from wargym.attu.victory import check_immediate, eliminate
+from wargym.attu.supply import in_supply, supply_distance
+from wargym.attu.victory import check_immediate, eliminate, update_zones
+from wargym.attu.weather import roll_weather
 
 SWAP_RANGE = 7  # 9.6: Unknowns up to seven Movement Points from the swapped hex
 
@@ -93,7 +102,7 @@ def lose_steps(T, S, g, u, n):
 def resolve_landing(T, S, g):
     """9.2.2 and 9.2.1 for every staged unit."""
     jzoc = zoc_of(T, S, g, JAPAN)
-    for k in range(9):
+    for k in range(LANDING_ZONES):
         for u in range(T.u_side.shape[0]):
             if S.unit_loc[g, u] != LOC_STAGING or S.unit_hex[g, u] != k:
                 continue
@@ -111,7 +120,7 @@ def resolve_landing(T, S, g):
                 continue
             S.land_order[g, u] = S.land_count[g]
             S.land_count[g] += 1
-    for k in range(9):  # 9.2.1: over capacity, the most recently landed steps go first
+    for k in range(LANDING_ZONES):  # 9.2.1: over capacity, the most recently landed steps go first
         h = T.lz_hex[k]
         if h < 0:
             continue
@@ -281,3 +290,228 @@ def swap_reach(T, S, g, h, out):
     for x in range(H):
         out[x] = dist[x] < INF
 
+
+# ---------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def start_refit_turn(T, S, g):
+    """9.0 (a yes to 3.1): the weather, then the Loss Recovery roll gives the steps to place (9.1)."""
+    S.refit[g] = True
+    roll_weather(T, S, g)
+    S.refit_steps[g] = recovery_steps(T, S, g)
+    S.phase[g] = REFIT_ALLOC
+
+
+@njit(cache=True)
+def eligible(T, S, g, purpose, u, dist, jzoc):
+    """Unit u may take the Refit Turn step ``purpose``: a refit step (9.1), an Independent (9.3)
+    or a Supply Depot (9.4)."""
+    if purpose == REFIT_ALLOC:
+        return refit_ok(T, S, g, u, dist)
+    if purpose == INDEPENDENT:
+        return independent_ok(T, S, g, u, dist, jzoc)
+    if purpose == DEPOT:
+        return depot_ok(T, S, g, u, dist, jzoc)
+    return False
+
+
+@njit(cache=True)
+def take_step(T, S, g, purpose, u):
+    """Unit u takes a refit step (9.1), becomes the parent of an Independent (9.3) or of a
+    Supply Depot (9.4); the same step goes on."""
+    if purpose == REFIT_ALLOC:
+        S.unit_steps[g, u] += 1
+        S.refit_steps[g] -= 1
+    elif purpose == INDEPENDENT:
+        create_independent(T, S, g, u)
+    elif purpose == DEPOT:
+        create_depot(T, S, g, u)
+    S.phase[g] = purpose
+
+
+@njit(cache=True)
+def step_mask(T, S, g, m):
+    """REFIT_ALLOC, INDEPENDENT, DEPOT: the hexes of the units that may take the step, and END."""
+    dist = supply_distance(T, S, g)
+    jzoc = zoc_of(T, S, g, JAPAN)
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and eligible(T, S, g, S.phase[g], u, dist, jzoc):
+            m[S.unit_hex[g, u]] = True
+    m[T.nbr.shape[0] + END] = True
+
+
+@njit(cache=True)
+def end_allocation(T, S, g):
+    """9.1: refit steps not placed are lost; the reinforcements come next (9.2)."""
+    S.refit_steps[g] = 0
+    S.phase[g] = REINF_PICK
+
+
+@njit(cache=True)
+def end_step(T, S, g):
+    """END of a Refit Turn step, in 9.0's order: refit, (landing,) Independents, Supply Depots,
+    then the Japanese hide units (9.5) and move Unknowns (9.6)."""
+    if S.phase[g] == REFIT_ALLOC:
+        end_allocation(T, S, g)
+    elif S.phase[g] == INDEPENDENT:
+        S.phase[g] = DEPOT
+    else:
+        hide_units(T, S, g, True)  # 9.5
+        S.phase[g] = UNKNOWN_PICK
+
+
+@njit(cache=True)
+def reinforcement_pick(T, S, g, a):
+    """REINF_PICK (9.2): the next unit of an order-of-battle line to stage; END: the landing."""
+    k = a - T.nbr.shape[0]
+    if k == END:
+        resolve_landing(T, S, g)
+        update_zones(T, S, g)
+        S.phase[g] = INDEPENDENT
+    else:
+        S.selected[g] = group_unit(T, S, g, k - REINF_0)
+        S.phase[g] = REINF_ZONE
+
+
+@njit(cache=True)
+def reinforcement_pick_mask(T, S, g, m):
+    """REINF_PICK (9.2): the lines with a unit waiting, while a Landing Zone is open; and END."""
+    H = T.nbr.shape[0]
+    jzoc = zoc_of(T, S, g, JAPAN)
+    open_any = False
+    for k in range(LANDING_ZONES):
+        if lz_open(T, S, g, k, jzoc):
+            open_any = True
+    if open_any:
+        for k in range(MAX_BATTALIONS):
+            if group_unit(T, S, g, k) >= 0:
+                m[H + REINF_0 + k] = True
+    m[H + END] = True
+
+
+@njit(cache=True)
+def reinforcement_zone(T, S, g, a):
+    """REINF_ZONE (9.2): the selected unit is staged for a Landing Zone."""
+    u = S.selected[g]
+    S.unit_loc[g, u] = LOC_STAGING
+    S.unit_hex[g, u] = a - T.nbr.shape[0] - LZ_0
+    S.phase[g] = REINF_PICK
+
+
+@njit(cache=True)
+def reinforcement_zone_mask(T, S, g, m):
+    """REINF_ZONE (9.2): the open Landing Zones."""
+    H = T.nbr.shape[0]
+    jzoc = zoc_of(T, S, g, JAPAN)
+    for k in range(LANDING_ZONES):
+        if lz_open(T, S, g, k, jzoc):
+            m[H + LZ_0 + k] = True
+
+
+@njit(cache=True)
+def unknown_may_move(T, S, g, u):
+    """9.6: u is an Unknown on the map not yet moved this Refit Turn (13.2.1: nor pinned)."""
+    return S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] and \
+        not S.acted[g, u] and not S.pinned[g, u]
+
+
+@njit(cache=True)
+def unknown_pick(T, S, g, a):
+    """UNKNOWN_PICK (9.6): an Unknown of hex a to move; END: on to the swaps."""
+    if a - T.nbr.shape[0] == END:
+        S.phase[g] = SWAP_PICK
+        return
+    for u in range(T.u_side.shape[0]):
+        if S.unit_hex[g, u] == a and unknown_may_move(T, S, g, u):
+            S.selected[g] = u
+            break
+    S.phase[g] = UNKNOWN_DEST
+
+
+@njit(cache=True)
+def unknown_pick_mask(T, S, g, m):
+    """UNKNOWN_PICK (9.6): the hexes of the Unknowns that may move, and END."""
+    for u in range(T.u_side.shape[0]):
+        if unknown_may_move(T, S, g, u):
+            m[S.unit_hex[g, u]] = True
+    m[T.nbr.shape[0] + END] = True
+
+
+@njit(cache=True)
+def unknown_dest(T, S, g, h):
+    """UNKNOWN_DEST (9.6): the selected Unknown goes to hex h, face-down."""
+    u = S.selected[g]
+    S.unit_hex[g, u] = h
+    S.acted[g, u] = True
+    S.face_down[g, u] = True
+    S.phase[g] = UNKNOWN_PICK
+
+
+@njit(cache=True)
+def unknown_dest_mask(T, S, g, hexes):
+    """UNKNOWN_DEST (9.6): where the selected Unknown may go, or stay."""
+    u = S.selected[g]
+    hexes[:] = unknown_spots(T, S, g, u, near_us(T, S, g))
+    hexes[S.unit_hex[g, u]] = True
+
+
+@njit(cache=True)
+def swap_pick(T, S, g, h):
+    """SWAP_PICK (9.6): the units of hex h leave the map, for Unknowns to be placed."""
+    S.sel_hex[g] = h
+    S.swap_left[g] = swap_remove(T, S, g, h)
+    S.setup_k[g] = 0
+    S.phase[g] = SWAP_PLACE
+
+
+@njit(cache=True)
+def swap_pick_mask(T, S, g, m):
+    """SWAP_PICK (9.6): the hexes that may be swapped, with a place for an Unknown in reach; END."""
+    H = T.nbr.shape[0]
+    u = spare_unknown(T, S, g)
+    if u >= 0:
+        spots = unknown_spots(T, S, g, u, near_us(T, S, g))
+        reach = np.zeros(H, dtype=np.bool_)
+        for v in range(T.u_side.shape[0]):
+            if S.unit_loc[g, v] == LOC_MAP and T.u_side[v] == JAPAN and not m[S.unit_hex[g, v]]:
+                h = S.unit_hex[g, v]
+                if swap_ok(T, S, g, h):
+                    swap_reach(T, S, g, h, reach)
+                    for x in range(H):
+                        if reach[x] and spots[x]:
+                            m[h] = True
+                            break
+    m[H + END] = True
+
+
+@njit(cache=True)
+def swap_place(T, S, g, a):
+    """SWAP_PLACE (9.6): an Unknown placed face-down on hex a, while Infantry removed and Unknowns
+    remain; END: the next swap."""
+    if a - T.nbr.shape[0] == END:
+        S.phase[g] = SWAP_PICK
+        return
+    u = spare_unknown(T, S, g)
+    S.unit_loc[g, u] = LOC_MAP
+    S.unit_hex[g, u] = a
+    S.face_down[g, u] = True
+    S.acted[g, u] = True
+    S.swap_left[g] -= 1
+    S.setup_k[g] += 1
+    if S.swap_left[g] <= 0 or spare_unknown(T, S, g) < 0:
+        S.phase[g] = SWAP_PICK
+
+
+@njit(cache=True)
+def swap_place_mask(T, S, g, m):
+    """SWAP_PLACE (9.6): the places for an Unknown within seven MP of the swapped hex; END once
+    one is placed (or none can be)."""
+    H = T.nbr.shape[0]
+    hexes = m[:H]
+    u = spare_unknown(T, S, g)
+    if u >= 0 and S.swap_left[g] > 0:
+        spots = unknown_spots(T, S, g, u, near_us(T, S, g))
+        swap_reach(T, S, g, S.sel_hex[g], hexes)
+        for x in range(H):
+            if hexes[x] and not spots[x]:
+                hexes[x] = False
+    m[H + END] = S.setup_k[g] > 0 or not hexes.any()

@@ -42,18 +42,19 @@ from PIL import Image, ImageDraw
 
 from wargym.attu.board import side_of
 from wargym.attu.fog import hidden_units
-from wargym.attu.scenario import (ARTILLERY, DEPOT, ENGINEER, JAPAN, LZ_LETTERS, RECON, UNKNOWN, US, WEATHERS,
-                                  ZONE_LETTERS, ZONE_NAMES, Scenario, load_data)
-from wargym.attu.state import (ACT_ORDER, ACT_SELECT, AIR_TARGET, LOC_ASIDE, LOC_ELIM, LOC_MAP, LOC_NAMES, LOC_NONE,
-                               LOC_OUT, LOC_RESERVE, LOC_STAGING, LOSS, OPT_HEROES, OPT_KOMANDORSKI, OPT_VP_CHITS,
-                               PHASE_NAMES, RANGED_TARGET, SLOT)
+from wargym.attu.scenario import (ARTILLERY, DEPOT, ENGINEER, JAPAN, LZ_LETTERS, RECON, STAGING_D_TO_G,
+                                  STAGING_H_OR_I, TURN_0_DATE, UNKNOWN, US, WEATHERS, ZONE_LETTERS, ZONE_NAMES,
+                                  Scenario, load_data)
+from wargym.attu.state import (ACT_ORDER, ACT_SELECT, AIR_TARGET, HERO_ARNOLD, HERO_MARTINEZ, HERO_YAMASAKI,
+                               LOC_ASIDE, LOC_ELIM, LOC_MAP, LOC_NAMES, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING,
+                               LOSS, OPT_HEROES, OPT_KOMANDORSKI, OPT_VP_CHITS, PHASE_NAMES, RANGED_TARGET, SLOT)
 from wargym.draw import INK, SCALE, Canvas, corner, edge, wrap
 
 SIDE_NAMES = ("US", "Japan")
 SIDE_LETTERS = ("U", "J")
 TYPE_LETTERS = "iredua"           # UNIT_TYPES order: infantry recon engineer depot unknown artillery
-HERO_NAMES = ("Joe Martinez", "General Arnold", "Colonel Yamasaki")   # 11.1-11.3
-STAGING_NAMES = {10: "D-G", 11: "H/I"}
+HERO_NAMES = {HERO_MARTINEZ: "Joe Martinez", HERO_ARNOLD: "General Arnold", HERO_YAMASAKI: "Colonel Yamasaki"}  # 11.0
+STAGING_NAMES = {STAGING_D_TO_G: "D-G", STAGING_H_OR_I: "H/I"}
 MAX_LINE = 200
 
 
@@ -176,7 +177,7 @@ def melee_arrows(state, game: int) -> list[tuple[int, int]]:
 
 # ------------------------------------------------------------------------------------- status
 def date(turn: int) -> str:
-    return f"May {10 + int(turn)}"   # 12.2: turn 1 is May 11
+    return f"May {TURN_0_DATE + int(turn)}"
 
 
 def result_text(state, game: int) -> str:
@@ -264,7 +265,7 @@ def status_lines(core, state, game: int, viewer: int | None) -> list[str]:
     cleared = [ZONE_NAMES[z] for z in range(6) if state.zone_cleared[g, z]]
     lines.append(f"Zones cleared: {', '.join(cleared) if cleared else 'none'}")
     if tables.opts[OPT_HEROES]:
-        used = [HERO_NAMES[k] for k in range(3) if state.heroes_used[g, k]]
+        used = [name for k, name in HERO_NAMES.items() if state.heroes_used[g, k]]
         lines[-1] += f"; heroes used: {', '.join(used) if used else 'none'}"
     if state.secured[g].any():
         lines[-1] += "; secured (15.3): " + ", ".join(n for n, s in zip(("Jarmin Pass", "Engineer Hill"),
@@ -687,8 +688,8 @@ def _draw_panel(cv: Canvas, core, state, game: int, viewer: int | None, x: float
     last = int(state.last_turn[game])
     ke = bool(core.tables.opts[OPT_KOMANDORSKI])
     known_last = last >= 0 and (not ke or viewer != US or state.ke_revealed[game] == 2)
-    n_turns = max(int(sc.effect_chits.max()) + int(sc.delay_chits.max()) - 11, 1) if ke \
-        else max(int(sc.spec.end_date) - 10, 1)
+    n_turns = max(int(sc.effect_chits.max()) - TURN_0_DATE + int(sc.delay_chits.max()) - 1, 1) if ke \
+        else max(int(sc.spec.end_date) - TURN_0_DATE, 1)
     n_turns = max(n_turns, turn)
     per_row = 12
     box = width / per_row
@@ -699,7 +700,7 @@ def _draw_panel(cv: Canvas, core, state, game: int, viewer: int | None, x: float
         border = (200, 0, 0) if known_last and t == last else (90, 84, 60)
         cv.rect(bx, by, bx + box - 3, by + box * 0.8, fill=fill, outline=border, width=1.2 if t == turn else 0.8,
                 radius=2)
-        cv.text(bx + (box - 3) / 2, by + box * 0.3, str(10 + t), 11, bold=True, anchor="mm")
+        cv.text(bx + (box - 3) / 2, by + box * 0.3, str(TURN_0_DATE + t), 11, bold=True, anchor="mm")
         if ke and t == sc.komandorski_turn:
             cv.text(bx + (box - 3) / 2, by + box * 0.6, "KE", 8, (150, 0, 0), anchor="mm")
     y += ((n_turns + per_row - 1) // per_row) * (box * 0.8 + 3) + 2

@@ -7,8 +7,9 @@ Files::
                     capacities, named places (5.x, 9.2.1, 10.0)
     counters.yaml   unit profiles (ratings by steps left), the U.S. order of battle by battalion,
                     the Japanese Infantry rating mix, Unknown tables and guns (2.x, 12.3, 12.5)
-    charts.yaml     weather, airpower, spotting, die roll modifiers, scatter, loss recovery,
-                    Komandorski and victory point chits (3.3, 3.4, 8.1.1, 8.3, 9.1, 9.2.2, 12.1, 14)
+    charts.yaml     weather, airpower, spotting, die roll modifiers, combat results, scatter, loss
+                    recovery, night infiltration, Komandorski and victory point chits (3.3, 3.4, 8.0,
+                    8.1.1, 8.1.5, 8.1.6, 8.3, 9.1, 9.2.2, 12.1, 13.5, 14)
     scenarios.yaml  campaign, campaign_free and the short scenarios of 15.0
 
 ``load_scenario(name)`` validates every file (``DataError``: file, key, value, rule) and compiles a
@@ -43,11 +44,21 @@ ZONE_NAMES = ("Temnac Bay", "Holtz Bay", "Jarmin Pass", "Engineer Hill", "Attu V
 VICTORY_HEXES = (1425, 2011, 2117, 2717, 3409, 3622)  # 3.8.1, in ZONE_LETTERS order
 ATTU_VILLAGE_ZONE = 4                                    # 10.0: never considered cleared
 LZ_LETTERS = "ABCDEFGHI"
-JAPANESE_GOAL_LZS = (3, 4, 5, 6)                         # D, E, F, G (3.8.1)
+LANDING_ZONES = len(LZ_LETTERS)                          # A-I (9.2.2)
+D_TO_G = tuple(LZ_LETTERS.index(z) for z in "DEFG")       # 12.5's choice; Japan's beaches (3.8.1)
+H_OR_I = tuple(LZ_LETTERS.index(z) for z in "HI")         # 12.5's other choice
+NORTHERN_LZS = tuple(LZ_LETTERS.index(z) for z in "AB")   # 15.2: the Northern Force lands at A and B
 IMPASSABLE = 99
 NORTHERN_REINFORCEMENTS = ("1/4", "50 Eng")  # 15.2: the Northern Force's reinforcements
-FREE_STAGING = 12  # u_staging: the U.S. player stages it in any zone of its force's area (12.6, 15.x)
 MAX_STEPS = 4
+TURN_0_DATE = 10   # 12.2: turn 1 is May 11, so turn t is May TURN_0_DATE + t
+
+# u_staging: a landing zone 0-8 (12.5 historic staging), or one of these
+STAGING_RESERVE = -1    # the Reinforcements Box
+STAGING_NONE = -3       # never staged: the Independent counters and Supply Depots (9.3, 9.4), the Japanese
+STAGING_D_TO_G = 10     # 12.5: in D, E, F or G, at the U.S. player's choice
+STAGING_H_OR_I = 11     # 12.5: in H or I, at the U.S. player's choice
+FREE_STAGING = 12       # the U.S. player stages it in any zone of its force's area (12.6, 15.x)
 
 # scatter results (9.2.2): a landing zone index 0-8, or one of these
 LANDED, DELAYED = -1, -2
@@ -156,6 +167,18 @@ class AirpowerChart(_Strict):
     table: dict[int, tuple[int, int]]
 
 
+class CombatChart(_Strict):
+    hit_on: int
+    natural_hit: int = Field(ge=1, le=10)
+    friendly_fire_at_most: int
+    soft_ground_at_most: int = Field(ge=0, le=10)
+
+
+class NightInfiltration(_Strict):
+    fails_at_most: int
+    weather_modifier: dict[str, int]
+
+
 class Modifier(_Strict):
     melee: Optional[int] = None
     ranged: Optional[int] = None
@@ -195,8 +218,8 @@ class ChartsFile(_Strict):
     airpower: AirpowerChart
     spotting_distance: dict[str, int]
     modifiers: dict[str, Modifier]
-    hit_on: int = 7
-    friendly_fire_at_most: int = 2
+    combat: CombatChart
+    night_infiltration: NightInfiltration
     scatter: ScatterChart
     loss_recovery: LossRecovery
     casualty_track_max: int = 30
@@ -247,8 +270,8 @@ class Scenario:
     move_cost: np.ndarray       # int8[2, H, 6] MP to enter neighbour d from h, per side (5.0)
     zoc_reach: np.ndarray       # bool[H, 6] a unit in h projects a ZOC into neighbour d (6.0)
     sight: np.ndarray           # bool[H, H] line of sight within spotting distance (8.1.2)
-    lz_hex: np.ndarray          # int16[9] landing zone hexes A-I (-1 out of play)
-    lz_capacity: np.ndarray     # int16[9] (9.2.1)
+    lz_hex: np.ndarray          # int16[LANDING_ZONES] landing zone hexes A-I (-1 out of play)
+    lz_capacity: np.ndarray     # int16[LANDING_ZONES] (9.2.1)
     lz_of_hex: np.ndarray       # int8[H] landing zone at h, -1
     near_lz: np.ndarray         # bool[H] in or adjacent to a landing zone (9.5, 9.6, 12.4)
     victory_hex: np.ndarray     # int16[6] per zone (3.8.1, 10.0)
@@ -269,8 +292,7 @@ class Scenario:
     unit_table: np.ndarray      # int8[U, 10] Unknown table: Infantry for die 1-10 (2.5)
     unit_depot: np.ndarray      # int16[U] an Engineer's Supply Depot unit (7.3), -1
     unit_in_play: np.ndarray    # bool[U] counters this scenario uses
-    unit_staging: np.ndarray    # int8[U] historic staging zone 0-8, -1 reinforcements,
-                                #   10 = D/E/F/G at the player's choice, 11 = H or I (12.5)
+    unit_staging: np.ndarray    # int8[U] historic staging zone 0-8 or STAGING_* (12.5)
     unit_force: np.ndarray      # int8[U] 15.3 force (0 north, 1 south), -1 any
     unit_group: np.ndarray      # int8[U] order-of-battle line (counters.yaml us.companies), -1
     unit_gun: np.ndarray        # int8[U] Japanese gun: 1 = 20mm, 2 = 75mm, 0 otherwise (12.4)
@@ -286,7 +308,13 @@ class Scenario:
     airpower_weather: np.ndarray    # int8[4]
     spotting: np.ndarray        # int8[4] (8.1.1)
     mod: dict[str, tuple]       # 8.3 modifiers (melee, ranged, airpower), None = n/a
-    scatter: np.ndarray         # int8[9, 11] staging zone, die -> LANDED / DELAYED / zone (9.2.2)
+    hit_on: int                 # 8.0: a modified roll this high hits
+    natural_hit: int            # 8.0: the natural roll that always hits (the '0', 1.2)
+    friendly_fire_at: int       # 8.1.6: a modified Airpower roll this low hits the nearest friend
+    soft_ground_at: int         # 8.1.5: a 105mm battery's natural roll this low costs it a step
+    infiltration_fail: int      # 13.5: a modified roll this low keeps the unit in the ZOC
+    infiltration_weather: np.ndarray  # int8[4] (13.5)
+    scatter: np.ndarray         # int8[LANDING_ZONES, 11] staging zone, die -> LANDED / DELAYED / zone (9.2.2)
     scatter_weather: np.ndarray  # int8[4]
     recovery_columns: np.ndarray  # int16[c]
     recovery_rows: np.ndarray     # int16[r]
@@ -443,8 +471,8 @@ def _compile_map(file: Path, m: MapFile, spec: ScenarioSpec):
                 if side == US:
                     c += int(down) + int(level[n] > level[h])  # 5.3 down, 5.4 up a level
                 cost[side, h, d] = c
-    lz_hex = np.full(9, -1, dtype=np.int16)
-    lz_cap = np.zeros(9, dtype=np.int16)
+    lz_hex = np.full(LANDING_ZONES, -1, dtype=np.int16)
+    lz_cap = np.zeros(LANDING_ZONES, dtype=np.int16)
     lz_of_hex = np.full(H, -1, dtype=np.int8)
     for letter, lz in m.landing_zones.items():
         k = LZ_LETTERS.index(letter)
@@ -498,7 +526,7 @@ def _compile_units(cfile: Path, c: CountersFile, sfile: Path, setups: SetupsFile
         ranged = extra.pop("ranged", None) or _ratings(cfile, f"profiles.{prof_name}.ranged", p.ranged, p.steps)
         rows.append(dict(name=name, side=side, type=UNIT_TYPES.index(p.type), steps=p.steps, melee=melee,
                          ranged=ranged, range=extra.pop("range", p.range), move=p.move, battalion=battalion,
-                         fixed=p.fixed, table=extra.pop("table", [0] * 10), depot=-1, staging=-3, force=-1,
+                         fixed=p.fixed, table=extra.pop("table", [0] * 10), depot=-1, staging=STAGING_NONE, force=-1,
                          independent=p.independent, group=extra.pop("group", -1)))
 
     engineers = []
@@ -539,7 +567,8 @@ def _compile_units(cfile: Path, c: CountersFile, sfile: Path, setups: SetupsFile
 
     # 12.5 historic staging
     for zone, units in setups.us_historic.items():
-        code = {"DEFG": 10, "HI": 11}.get(zone, LZ_LETTERS.index(zone) if zone in LZ_LETTERS else None)
+        code = {"DEFG": STAGING_D_TO_G, "HI": STAGING_H_OR_I}.get(
+            zone, LZ_LETTERS.index(zone) if zone in LZ_LETTERS else None)
         if code is None:
             raise DataError(sfile, f"us_historic.{zone}", zone, "12.5", "staging zone must be A-I, DEFG or HI")
         for u in units:
@@ -547,9 +576,9 @@ def _compile_units(cfile: Path, c: CountersFile, sfile: Path, setups: SetupsFile
                 raise DataError(sfile, f"us_historic.{zone}", u, "12.5", "no such counter in counters.yaml")
             rows[index[u]]["staging"] = code
     for r in rows:
-        if r["side"] == US and r["staging"] == -3 and r["type"] != DEPOT and r["name"] not in \
+        if r["side"] == US and r["staging"] == STAGING_NONE and r["type"] != DEPOT and r["name"] not in \
                 {names[i] for i in independents}:
-            r["staging"] = -1  # Reinforcements Box
+            r["staging"] = STAGING_RESERVE
     start = np.array([r["steps"] for r in rows], dtype=np.int8)
     for u, k in setups.start_steps.items():
         if u not in index:
@@ -567,23 +596,24 @@ def _compile_units(cfile: Path, c: CountersFile, sfile: Path, setups: SetupsFile
                 continue
             batt = battalions[r["battalion"]] if r["battalion"] >= 0 else ""
             st = r["staging"]
-            landed = st in lzs or (st == 10 and bool(lzs & {3, 4, 5, 6})) or (st == 11 and bool(lzs & {7, 8}))
+            landed = st in lzs or (st == STAGING_D_TO_G and bool(lzs & set(D_TO_G))) or \
+                (st == STAGING_H_OR_I and bool(lzs & set(H_OR_I)))
             if r["type"] == DEPOT:
                 in_play[i] = batt in reinf
-            elif st == -3:                      # Independent counters (9.3)
+            elif st == STAGING_NONE:            # Independent counters (9.3)
                 in_play[i] = True
             elif landed:
                 in_play[i] = True
             elif batt in reinf:                 # "may only be reinforced by ..." (15.1, 15.2)
                 in_play[i] = True
-                r["staging"] = -1
+                r["staging"] = STAGING_RESERVE
             else:
                 in_play[i] = False
-            if st in (0, 1) or (st == -1 and batt in NORTHERN_REINFORCEMENTS):
+            if st in NORTHERN_LZS or (st == STAGING_RESERVE and batt in NORTHERN_REINFORCEMENTS):
                 force[i] = 0
-            elif st != -3 and r["type"] != DEPOT:
+            elif st != STAGING_NONE and r["type"] != DEPOT:
                 force[i] = 1
-            if in_play[i] and landed and st != -3 and r["type"] != DEPOT:
+            if in_play[i] and landed and st != STAGING_NONE and r["type"] != DEPOT:
                 r["staging"] = FREE_STAGING  # 15.1/15.2: "set up according to the free setup rules"
     # the Japanese guns of the historic set-up
     jp_art = np.full(len(rows), -1, dtype=np.int16)
@@ -621,7 +651,7 @@ def _compile_charts(file: Path, ch: ChartsFile):
         airpower[roll] = (us, jp)
     per_weather = lambda d, key, rule: np.array([d.get(n, 0) for n in WEATHERS], dtype=np.int8)  # noqa: E731
     zones = {z: i for i, z in enumerate(LZ_LETTERS)} | {"landed": LANDED, "delayed": DELAYED}
-    scatter = np.zeros((9, 11), dtype=np.int8)
+    scatter = np.zeros((LANDING_ZONES, 11), dtype=np.int8)
     for letter, rows in ch.scatter.chart.items():
         if letter not in LZ_LETTERS:
             raise DataError(file, f"scatter.chart.{letter}", letter, "9.2.2", "staging zones are A-I")
@@ -642,7 +672,11 @@ def _compile_charts(file: Path, ch: ChartsFile):
     return dict(
         weather_next=weather_next, first_weather_line=w[ch.weather.first_line], airpower=airpower,
         airpower_weather=per_weather(ch.airpower.weather_modifier, "airpower", "3.4"),
-        spotting=per_weather(ch.spotting_distance, "spotting_distance", "8.1.1"), mod=mods, scatter=scatter,
+        spotting=per_weather(ch.spotting_distance, "spotting_distance", "8.1.1"), mod=mods,
+        hit_on=ch.combat.hit_on, natural_hit=ch.combat.natural_hit, friendly_fire_at=ch.combat.friendly_fire_at_most,
+        soft_ground_at=ch.combat.soft_ground_at_most, infiltration_fail=ch.night_infiltration.fails_at_most,
+        infiltration_weather=per_weather(ch.night_infiltration.weather_modifier, "night_infiltration", "13.5"),
+        scatter=scatter,
         scatter_weather=per_weather(ch.scatter.modifier, "scatter", "9.2.2"),
         recovery_columns=np.array(lr.casualty_columns, dtype=np.int16),
         recovery_rows=np.array(lr.roll_rows, dtype=np.int16), recovery_steps=steps,

@@ -11,122 +11,60 @@
                     (each [MARTINEZ] -> LOSS), RETREAT_OPTION -> RETREAT ; ADVANCE
     Step 8-9        victory (3.8), hiding (3.9), next turn, Komandorski (12.1)
 
-Hits wait in LOSS for their owner's choice of unit.  Decisions with one legal action are taken
-automatically; with ``decisions="major"`` the minor ones (``is_minor``) are too.
+This module holds the turn structure and the driver's hooks.  ``apply`` and ``fill_mask`` hand each
+decision to its chapter's module:
+
+    set-up          setup.py (12.3-12.6), solitaire.py (13.2.1)
+    Refit Turn      refit.py (9.1-9.6)
+    Steps 5-6       here (3.5: select, order, move), ranged.py (8.0, 8.1, 8.1.6), melee.py
+                    (declaring, 8.2), yamasaki.py (11.3)
+    hits            losses.py (8.0)
+    Step 7          melee.py (3.7, 8.2.1, 11.1, 11.2)
+
+Hits wait in LOSS for their owner's choice of unit (losses.py); once they are placed
+``after_losses`` takes the play back to the Melee or the Airpower attacks they came from.
+Decisions with one legal action are taken automatically; with ``decisions="major"`` the minor
+ones (``is_minor``) are too.
 """
 
 import numpy as np
 from numba import njit
 
 from wargym.attu import defaults, solitaire, yamasaki
-from wargym.attu.actions import (
-    AIR, END, HOLD, LZ_0, MAX_BATTALIONS, MAX_SLOTS, MELEE_0, NO, REINF_0, RESERVE, SLOT_0, STRIKE, YAMASAKI, YES,
-)
-from wargym.attu.board import counters_in, occupancy, roll, side_of, zoc_of
-from wargym.attu.fog import hide_units, reveal_unknowns
-from wargym.attu.losses import hit_unit, may_take_hit
+from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES, allow_slots
+from wargym.attu.board import occupancy, side_of, zoc_of
+from wargym.attu.fog import hide_units
+from wargym.attu.losses import loss_done, loss_mask, take_hit
 from wargym.attu.melee import (
-    MAX_ROUNDS, advance_ok, any_pickable, arnold_candidate, attackers_left, declare_direction_ok, defenders_left,
-    martinez_may, melee_dice, melee_modifier, pickable, retreat_hexes, side_dice, surround_count,
+    advance, advance_mask, any_pickable, arnold, declare, declare_mask, martinez, melee_run, next_retreater,
+    pick_mask, retreat, retreat_hexes, retreat_option, retreats_settled, start_melee, start_step_melee,
 )
-from wargym.attu.movement import allowance, move_cost, move_destinations
+from wargym.attu.movement import move_destinations
 from wargym.attu.ranged import (
-    air_modifier, all_face_down, fire_dice, may_fire_at, mixed_target, nearest_friends, random_face_down_unit, ranged_dice,
-    ranged_modifier,
+    air_pending, air_run, air_target_mask, announce, finish_attack, fire, fire_mask, friendly_fire, may_announce,
+    name_target, nearest_friends, strike, target_mask,
 )
 from wargym.attu.refit import (
-    create_depot, create_independent, depot_ok, group_unit, independent_ok, lz_open, near_us, recovery_steps,
-    refit_ok, resolve_landing, spare_unknown, swap_ok, swap_reach, swap_remove, unknown_spots,
+    eligible, end_allocation, end_step, reinforcement_pick, reinforcement_pick_mask, reinforcement_zone,
+    reinforcement_zone_mask, resolve_landing, start_refit_turn, step_mask, swap_pick, swap_pick_mask, swap_place,
+    swap_place_mask, take_step, unknown_dest, unknown_dest_mask, unknown_pick, unknown_pick_mask,
 )
-from wargym.attu.scenario import FOG, FREE_STAGING, JAPAN, UNKNOWN, US, WILLIWAW
-from wargym.attu.setup import draw_chits, placement_mask, placement_unit, skip_unplaceable_guns, start_positions
+from wargym.attu.scenario import FOG, JAPAN, US
+from wargym.attu.setup import (
+    draw_chits, place_japanese, placement_mask, placement_unit, reveal_chits, skip_unplaceable_guns, stage,
+    stage_unit, staging_mask, start_positions, wait, wait_mask,
+)
 from wargym.attu.state import (
-    ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_ASIDE,
-    LOC_MAP, LOC_NONE, LOC_RESERVE, LOC_STAGING, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
-    LOSS_SOFT_GROUND, MARTINEZ, MELEE_PICK, MEL_AMBUSH, MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION,
-    MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, NIGHT_DECISION, OPT_END_DATE, OPT_HEROES, OPT_JP_FREE, OPT_KOMANDORSKI,
-    OPT_MAJOR_ONLY, OPT_SOLITAIRE, OPT_SUBSET, OPT_US_FREE, OVER, RANGED_TARGET, REFIT_ALLOC, REFIT_DECISION,
-    REINF_PICK, REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK,
-    US_STAGING, US_WAIT, YAMA_MOVE, YAMA_SELECT,
+    ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, DEPOT, FRIENDLY_FIRE, INDEPENDENT, JP_SETUP, LOC_MAP, LOSS,
+    MARTINEZ, MEL_YAMASAKI, MELEE_PICK, NIGHT_DECISION, OPT_END_DATE, OPT_JP_FREE, OPT_KOMANDORSKI, OPT_MAJOR_ONLY,
+    OPT_SOLITAIRE, OPT_SUBSET, OPT_US_FREE, OVER, RANGED_TARGET, REFIT_ALLOC, REFIT_DECISION, REINF_PICK,
+    REINF_ZONE, RETREAT, RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING,
+    US_WAIT, YAMA_MOVE, YAMA_SELECT,
 )
-from wargym.attu.supply import in_supply, supply_distance
-from wargym.attu.victory import check_immediate, eliminate, end_of_turn, step8, update_zones
+from wargym.attu.supply import supply_distance
+from wargym.attu.victory import end_of_turn, step8, update_zones
 from wargym.attu.weather import roll_airpower, roll_weather
 from wargym.kernel import bind_driver, only_action
-
-MAX_WAIT_TURN = 13     # 12.6 interpretation: the landing may wait until May 23
-
-
-# ------------------------------------------------------------------------------ unit candidates
-@njit(cache=True)
-def candidates(T, S, g, purpose, h, dist, out):
-    """Units of hex h eligible for ``purpose`` (a phase), in index order; returns the count."""
-    jzoc = zoc_of(T, S, g, JAPAN) if purpose == INDEPENDENT or purpose == DEPOT else np.zeros(1, dtype=np.bool_)
-    return candidates_z(T, S, g, purpose, h, dist, jzoc, out)
-
-
-@njit(cache=True)
-def candidates_z(T, S, g, purpose, h, dist, jzoc, out):
-    """``candidates`` with the Japanese ZOC already known."""
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] != LOC_MAP or S.unit_hex[g, u] != h:
-            continue
-        ok = False
-        if purpose == ACT_SELECT:
-            ok = side_of(T, S, g, u) == S.acting[g] and not S.acted[g, u]
-        elif purpose == REFIT_ALLOC:
-            ok = refit_ok(T, S, g, u, dist)
-        elif purpose == INDEPENDENT:
-            ok = independent_ok(T, S, g, u, dist, jzoc)
-        elif purpose == DEPOT:
-            ok = depot_ok(T, S, g, u, dist, jzoc)
-        if ok:
-            if n < out.shape[0]:
-                out[n] = u
-            n += 1
-    return min(n, out.shape[0])
-
-
-@njit(cache=True)
-def loss_candidates(T, S, g, out):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if may_take_hit(T, S, g, u, S.loss_kind[g]) and n < out.shape[0]:
-            out[n] = u
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def advance_candidates(T, S, g, out):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if advance_ok(T, S, g, u) and n < out.shape[0]:
-            out[n] = u
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def face_up_targets(T, S, g, t, out):
-    n = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and not S.face_down[g, u] and n < out.shape[0] - 1:
-            out[n] = u
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def stage_unit(T, S, g):
-    """The next U.S. unit to stage (12.5: D-G and H/I choices; 12.6: every unit), or -1."""
-    for u in range(T.u_side.shape[0]):
-        if T.u_side[u] != US or not T.u_in_play[u] or S.unit_loc[g, u] != LOC_NONE or T.u_staging[u] == -3:
-            continue
-        if T.opts[OPT_US_FREE] or T.u_staging[u] >= 10:
-            return u
-    return -1
 
 
 # ------------------------------------------------------------------------------- turn structure
@@ -155,17 +93,25 @@ def advance_turn(T, S, g, normal_turn):
     if normal_turn:
         hide_units(T, S, g, False)
     S.turn[g] += 1
-    t = S.turn[g]
     if T.opts[OPT_KOMANDORSKI]:
-        if t == T.ke_turn and S.ke_revealed[g] == 0:
-            S.ke_revealed[g] = 1
-            if S.ke_effect[g] == 10 + t:
-                S.ke_revealed[g] = 2
-                S.last_turn[g] = t + S.ke_delay[g] - 1
-        elif S.ke_revealed[g] == 1 and t == S.ke_effect[g] - 10:
-            S.ke_revealed[g] = 2
-            S.last_turn[g] = t + S.ke_delay[g] - 1
+        reveal_chits(T, S, g)
     begin_turn(T, S, g)
+
+
+@njit(cache=True)
+def refit_decision(T, S, g, a):
+    """REFIT_DECISION (3.1): yes, a Refit Turn (9.0) replaces the turn; no, Step 2."""
+    if a - T.nbr.shape[0] == YES:
+        start_refit_turn(T, S, g)
+    else:
+        S.phase[g] = NIGHT_DECISION
+
+
+@njit(cache=True)
+def night_decision(T, S, g, a):
+    """NIGHT_DECISION (3.2): yes, a Night Turn; then the weather and airpower (3.3, 3.4)."""
+    S.night[g] = a - T.nbr.shape[0] == YES
+    start_actions(T, S, g)
 
 
 @njit(cache=True)
@@ -193,6 +139,23 @@ def end_actions(T, S, g):
 
 
 @njit(cache=True)
+def end_melee_step(T, S, g):
+    """Steps 8 and 9."""
+    update_zones(T, S, g)
+    step8(T, S, g)
+    if not S.terminated[g]:
+        advance_turn(T, S, g, True)
+
+
+@njit(cache=True)
+def land(T, S, g):
+    """12.5: the opening landing (9.2), then the first turn."""
+    resolve_landing(T, S, g)
+    update_zones(T, S, g)
+    begin_turn(T, S, g)
+
+
+@njit(cache=True)
 def after_setup(T, S, g):
     """Next set-up step: Japanese placement, U.S. staging, then the opening landing (12.5)."""
     if (T.opts[OPT_JP_FREE] or T.opts[OPT_SOLITAIRE]) and skip_unplaceable_guns(T, S, g) >= 0:
@@ -204,9 +167,7 @@ def after_setup(T, S, g):
     if (T.opts[OPT_US_FREE] or T.opts[OPT_SUBSET]) and S.phase[g] != US_WAIT:  # 12.6 (15.x: free set-up)
         S.phase[g] = US_WAIT
         return
-    resolve_landing(T, S, g)
-    update_zones(T, S, g)
-    begin_turn(T, S, g)
+    land(T, S, g)
 
 
 @njit(cache=True)
@@ -222,110 +183,151 @@ def start_game(T, S, g):
     after_setup(T, S, g)
 
 
+# ------------------------------------------------------------------------------ unit candidates
 @njit(cache=True)
-def end_refit_allocation(T, S, g):
-    S.refit_steps[g] = 0
-    S.phase[g] = REINF_PICK
+def candidates(T, S, g, purpose, h, out):
+    """Units of hex h the decision ``purpose`` may pick (ACT_SELECT: the acting side's units that
+    have not acted, 3.5; the Refit Turn steps: refit.eligible), in index order; returns the count."""
+    dist = supply_distance(T, S, g) if purpose != ACT_SELECT else np.zeros(1, dtype=np.int32)
+    jzoc = zoc_of(T, S, g, JAPAN) if purpose == INDEPENDENT or purpose == DEPOT else np.zeros(1, dtype=np.bool_)
+    n = 0
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] != LOC_MAP or S.unit_hex[g, u] != h:
+            continue
+        if purpose == ACT_SELECT:
+            ok = side_of(T, S, g, u) == S.acting[g] and not S.acted[g, u]
+        else:
+            ok = eligible(T, S, g, purpose, u, dist, jzoc)
+        if ok:
+            if n < out.shape[0]:
+                out[n] = u
+            n += 1
+    return min(n, out.shape[0])
 
 
 @njit(cache=True)
-def after_unknowns(T, S, g):
-    S.phase[g] = SWAP_PICK
+def do_unit(T, S, g, purpose, u):
+    if purpose == ACT_SELECT:
+        S.selected[g] = u
+        S.phase[g] = ACT_ORDER
+    else:
+        take_step(T, S, g, purpose, u)
+
+
+@njit(cache=True)
+def select_in_hex(T, S, g, purpose, h):
+    """A hex picks its unit for ``purpose``, or asks which one (SLOT) when it holds several."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    if candidates(T, S, g, purpose, h, buf) == 1:
+        do_unit(T, S, g, purpose, buf[0])
+    else:
+        S.sel_hex[g] = h
+        S.slot_for[g] = purpose
+        S.phase[g] = SLOT
+
+
+@njit(cache=True)
+def pick_slot(T, S, g, a):
+    """SLOT: the unit of slot ``a`` among the hex's candidates."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    candidates(T, S, g, S.slot_for[g], S.sel_hex[g], buf)
+    do_unit(T, S, g, S.slot_for[g], buf[a - T.nbr.shape[0] - SLOT_0])
+
+
+@njit(cache=True)
+def slot_mask(T, S, g, m):
+    """SLOT: a slot for each candidate of the hex in question."""
+    buf = np.empty(MAX_SLOTS, dtype=np.int64)
+    allow_slots(m, T.nbr.shape[0], candidates(T, S, g, S.slot_for[g], S.sel_hex[g], buf))
+
+
+@njit(cache=True)
+def refit_unit(T, S, g, a):
+    """REFIT_ALLOC, INDEPENDENT, DEPOT: a hex picks the unit to take the step; END ends the step."""
+    if a - T.nbr.shape[0] == END:
+        end_step(T, S, g)
+    else:
+        select_in_hex(T, S, g, S.phase[g], a)
+
+
+# ----------------------------------------------------------------------------------- 3.5 actions
+@njit(cache=True)
+def act_select(T, S, g, a):
+    """ACT_SELECT (3.5, 3.6): a hex selects its unit (SLOT if several); END ends the step; AIR
+    announces an Airpower attack and STRIKE makes them (8.1.6); YAMASAKI calls on him (11.3)."""
+    k = a - T.nbr.shape[0]
+    if k == END:
+        end_actions(T, S, g)
+    elif k == AIR:
+        S.phase[g] = AIR_TARGET
+    elif k == STRIKE:
+        strike(T, S, g)
+    elif k == YAMASAKI:
+        S.phase[g] = YAMA_SELECT
+    else:
+        select_in_hex(T, S, g, ACT_SELECT, a)
+
+
+@njit(cache=True)
+def select_mask(T, S, g, m):
+    """ACT_SELECT: the hexes of the acting side's units that have not acted; END, unless announced
+    Airpower attacks wait for STRIKE; AIR (8.1.6); YAMASAKI (11.3)."""
+    H = T.nbr.shape[0]
+    side = S.acting[g]
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side and not S.acted[g, u]:
+            m[S.unit_hex[g, u]] = True
+    pending = air_pending(S, g)
+    m[H + END] = not pending
+    m[H + STRIKE] = pending
+    m[H + YAMASAKI] = side == JAPAN and not pending and yamasaki.available(T, S, g)
+    m[H + AIR] = may_announce(T, S, g, side)
+
+
+@njit(cache=True)
+def move_unit(T, S, g, u, a):
+    """An ordinary move (3.5); in solitaire play night infiltration (13.5) or an ambush (13.3) may
+    stop it."""
+    S.acted[g, u] = True
+    S.phase[g] = ACT_SELECT
+    if T.opts[OPT_SOLITAIRE] and side_of(T, S, g, u) == US:
+        if solitaire.infiltration_fails(T, S, g, u) or solitaire.ambush(T, S, g, u, a):
+            return
+    S.unit_hex[g, u] = a
+    update_zones(T, S, g)
+
+
+@njit(cache=True)
+def order(T, S, g, a):
+    """ACT_ORDER (3.5): the selected unit holds, declares Melee (8.2), fires at an enemy hex (8.1)
+    or moves."""
+    u = S.selected[g]
+    k = a - T.nbr.shape[0]
+    if k == HOLD:
+        S.acted[g, u] = True
+        S.phase[g] = ACT_SELECT
+    elif k >= MELEE_0 and k < MELEE_0 + 6:
+        declare(T, S, g, u, k - MELEE_0)
+    elif occupancy(T, S, g)[a] == 1 - side_of(T, S, g, u):
+        fire(T, S, g, u, a)
+    else:
+        move_unit(T, S, g, u, a)
+
+
+@njit(cache=True)
+def order_mask(T, S, g, m):
+    """ACT_ORDER: the hexes the selected unit may move to (5.0) or fire at (8.1), the directions it
+    may declare Melee in (8.2), and HOLD."""
+    H = T.nbr.shape[0]
+    u = S.selected[g]
+    move_destinations(T, S, g, u, m[:H])
+    occ = occupancy(T, S, g)
+    fire_mask(T, S, g, u, occ, m[:H])
+    declare_mask(T, S, g, u, occ, m)
+    m[H + HOLD] = True
 
 
 # ---------------------------------------------------------------------------------------- combat
-@njit(cache=True)
-def start_loss(T, S, g, owner, kind, hits, h):
-    """Hits on hex h (or, for Melee attackers, on the attacking units) wait for ``owner``."""
-    S.loss_hits[g] = hits
-    S.loss_side[g] = owner
-    S.loss_kind[g] = kind
-    S.loss_unknown_done[g] = False
-    for u in range(T.u_side.shape[0]):
-        if kind == LOSS_MELEE_ON_ATTACKER:
-            S.loss_pool[g, u] = S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP
-        else:
-            S.loss_pool[g, u] = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h
-    S.phase[g] = LOSS
-
-
-@njit(cache=True)
-def resolve_ranged(T, S, g, u, t, target):
-    """8.1: unit u (an Unknown: the Infantry it reveals) fires at hex t; ``target``: the unit the
-    U.S. named in a mixed hex (8.0), -1 otherwise."""
-    side = side_of(T, S, g, u)
-    a = S.unit_hex[g, u]
-    firers = np.zeros(T.u_side.shape[0], dtype=np.bool_)
-    if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
-        before = np.zeros(T.u_side.shape[0], dtype=np.bool_)
-        for v in range(T.u_side.shape[0]):
-            before[v] = S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a
-        reveal_unknowns(T, S, g, a, False)
-        for v in range(T.u_side.shape[0]):
-            if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a and not before[v]:
-                firers[v] = True
-    else:
-        firers[u] = True
-    S.acted[g, u] = True
-    dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)
-    face_down = False
-    if target >= 0:
-        face_down = S.face_down[g, target]
-    else:
-        face_down = side == US and all_face_down(T, S, g, t)
-    hits = 0
-    S.last_n[g] = 0
-    S.soft_unit[g] = -1
-    S.soft_hits[g] = 0
-    for v in range(T.u_side.shape[0]):
-        if not firers[v]:
-            continue
-        S.acted[g, v] = True
-        supplied = side != US or in_supply(T, S, g, v, dist)
-        mod = ranged_modifier(T, S, g, v, t, supplied, face_down)
-        fixed = T.u_fixed[v] and not S.captured[g, v]
-        h, low = fire_dice(S, g, ranged_dice(T, S, g, v), mod, fixed)
-        hits += h
-        if low > 0:
-            S.soft_unit[g] = v
-            S.soft_hits[g] = low
-    if target >= 0:
-        for _ in range(min(hits, max(S.unit_steps[g, target], 1))):
-            if S.unit_loc[g, target] == LOC_MAP:
-                S.loss_kind[g] = LOSS_RANGED
-                hit_unit(T, S, g, target, LOSS_RANGED)
-        after_losses(T, S, g)
-        return
-    start_loss(T, S, g, 1 - side, LOSS_RANGED, hits, t)
-
-
-@njit(cache=True)
-def air_run(T, S, g):
-    """8.1.6: the announced Airpower attacks, one die each, in the order announced."""
-    side = S.acting[g]
-    while S.air_i[g] < S.air_n[g]:
-        t = S.air_target[g, S.air_i[g]]
-        S.air_i[g] += 1
-        enemy = False
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and side_of(T, S, g, u) != side:
-                enemy = True
-        if not enemy:
-            continue  # wasted
-        S.last_n[g] = 0
-        d = roll(S, g)
-        m = d + air_modifier(T, S, g, t)
-        if d == 10 or m >= 7:
-            start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
-            return
-        if m <= 2:
-            S.ff_side[g] = JAPAN if S.night[g] else US
-            S.ff_from[g] = t
-            S.phase[g] = FRIENDLY_FIRE
-            return
-    finish_attack(T, S, g)
-
-
 @njit(cache=True)
 def after_losses(T, S, g):
     """Where play goes once the hits of an attack are placed."""
@@ -341,484 +343,63 @@ def after_losses(T, S, g):
     finish_attack(T, S, g)
 
 
-@njit(cache=True)
-def finish_attack(T, S, g):
-    """A Ranged or Airpower attack is over: Soft Ground losses (8.1.5), zones, victory."""
-    if S.soft_unit[g] >= 0:  # 8.1.5: after the hits are applied
-        u = S.soft_unit[g]
-        for _ in range(S.soft_hits[g]):
-            if S.unit_loc[g, u] == LOC_MAP:
-                hit_unit(T, S, g, u, LOSS_SOFT_GROUND)
-        S.soft_unit[g] = -1
-        S.soft_hits[g] = 0
-    update_zones(T, S, g)
-    check_immediate(T, S, g)
-    if not S.terminated[g]:
-        S.phase[g] = ACT_SELECT
-
-
-# ----------------------------------------------------------------------------------------- melee
-@njit(cache=True)
-def start_melee(T, S, g, t):
-    side = S.mel_picker[g]
-    S.mel_hex[g] = t
-    S.mel_side[g] = side
-    S.mel_round[g] = 0
-    S.mel_stage[g] = MEL_DEFENSIVE
-    S.mel_arnold[g] = -1
-    for i in range(6):
-        S.mel_from[g, i] = -1
-    U = T.u_side.shape[0]
-    for u in range(U):
-        if S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
-                side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1:
-            a = S.unit_hex[g, u]
-            if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
-                reveal_unknowns(T, S, g, a, True)  # 2.5: attacking Unknowns show themselves
-    reveal_unknowns(T, S, g, t, False)             # 2.5: so do defending ones
-    for u in range(U):
-        S.mel_att[g, u] = S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
-            side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1
-        if S.mel_att[g, u]:
-            a = S.unit_hex[g, u]
-            for i in range(6):
-                if S.mel_from[g, i] == a:
-                    break
-                if S.mel_from[g, i] < 0:
-                    S.mel_from[g, i] = a
-                    break
-        in_target = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t
-        if S.mel_att[g, u] or in_target:
-            S.fought[g, u] = True
-            S.pre_steps[g, u] = S.unit_steps[g, u]
-            if side_of(T, S, g, u) == JAPAN:
-                S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
-    if T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
-        S.phase[g] = ARNOLD
-        return
-    melee_run(T, S, g)
-
-
-@njit(cache=True)
-def start_step_melee(T, S, g, t, side, kind, attackers):
-    """A Melee during the Player Actions step (11.3.2 Yamasaki, 13.3 ambush): ``attackers``
-    (bool[U]) of ``side`` fight hex t at once; a Yamasaki assault rolls first, ambushers (the
-    defenders) do otherwise."""
-    S.mel_hex[g] = t
-    S.mel_side[g] = side
-    S.mel_round[g] = 0
-    S.mel_kind[g] = kind
-    S.mel_stage[g] = MEL_OFFENSIVE if kind == MEL_YAMASAKI else MEL_DEFENSIVE
-    S.mel_arnold[g] = -1
-    for i in range(6):
-        S.mel_from[g, i] = -1
-    for u in range(T.u_side.shape[0]):
-        S.mel_att[g, u] = attackers[u] and S.unit_loc[g, u] == LOC_MAP
-        if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
-            S.fought[g, u] = True
-            S.pre_steps[g, u] = S.unit_steps[g, u]
-    if side == JAPAN and T.opts[OPT_HEROES] and not S.heroes_used[g, 1] and arnold_candidate(T, S, g) >= 0:
-        S.phase[g] = ARNOLD
-        return
-    melee_run(T, S, g)
-
-
-@njit(cache=True)
-def move_unit(T, S, g, u, a):
-    """An ordinary move (3.5); in solitaire play with night infiltration (13.5) and ambushes
-    (13.3)."""
-    S.acted[g, u] = True
-    S.phase[g] = ACT_SELECT
-    if T.opts[OPT_SOLITAIRE] and side_of(T, S, g, u) == US:
-        start = S.unit_hex[g, u]
-        if S.night[g] and zoc_of(T, S, g, JAPAN)[start] and solitaire.infiltration_fails(T, S, g):
-            return
-        used, prev = move_cost(T, S, g, u, a)
-        if used >= allowance(T, S, g, u, T.u_move[u]) and counters_in(T, S, g, a, US) == 0:
-            n = solitaire.ambush_size(T, S, g)
-            if n > 0 and solitaire.place_ambush(T, S, g, a, n) > 0:
-                S.unit_hex[g, u] = prev
-                update_zones(T, S, g)
-                mover = np.zeros(T.u_side.shape[0], dtype=np.bool_)
-                mover[u] = True
-                start_step_melee(T, S, g, a, US, MEL_AMBUSH, mover)  # 13.3: set back, it attacks
-                return
-    S.unit_hex[g, u] = a
-    update_zones(T, S, g)
-
-
-@njit(cache=True)
-def first_fire(S, g):
-    """The first fire of a round: defensive (8.2.1), offensive in a Yamasaki assault (11.3.2)."""
-    return MEL_OFFENSIVE if S.mel_kind[g] == MEL_YAMASAKI else MEL_DEFENSIVE
-
-
-@njit(cache=True)
-def melee_fire(T, S, g, offensive):
-    """One side's fire of a round; returns (hits, misses)."""
-    attackers = offensive
-    dist = supply_distance(T, S, g)
-    surround = surround_count(T, S, g) if offensive else 0
-    hits = 0
-    misses = 0
-    S.last_n[g] = 0
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] != LOC_MAP:
-            continue
-        if attackers and not S.mel_att[g, u]:
-            continue
-        if not attackers and (S.unit_hex[g, u] != S.mel_hex[g] or S.mel_att[g, u]):
-            continue
-        n = melee_dice(T, S, g, u)
-        mod = melee_modifier(T, S, g, u, offensive, in_supply(T, S, g, u, dist), surround)
-        h, _ = fire_dice(S, g, n, mod, False)
-        hits += h
-        misses += n - h
-    return hits, misses
-
-
-@njit(cache=True)
-def deliver_melee_hits(T, S, g):
-    """Hits of the fire just rolled (mel_hits) go to the other side's units (8.2.1.1-2)."""
-    hits = S.mel_hits[g]
-    S.mel_hits[g] = 0
-    yama = S.mel_kind[g] == MEL_YAMASAKI
-    defensive = S.mel_stage[g] == MEL_ROUND_END if yama else S.mel_stage[g] == MEL_OFFENSIVE
-    if defensive:  # hits on the attackers
-        start_loss(T, S, g, S.mel_side[g], LOSS_MELEE_ON_ATTACKER, hits, -1)
-    else:
-        start_loss(T, S, g, 1 - S.mel_side[g], LOSS_MELEE_ON_DEFENDER, hits, S.mel_hex[g])
-
-
-@njit(cache=True)
-def orphans(T, S, g):
-    """8.2: units that did not declare, left alone in a hex whose attackers are all gone, retreat
-    (U.S.) or are eliminated (Japan).  Returns True when U.S. units must now retreat."""
-    must = False
-    if S.mel_kind[g] != MEL_NORMAL:
-        return False  # 11.3, 13.3: one moving unit or group; nothing is left behind
-    for i in range(6):
-        a = S.mel_from[g, i]
-        if a < 0:
-            continue
-        attackers_here = False
-        others = False
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a:
-                if S.mel_att[g, u]:
-                    attackers_here = True
-                else:
-                    others = True
-        if attackers_here or not others:
-            continue
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and not S.mel_att[g, u]:
-                if side_of(T, S, g, u) == JAPAN:
-                    eliminate(T, S, g, u)
-                else:
-                    S.ret_left[g, u] = True
-                    must = True
-        S.mel_from[g, i] = -1
-    check_immediate(T, S, g)
-    return must
-
-
-@njit(cache=True)
-def us_in_melee(T, S, g):
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
-                (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
-            return True
-    return False
-
-
-@njit(cache=True)
-def melee_run(T, S, g):
-    """Advance the Melee in progress until a decision is needed (8.2.1)."""
-    while not S.terminated[g]:
-        st = S.mel_stage[g]
-        if st == MEL_DEFENSIVE or st == MEL_OFFENSIVE:
-            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
-                end_melee(T, S, g)
-                return
-            if S.mel_round[g] >= MAX_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
-                finish_melee(T, S, g)
-                return
-            offensive = st == MEL_OFFENSIVE
-            firing = S.mel_side[g] if offensive else 1 - S.mel_side[g]
-            hits, misses = melee_fire(T, S, g, offensive)
-            if offensive == (S.mel_kind[g] == MEL_YAMASAKI):  # the round's first fire: the other side next
-                S.mel_stage[g] = MEL_DEFENSIVE if offensive else MEL_OFFENSIVE
-            else:
-                S.mel_stage[g] = MEL_ROUND_END
-            S.mel_hits[g] = hits
-            S.mel_martinez[g] = misses
-            if T.opts[OPT_HEROES] and misses > 0 and martinez_may(T, S, g, firing):
-                S.phase[g] = MARTINEZ
-                return
-            deliver_melee_hits(T, S, g)
-            if S.loss_hits[g] > 0:
-                return
-            continue
-        if st == MEL_ROUND_END:
-            S.mel_stage[g] = MEL_OPTION
-            if orphans(T, S, g):
-                S.phase[g] = RETREAT
-                return
-            continue
-        if st == MEL_OPTION:
-            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
-                end_melee(T, S, g)
-                return
-            if us_in_melee(T, S, g):
-                S.phase[g] = RETREAT_OPTION
-                return
-            S.mel_round[g] += 1
-            S.mel_stage[g] = first_fire(S, g)
-            continue
-        if st == MEL_RETREATED:
-            end_melee(T, S, g)
-            return
-        return
-
-
-@njit(cache=True)
-def end_melee(T, S, g):
-    """8.2.1.4: the attacker may advance into a vacated defender's hex."""
-    out = np.empty(MAX_SLOTS, dtype=np.int64)
-    if S.mel_kind[g] == MEL_YAMASAKI:
-        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 11.3.2: the group goes in
-            if S.mel_stage[g] == MEL_RETREATED:
-                S.yama_mp[g] = 0  # README: only an elimination lets the group go on
-            yamasaki.move_group(T, S, g, S.mel_hex[g])
-            capture_artillery(T, S, g, S.mel_hex[g])
-        finish_melee(T, S, g)
-        return
-    if S.mel_kind[g] == MEL_AMBUSH:
-        if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 13.3: the unit holds the hex
-            for u in range(T.u_side.shape[0]):
-                if S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP:
-                    S.unit_hex[g, u] = S.mel_hex[g]
-        finish_melee(T, S, g)
-        return
-    if attackers_left(T, S, g) and not defenders_left(T, S, g) and advance_candidates(T, S, g, out) > 0:
-        S.phase[g] = ADVANCE
-        return
-    finish_melee(T, S, g)
-
-
-@njit(cache=True)
-def finish_melee(T, S, g):
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_ASIDE:
-            eliminate(T, S, g, u)
-        S.mel_att[g, u] = False
-        S.ret_left[g, u] = False
-    S.mel_hex[g] = -1
-    S.mel_arnold[g] = -1
-    update_zones(T, S, g)
-    check_immediate(T, S, g)
-    if S.mel_kind[g] != MEL_NORMAL:  # a Step 5/6 Melee (11.3.2, 13.3) does not use up Step 7
-        for u in range(T.u_side.shape[0]):
-            S.fought[g, u] = False
-        S.phase[g] = YAMA_MOVE if S.mel_kind[g] == MEL_YAMASAKI else ACT_SELECT
-        S.mel_kind[g] = MEL_NORMAL
-        return
-    S.mel_picker[g] = 1 - S.mel_picker[g]
-    S.phase[g] = MELEE_PICK
-
-
-@njit(cache=True)
-def next_retreater(T, S, g):
-    for u in range(T.u_side.shape[0]):
-        if S.ret_left[g, u]:
-            if S.unit_loc[g, u] == LOC_MAP:
-                return u
-            S.ret_left[g, u] = False
-    return -1
-
-
-@njit(cache=True)
-def capture_artillery(T, S, g, h):
-    """8.2.1.4: a Japanese unit advancing where U.S. artillery was set aside captures it."""
-    for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_ASIDE and S.unit_hex[g, u] == h:
-            S.unit_loc[g, u] = LOC_MAP
-            S.captured[g, u] = True
-            S.unit_steps[g, u] = max(S.pre_steps[g, u], 1)
-            S.fought[g, u] = True
-            S.acted[g, u] = True
-
-
-@njit(cache=True)
-def end_melee_step(T, S, g):
-    """Steps 8 and 9."""
-    update_zones(T, S, g)
-    step8(T, S, g)
-    if not S.terminated[g]:
-        advance_turn(T, S, g, True)
-
-
-# ------------------------------------------------------------------------------------------ masks
+# ------------------------------------------------------------------------------------ decisions
 @njit(cache=True)
 def fill_mask(T, S, g, m):
     """Write the legal actions of the decision in progress into ``m``; returns their count."""
     H = T.nbr.shape[0]
     m[:] = False
     ph = S.phase[g]
-    buf = np.empty(MAX_SLOTS, dtype=np.int64)
     hexes = m[:H]
     if ph == JP_SETUP and T.opts[OPT_SOLITAIRE]:
-        for h in range(H):
-            hexes[h] = solitaire.place_ok(T, S, g, h)
+        solitaire.placement_mask(T, S, g, hexes)
     elif ph == JP_SETUP:
         placement_mask(T, S, g, placement_unit(T, S, g), hexes)
     elif ph == US_STAGING:
-        u = stage_unit(T, S, g)
-        code = T.u_staging[u]
-        free = T.opts[OPT_US_FREE] or code == FREE_STAGING
-        f = T.u_force[u]
-        for k in range(9):
-            h = T.lz_hex[k]
-            if h < 0:
-                continue
-            if code == FREE_STAGING and f >= 0 and (T.zone[h] < 0 or not T.force_zones[f, T.zone[h]]):
-                continue  # 15.3: each force lands in its own area
-            if free or (code == 10 and 3 <= k <= 6) or (code == 11 and k >= 7):
-                m[H + LZ_0 + k] = True
-        if free or not m[H + LZ_0:H + LZ_0 + 9].any():
-            m[H + RESERVE] = True
+        staging_mask(T, S, g, m)
     elif ph == US_WAIT:
-        m[H + YES] = True
-        m[H + NO] = S.turn[g] < MAX_WAIT_TURN
+        wait_mask(T, S, g, m)
     elif ph == REFIT_DECISION or ph == NIGHT_DECISION or ph == ARNOLD or ph == MARTINEZ or ph == RETREAT_OPTION:
         m[H + YES] = True
         m[H + NO] = True
     elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT:
-        dist = supply_distance(T, S, g)
-        jzoc = zoc_of(T, S, g, JAPAN)
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and T.u_side[u] == US and not m[S.unit_hex[g, u]]:
-                if candidates_z(T, S, g, ph, S.unit_hex[g, u], dist, jzoc, buf) > 0:
-                    m[S.unit_hex[g, u]] = True
-        m[H + END] = True
+        step_mask(T, S, g, m)
     elif ph == REINF_PICK:
-        jzoc = zoc_of(T, S, g, JAPAN)
-        open_any = False
-        for k in range(9):
-            if lz_open(T, S, g, k, jzoc):
-                open_any = True
-        if open_any:
-            for k in range(MAX_BATTALIONS):
-                if group_unit(T, S, g, k) >= 0:
-                    m[H + REINF_0 + k] = True
-        m[H + END] = True
+        reinforcement_pick_mask(T, S, g, m)
     elif ph == REINF_ZONE:
-        jzoc = zoc_of(T, S, g, JAPAN)
-        for k in range(9):
-            if lz_open(T, S, g, k, jzoc):
-                m[H + LZ_0 + k] = True
+        reinforcement_zone_mask(T, S, g, m)
     elif ph == UNKNOWN_PICK:
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] and \
-                    not S.acted[g, u] and not S.pinned[g, u]:
-                m[S.unit_hex[g, u]] = True
-        m[H + END] = True
+        unknown_pick_mask(T, S, g, m)
     elif ph == UNKNOWN_DEST:
-        u = S.selected[g]
-        hexes[:] = unknown_spots(T, S, g, u, near_us(T, S, g))
-        m[S.unit_hex[g, u]] = True
+        unknown_dest_mask(T, S, g, hexes)
     elif ph == SWAP_PICK:
-        u = spare_unknown(T, S, g)
-        if u >= 0:
-            spots = unknown_spots(T, S, g, u, near_us(T, S, g))
-            reach = np.zeros(H, dtype=np.bool_)
-            for v in range(T.u_side.shape[0]):
-                if S.unit_loc[g, v] == LOC_MAP and T.u_side[v] == JAPAN and not m[S.unit_hex[g, v]]:
-                    h = S.unit_hex[g, v]
-                    if swap_ok(T, S, g, h):
-                        swap_reach(T, S, g, h, reach)
-                        for x in range(H):
-                            if reach[x] and spots[x]:
-                                m[h] = True
-                                break
-        m[H + END] = True
+        swap_pick_mask(T, S, g, m)
     elif ph == SWAP_PLACE:
-        u = spare_unknown(T, S, g)
-        if u >= 0 and S.swap_left[g] > 0:
-            spots = unknown_spots(T, S, g, u, near_us(T, S, g))
-            swap_reach(T, S, g, S.sel_hex[g], hexes)
-            for x in range(H):
-                if hexes[x] and not spots[x]:
-                    hexes[x] = False
-        m[H + END] = S.setup_k[g] > 0 or not hexes.any()
+        swap_place_mask(T, S, g, m)
     elif ph == ACT_SELECT:
-        side = S.acting[g]
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side and not S.acted[g, u]:
-                m[S.unit_hex[g, u]] = True
-        pending = S.air_n[g] > 0 and not S.air_struck[g]
-        m[H + END] = not pending
-        m[H + STRIKE] = pending
-        m[H + YAMASAKI] = side == JAPAN and not pending and yamasaki.available(T, S, g)
-        if S.airpower[g, side] > 0 and not S.air_struck[g] and S.air_n[g] < S.air_target.shape[1]:
-            occ = occupancy(T, S, g)
-            for h in range(H):
-                if occ[h] == 1 - side:
-                    m[H + AIR] = True
-                    break
+        select_mask(T, S, g, m)
     elif ph == SLOT:
-        dist = supply_distance(T, S, g) if S.slot_for[g] != ACT_SELECT else np.zeros(1, dtype=np.int32)
-        n = candidates(T, S, g, S.slot_for[g], S.sel_hex[g], dist, buf)
-        for k in range(n):
-            m[H + SLOT_0 + k] = True
+        slot_mask(T, S, g, m)
     elif ph == ACT_ORDER:
-        u = S.selected[g]
-        side = side_of(T, S, g, u)
-        move_destinations(T, S, g, u, hexes)
-        occ = occupancy(T, S, g)
-        if ranged_dice(T, S, g, u) > 0 and S.weather[g] != WILLIWAW:
-            for v in range(T.u_side.shape[0]):  # the hexes enemy units hold (one may hold several)
-                if S.unit_loc[g, v] == LOC_MAP:
-                    t = S.unit_hex[g, v]
-                    if not m[t] and may_fire_at(T, S, g, u, t, occ):  # it asks whether the enemy holds t
-                        m[t] = True
-        for d in range(6):
-            if declare_direction_ok(T, S, g, u, d, occ):
-                m[H + MELEE_0 + d] = True
-        m[H + HOLD] = True
+        order_mask(T, S, g, m)
     elif ph == RANGED_TARGET:
-        n = face_up_targets(T, S, g, S.sel_hex[g], buf)
-        for k in range(n + 1):
-            m[H + SLOT_0 + k] = True
+        target_mask(T, S, g, m)
     elif ph == AIR_TARGET:
-        occ = occupancy(T, S, g)
-        for h in range(H):
-            m[h] = occ[h] == 1 - S.acting[g]
+        air_target_mask(T, S, g, hexes)
     elif ph == LOSS:
-        n = loss_candidates(T, S, g, buf)
-        for k in range(n):
-            m[H + SLOT_0 + k] = True
+        loss_mask(T, S, g, m)
     elif ph == FRIENDLY_FIRE:
         nearest_friends(T, S, g, S.acting[g], S.ff_from[g], hexes)
     elif ph == MELEE_PICK:
-        occ = occupancy(T, S, g)
-        for h in range(H):
-            m[h] = pickable(T, S, g, S.mel_picker[g], h, occ)
+        pick_mask(T, S, g, hexes)
     elif ph == RETREAT:
         retreat_hexes(T, S, g, next_retreater(T, S, g), hexes)
     elif ph == ADVANCE:
-        n = advance_candidates(T, S, g, buf)
-        for k in range(n):
-            m[H + SLOT_0 + k] = True
-        m[H + END] = True
+        advance_mask(T, S, g, m)
     elif ph == YAMA_SELECT:
-        for u in range(T.u_side.shape[0]):
-            if S.unit_loc[g, u] == LOC_MAP and yamasaki.may_activate(T, S, g, S.unit_hex[g, u]):
-                m[S.unit_hex[g, u]] = True
+        yamasaki.select_mask(T, S, g, hexes)
     elif ph == YAMA_MOVE:
-        yamasaki.moves(T, S, g, occupancy(T, S, g), hexes)
-        m[H + END] = True
+        yamasaki.move_mask(T, S, g, m)
     n = 0
     for a in range(m.shape[0]):
         if m[a]:
@@ -848,272 +429,77 @@ def decider(T, S, g):
     return US
 
 
-# ------------------------------------------------------------------------------------- actions
-@njit(cache=True)
-def select_in_hex(T, S, g, purpose, h):
-    buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    dist = supply_distance(T, S, g) if purpose != ACT_SELECT else np.zeros(1, dtype=np.int32)
-    n = candidates(T, S, g, purpose, h, dist, buf)
-    if n == 1:
-        do_unit(T, S, g, purpose, buf[0])
-    else:
-        S.sel_hex[g] = h
-        S.slot_for[g] = purpose
-        S.phase[g] = SLOT
-
-
-@njit(cache=True)
-def do_unit(T, S, g, purpose, u):
-    if purpose == ACT_SELECT:
-        S.selected[g] = u
-        S.phase[g] = ACT_ORDER
-    elif purpose == REFIT_ALLOC:
-        S.unit_steps[g, u] += 1
-        S.refit_steps[g] -= 1
-        S.phase[g] = REFIT_ALLOC
-    elif purpose == INDEPENDENT:
-        create_independent(T, S, g, u)
-        S.phase[g] = INDEPENDENT
-    elif purpose == DEPOT:
-        create_depot(T, S, g, u)
-        S.phase[g] = DEPOT
-
-
 @njit(cache=True)
 def apply(T, S, g, a):
-    H = T.nbr.shape[0]
+    """Carry out action ``a`` in the decision in progress (the rules of each in its module)."""
     ph = S.phase[g]
-    k = a - H
-    buf = np.empty(MAX_SLOTS, dtype=np.int64)
     if ph == JP_SETUP:
-        u = placement_unit(T, S, g)
-        S.unit_loc[g, u] = LOC_MAP
-        S.unit_hex[g, u] = a
-        S.face_down[g, u] = True
+        place_japanese(T, S, g, a)
         after_setup(T, S, g)
     elif ph == US_STAGING:
-        u = stage_unit(T, S, g)
-        if k == RESERVE:
-            S.unit_loc[g, u] = LOC_RESERVE
-        else:
-            S.unit_loc[g, u] = LOC_STAGING
-            S.unit_hex[g, u] = k - LZ_0
+        stage(T, S, g, a)
         after_setup(T, S, g)
     elif ph == US_WAIT:
-        if k == YES:
-            resolve_landing(T, S, g)
-            update_zones(T, S, g)
-            begin_turn(T, S, g)
-        else:  # 12.6: the turn marker moves on; the weather is rolled before the scatter
-            S.turn[g] += 1
-            roll_weather(T, S, g)
+        if a - T.nbr.shape[0] == YES:
+            land(T, S, g)
+        else:
+            wait(T, S, g)
     elif ph == REFIT_DECISION:
-        if k == YES:
-            S.refit[g] = True
-            roll_weather(T, S, g)
-            S.refit_steps[g] = recovery_steps(T, S, g)
-            S.phase[g] = REFIT_ALLOC
-        else:
-            S.phase[g] = NIGHT_DECISION
+        refit_decision(T, S, g, a)
     elif ph == NIGHT_DECISION:
-        S.night[g] = k == YES
-        start_actions(T, S, g)
+        night_decision(T, S, g, a)
     elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT:
-        if k == END:
-            if ph == REFIT_ALLOC:
-                end_refit_allocation(T, S, g)
-            elif ph == INDEPENDENT:
-                S.phase[g] = DEPOT
-            else:
-                hide_units(T, S, g, True)  # 9.5
-                S.phase[g] = UNKNOWN_PICK
-        else:
-            select_in_hex(T, S, g, ph, a)
+        refit_unit(T, S, g, a)
     elif ph == SLOT:
-        dist = supply_distance(T, S, g) if S.slot_for[g] != ACT_SELECT else np.zeros(1, dtype=np.int32)
-        candidates(T, S, g, S.slot_for[g], S.sel_hex[g], dist, buf)
-        do_unit(T, S, g, S.slot_for[g], buf[k - SLOT_0])
+        pick_slot(T, S, g, a)
     elif ph == REINF_PICK:
-        if k == END:
-            resolve_landing(T, S, g)
-            update_zones(T, S, g)
-            S.phase[g] = INDEPENDENT
-        else:
-            S.selected[g] = group_unit(T, S, g, k - REINF_0)
-            S.phase[g] = REINF_ZONE
+        reinforcement_pick(T, S, g, a)
     elif ph == REINF_ZONE:
-        u = S.selected[g]
-        S.unit_loc[g, u] = LOC_STAGING
-        S.unit_hex[g, u] = k - LZ_0
-        S.phase[g] = REINF_PICK
+        reinforcement_zone(T, S, g, a)
     elif ph == UNKNOWN_PICK:
-        if k == END:
-            S.phase[g] = SWAP_PICK
-        else:
-            for u in range(T.u_side.shape[0]):
-                if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == a and T.u_type[u] == UNKNOWN \
-                        and not S.captured[g, u] and not S.acted[g, u] and not S.pinned[g, u]:
-                    S.selected[g] = u
-                    break
-            S.phase[g] = UNKNOWN_DEST
+        unknown_pick(T, S, g, a)
     elif ph == UNKNOWN_DEST:
-        u = S.selected[g]
-        S.unit_hex[g, u] = a
-        S.acted[g, u] = True
-        S.face_down[g, u] = True
-        S.phase[g] = UNKNOWN_PICK
+        unknown_dest(T, S, g, a)
     elif ph == SWAP_PICK:
-        if k == END:
-            advance_turn(T, S, g, False)
+        if a - T.nbr.shape[0] == END:
+            advance_turn(T, S, g, False)  # 9.7
         else:
-            S.sel_hex[g] = a
-            S.swap_left[g] = swap_remove(T, S, g, a)
-            S.setup_k[g] = 0
-            S.phase[g] = SWAP_PLACE
+            swap_pick(T, S, g, a)
     elif ph == SWAP_PLACE:
-        if k == END:
-            S.phase[g] = SWAP_PICK
-        else:
-            u = spare_unknown(T, S, g)
-            S.unit_loc[g, u] = LOC_MAP
-            S.unit_hex[g, u] = a
-            S.face_down[g, u] = True
-            S.acted[g, u] = True
-            S.swap_left[g] -= 1
-            S.setup_k[g] += 1
-            if S.swap_left[g] <= 0 or spare_unknown(T, S, g) < 0:
-                S.phase[g] = SWAP_PICK
+        swap_place(T, S, g, a)
     elif ph == ACT_SELECT:
-        if k == END:
-            end_actions(T, S, g)
-        elif k == AIR:
-            S.phase[g] = AIR_TARGET
-        elif k == STRIKE:
-            S.air_struck[g] = True
-            S.air_i[g] = 0
-            air_run(T, S, g)
-        elif k == YAMASAKI:
-            S.phase[g] = YAMA_SELECT
-        else:
-            select_in_hex(T, S, g, ACT_SELECT, a)
+        act_select(T, S, g, a)
     elif ph == AIR_TARGET:
-        S.air_target[g, S.air_n[g]] = a
-        S.air_n[g] += 1
-        S.airpower[g, S.acting[g]] -= 1
-        S.phase[g] = ACT_SELECT
+        announce(T, S, g, a)
     elif ph == ACT_ORDER:
-        u = S.selected[g]
-        if k == HOLD:
-            S.acted[g, u] = True
-            S.phase[g] = ACT_SELECT
-        elif k >= MELEE_0 and k < MELEE_0 + 6:
-            S.melee_target[g, u] = T.nbr[S.unit_hex[g, u], k - MELEE_0]
-            S.acted[g, u] = True
-            S.phase[g] = ACT_SELECT
-        elif occupancy(T, S, g)[a] == 1 - side_of(T, S, g, u):
-            if side_of(T, S, g, u) == US and mixed_target(T, S, g, a):
-                S.sel_hex[g] = a
-                S.phase[g] = RANGED_TARGET
-            else:
-                resolve_ranged(T, S, g, u, a, -1)
-        else:
-            move_unit(T, S, g, u, a)
+        order(T, S, g, a)
     elif ph == RANGED_TARGET:
-        n = face_up_targets(T, S, g, S.sel_hex[g], buf)
-        i = k - SLOT_0
-        target = buf[i] if i < n else random_face_down_unit(T, S, g, S.sel_hex[g])
-        resolve_ranged(T, S, g, S.selected[g], S.sel_hex[g], target)
+        if name_target(T, S, g, a):
+            after_losses(T, S, g)
     elif ph == LOSS:
-        loss_candidates(T, S, g, buf)
-        kind = LOSS_MELEE_ON_ATTACKER if S.loss_kind[g] == LOSS_EXCESS else S.loss_kind[g]
-        hit_unit(T, S, g, buf[k - SLOT_0], kind)
-        S.loss_hits[g] -= 1
+        take_hit(T, S, g, a)
     elif ph == FRIENDLY_FIRE:
-        start_loss(T, S, g, S.ff_side[g], LOSS_RANGED, 1, a)
+        friendly_fire(T, S, g, a)
     elif ph == MELEE_PICK:
         start_melee(T, S, g, a)
     elif ph == ARNOLD:
-        if k == YES:
-            S.heroes_used[g, 1] = True
-            S.mel_arnold[g] = arnold_candidate(T, S, g)
-        melee_run(T, S, g)
+        arnold(T, S, g, a)
     elif ph == MARTINEZ:
-        if k == YES:
-            S.heroes_used[g, 0] = True
-            S.mel_hits[g] += 1
-        deliver_melee_hits(T, S, g)
+        martinez(T, S, g, a)
     elif ph == RETREAT_OPTION:
-        if k == YES and S.mel_kind[g] == MEL_AMBUSH:  # 13.3: the unit is back where it came from
-            S.mel_stage[g] = MEL_RETREATED
-            melee_run(T, S, g)
-        elif k == YES:
-            for u in range(T.u_side.shape[0]):
-                if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == US and \
-                        (S.mel_att[g, u] or S.unit_hex[g, u] == S.mel_hex[g]):
-                    S.ret_left[g, u] = True
-            S.mel_stage[g] = MEL_RETREATED
-            S.phase[g] = RETREAT
-        else:
-            S.mel_round[g] += 1
-            S.mel_stage[g] = first_fire(S, g)
-            melee_run(T, S, g)
+        retreat_option(T, S, g, a)
     elif ph == RETREAT:
-        u = next_retreater(T, S, g)
-        S.unit_hex[g, u] = a
-        S.ret_left[g, u] = False
-        S.mel_att[g, u] = False
+        retreat(T, S, g, a)
     elif ph == YAMA_SELECT:
-        yamasaki.activate(T, S, g, a)
-        update_zones(T, S, g)
-        S.phase[g] = YAMA_MOVE
+        yamasaki.select(T, S, g, a)
     elif ph == YAMA_MOVE:
-        if k == END:
-            yamasaki.finish(T, S, g)
-            S.phase[g] = ACT_SELECT
-        else:
-            occ = occupancy(T, S, g)
-            for d in range(6):
-                if T.nbr[S.sel_hex[g], d] == a:
-                    S.yama_mp[g] -= yamasaki.step_cost(T, S, g, d, occ)
-                    break
-            if occ[a] == 1 - JAPAN:
-                start_step_melee(T, S, g, a, JAPAN, MEL_YAMASAKI, S.yama_unit[g])
-            else:
-                yamasaki.move_group(T, S, g, a)
-                update_zones(T, S, g)
+        if yamasaki.move(T, S, g, a):
+            start_step_melee(T, S, g, a, JAPAN, MEL_YAMASAKI, S.yama_unit[g])  # 11.3.2: the assault
     elif ph == ADVANCE:
-        if k == END:
-            finish_melee(T, S, g)
-        else:
-            advance_candidates(T, S, g, buf)
-            u = buf[k - SLOT_0]
-            S.unit_hex[g, u] = S.mel_hex[g]
-            if side_of(T, S, g, u) == JAPAN:
-                capture_artillery(T, S, g, S.mel_hex[g])
-            update_zones(T, S, g)
+        advance(T, S, g, a)
 
 
 # --------------------------------------------------------------------------- automatic progress
-@njit(cache=True)
-def loss_done(T, S, g):
-    """The hits waiting are all placed (or nobody is left to take them)."""
-    buf = np.empty(MAX_SLOTS, dtype=np.int64)
-    if S.loss_hits[g] > 0 and loss_candidates(T, S, g, buf) > 0:
-        return False
-    if S.loss_hits[g] > 0 and S.loss_kind[g] == LOSS_MELEE_ON_ATTACKER:
-        # 8.2.1.1: past the attackers, hits fall on the other units of their hexes
-        for u in range(T.u_side.shape[0]):
-            S.loss_pool[g, u] = False
-            if S.unit_loc[g, u] == LOC_MAP and not S.mel_att[g, u]:
-                for i in range(6):
-                    if S.mel_from[g, i] >= 0 and S.unit_hex[g, u] == S.mel_from[g, i]:
-                        S.loss_pool[g, u] = True
-        S.loss_kind[g] = LOSS_EXCESS
-        if loss_candidates(T, S, g, buf) > 0:
-            return False
-    return True
-
-
 @njit(cache=True)
 def is_minor(ph):
     """The decisions ``decisions="major"`` leaves to defaults.minor_decision."""
@@ -1128,11 +514,7 @@ def progress(T, S, g):
     ph = S.phase[g]
     if T.opts[OPT_SOLITAIRE] and S.mel_hex[g] < 0:
         solitaire.ad_hoc(T, S, g)  # 13.2.2, as soon as a U.S. unit comes near (after a Melee)
-        if ph == ACT_SELECT and S.acting[g] == JAPAN and S.airpower[g, JAPAN] > 0 and S.air_n[g] == 0:
-            if solitaire.announce_air(T, S, g) > 0:  # 13.2
-                S.air_struck[g] = True
-                S.air_i[g] = 0
-                air_run(T, S, g)
+        if solitaire.airpower(T, S, g):  # 13.2
             return True
     if ph == MELEE_PICK:
         occ = occupancy(T, S, g)
@@ -1146,20 +528,9 @@ def progress(T, S, g):
         after_losses(T, S, g)
         return True
     if ph == RETREAT:
-        u = next_retreater(T, S, g)
-        if u < 0:
-            melee_run(T, S, g)
-            return True
-        tmp = np.zeros(T.nbr.shape[0], dtype=np.bool_)
-        if retreat_hexes(T, S, g, u, tmp) == 0:  # README: no hex to retreat to
-            S.ret_left[g, u] = False
-            S.mel_att[g, u] = False
-            from_steps = S.unit_steps[g, u]
-            for _ in range(from_steps):
-                hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
-            return True
+        return retreats_settled(T, S, g)
     if ph == REFIT_ALLOC and S.refit_steps[g] <= 0:
-        end_refit_allocation(T, S, g)
+        end_allocation(T, S, g)
         return True
     return False
 

@@ -12,17 +12,26 @@
 * 12.5 historic U.S. set-up: the units for D-G (and H or I) are staged by the U.S. player, the rest
   by the book's list; 12.6 free set-up: every unit is staged or kept back, and the landing may wait a
   turn at a time for better weather (rolled before the scatter).
+
+The decisions: JP_SETUP (``place_japanese``, ``placement_mask``), US_STAGING (``stage``,
+``staging_mask``) and US_WAIT (``wait``, ``wait_mask``); the 12.1.3 reveals (``reveal_chits``).
 """
 
 import numpy as np
 from numba import njit
 
-from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN
-from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING, OPT_JP_FREE
+from wargym.attu.actions import LZ_0, NO, RESERVE, YES
+from wargym.attu.scenario import (
+    ARTILLERY, D_TO_G, FREE_STAGING, H_OR_I, JAPAN, LANDING_ZONES, STAGING_D_TO_G, STAGING_H_OR_I, STAGING_NONE,
+    STAGING_RESERVE, TURN_0_DATE, UNKNOWN, US,
+)
+from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING, OPT_JP_FREE, OPT_US_FREE
+from wargym.attu.weather import roll_weather
 from wargym.rng import shuffle, uniform
 
 NEAR_MIN, NEAR_MAX, NEAR_NEED = 2, 3, 2   # 12.4
 GUN_20MM_RANGE = 5                          # 12.4: within five hexes of 3311
+MAX_WAIT_TURN = 13                          # 12.6 interpretation: the landing may wait until May 23
 
 
 @njit(cache=True)
@@ -40,6 +49,18 @@ def draw_chits(T, S, g):
             S.vp_value[g, z] = values[k]
             k += 1
         S.vp_cancel[g, z] = cancels[z]
+
+
+@njit(cache=True)
+def reveal_chits(T, S, g):
+    """12.1.3, at the start of a turn: the Effect chit is revealed on May 24, the Delay chit on the
+    Effect's date; the last turn is then known (12.1 interpretation: the reveal turn + delay - 1)."""
+    t = S.turn[g]
+    if t == T.ke_turn and S.ke_revealed[g] == 0:
+        S.ke_revealed[g] = 1
+    if S.ke_revealed[g] == 1 and t == S.ke_effect[g] - TURN_0_DATE:
+        S.ke_revealed[g] = 2
+        S.last_turn[g] = t + S.ke_delay[g] - 1
 
 
 @njit(cache=True)
@@ -78,7 +99,7 @@ def placement_unit(T, S, g):
 @njit(cache=True)
 def near_lz_need(T, S, g, need):
     """12.4: Unknowns still missing within 2-3 hexes of each Landing Zone."""
-    for k in range(9):
+    for k in range(LANDING_ZONES):
         need[k] = 0
         h = T.lz_hex[k]
         if h < 0:
@@ -117,7 +138,7 @@ def cover_need(T, S, g, need, taken):
             if taken[h] or not T.land[h] or T.near_lz[h]:
                 continue
             n = 0
-            for k in range(9):
+            for k in range(LANDING_ZONES):
                 if need[k] > 0 and NEAR_MIN <= T.dist[T.lz_hex[k], h] <= NEAR_MAX:
                     n += 1
             if n > best_n:
@@ -126,7 +147,7 @@ def cover_need(T, S, g, need, taken):
             return 10000
         taken[best] = True
         count += 1
-        for k in range(9):
+        for k in range(LANDING_ZONES):
             if need[k] > 0 and NEAR_MIN <= T.dist[T.lz_hex[k], best] <= NEAR_MAX:
                 need[k] -= 1
     return count
@@ -142,7 +163,7 @@ def placement_mask(T, S, g, u, out):
         for v in range(T.u_side.shape[0]):
             if T.u_type[v] == UNKNOWN and T.u_in_play[v] and S.unit_loc[g, v] == LOC_NONE:
                 left += 1
-        need = np.zeros(9, dtype=np.int64)
+        need = np.zeros(LANDING_ZONES, dtype=np.int64)
         near_lz_need(T, S, g, need)
         taken = np.zeros(H, dtype=np.bool_)
         for v in range(T.u_side.shape[0]):
@@ -154,7 +175,7 @@ def placement_mask(T, S, g, u, out):
                 continue
             if tight:
                 after = need.copy()
-                for k in range(9):
+                for k in range(LANDING_ZONES):
                     if after[k] > 0 and NEAR_MIN <= T.dist[T.lz_hex[k], h] <= NEAR_MAX:
                         after[k] -= 1
                 taken[h] = True
@@ -239,10 +260,80 @@ def start_positions(T, S, g):
             if T.u_type[u] != UNKNOWN and T.u_type[u] != ARTILLERY:
                 S.unit_loc[g, u] = LOC_RESERVE
                 S.face_down[g, u] = True
-        elif T.u_staging[u] == -1:
+        elif T.u_staging[u] == STAGING_RESERVE:
             S.unit_loc[g, u] = LOC_RESERVE
-        elif 0 <= T.u_staging[u] <= 8:
+        elif 0 <= T.u_staging[u] < LANDING_ZONES:
             S.unit_loc[g, u] = LOC_STAGING
             S.unit_hex[g, u] = T.u_staging[u]
     if not T.opts[OPT_JP_FREE]:
         japanese_historic(T, S, g)
+
+
+# ---------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def place_japanese(T, S, g, h):
+    """JP_SETUP (12.4, 13.2.1): the next Japanese unit goes face-down on hex h."""
+    u = placement_unit(T, S, g)
+    S.unit_loc[g, u] = LOC_MAP
+    S.unit_hex[g, u] = h
+    S.face_down[g, u] = True
+
+
+@njit(cache=True)
+def stage_unit(T, S, g):
+    """The next U.S. unit to stage (12.5: D-G and H/I choices; 12.6: every unit), or -1."""
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] != US or not T.u_in_play[u] or S.unit_loc[g, u] != LOC_NONE or \
+                T.u_staging[u] == STAGING_NONE:
+            continue
+        if T.opts[OPT_US_FREE] or T.u_staging[u] >= STAGING_D_TO_G:  # a choice (12.5) or free (15.x)
+            return u
+    return -1
+
+
+@njit(cache=True)
+def stage(T, S, g, a):
+    """US_STAGING (12.5, 12.6): the next unit is staged for a Landing Zone, or kept back."""
+    u = stage_unit(T, S, g)
+    k = a - T.nbr.shape[0]
+    if k == RESERVE:
+        S.unit_loc[g, u] = LOC_RESERVE
+    else:
+        S.unit_loc[g, u] = LOC_STAGING
+        S.unit_hex[g, u] = k - LZ_0
+
+
+@njit(cache=True)
+def staging_mask(T, S, g, m):
+    """US_STAGING: 12.5's choice of D-G or of H/I; in a free set-up (12.6, 15.x) any zone of the
+    unit's force's area, or the Reinforcements Box."""
+    H = T.nbr.shape[0]
+    u = stage_unit(T, S, g)
+    code = T.u_staging[u]
+    free = T.opts[OPT_US_FREE] or code == FREE_STAGING
+    f = T.u_force[u]
+    for k in range(LANDING_ZONES):
+        h = T.lz_hex[k]
+        if h < 0:
+            continue
+        if code == FREE_STAGING and f >= 0 and (T.zone[h] < 0 or not T.force_zones[f, T.zone[h]]):
+            continue  # 15.3: each force lands in its own area
+        if free or (code == STAGING_D_TO_G and k in D_TO_G) or (code == STAGING_H_OR_I and k in H_OR_I):
+            m[H + LZ_0 + k] = True
+    if free or not m[H + LZ_0:H + LZ_0 + LANDING_ZONES].any():
+        m[H + RESERVE] = True
+
+
+@njit(cache=True)
+def wait(T, S, g):
+    """US_WAIT, no (12.6): the turn marker moves on; the weather is rolled before the scatter."""
+    S.turn[g] += 1
+    roll_weather(T, S, g)
+
+
+@njit(cache=True)
+def wait_mask(T, S, g, m):
+    """US_WAIT (12.6): land now, or wait another turn (until May 23: README)."""
+    H = T.nbr.shape[0]
+    m[H + YES] = True
+    m[H + NO] = S.turn[g] < MAX_WAIT_TURN

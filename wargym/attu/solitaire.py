@@ -5,7 +5,7 @@
   drawn and placed by the Japanese player (JP_SETUP: any hex a 12.4 Unknown may take, Victory
   Hexes aside).  Interpretation: the rest of the Unknowns stay in the container (13.3 draws from
   it), the Infantry in the cup, and the guns go on their 12.3 hexes, which 13.0 does not change.
-* 13.2 (``announce_air``): the Japanese airpower is spent automatically in the Japanese Player
+* 13.2 (``airpower``, ``announce_air``): the Japanese airpower is spent automatically in the Japanese Player
   Actions step, one factor at a time round the Victory Hexes under attack (a Japanese-held Victory
   Hex with U.S. units adjacent; interpretation of "attacking"), each against the strongest U.S.
   stack (most steps) next to it; with no Victory Hex under attack the factors are not used.
@@ -13,7 +13,7 @@
   die + 1 Infantry come from the cup, placed one by one within two hexes of it: between the
   Victory Hex and the nearest U.S. unit and higher than that unit's hex if possible (room for
   4.2 stacking; ties to the hex nearer the Victory Hex, then the lower index).
-* 13.3 (``ambush_size``): a U.S. unit whose move uses its whole allowance draws an Unknown from
+* 13.3 (``ambush``, ``ambush_size``): a U.S. unit whose move uses its whole allowance draws an Unknown from
   the container and rolls on its table less two; that many Infantry appear in the hex it entered.
   Interpretation of the melee: the U.S. unit is set back in the hex it came from and attacks the
   ambushers, so the Japanese fire first as defenders do; its retreat option (8.2.1.3) is the
@@ -27,17 +27,20 @@
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import roll, side_of
+from wargym.attu.board import DIE_SIDES, counters_in, roll, side_of, zoc_of
 from wargym.attu.fog import place_engaged, pool_draw
-from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, UNKNOWN, US, WILLIWAW
+from wargym.attu.melee import start_step_melee
+from wargym.attu.movement import allowance, move_cost
+from wargym.attu.ranged import strike
+from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import unknown_hex_ok
-from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_RESERVE
+from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, MEL_AMBUSH
+from wargym.attu.victory import update_zones
 from wargym.rng import shuffle, uniform
 
 THREAT_RANGE = 4      # 13.2.2
 PLACE_RANGE = 2       # 13.2.2
 AMBUSH_LESS = 2       # 13.3
-INFILTRATION_FAIL = 4  # 13.5
 
 
 @njit(cache=True)
@@ -80,6 +83,13 @@ def place_ok(T, S, g, h):
         if T.victory_hex[z] == h:
             return False
     return unknown_hex_ok(T, S, g, h)
+
+
+@njit(cache=True)
+def placement_mask(T, S, g, hexes):
+    """JP_SETUP (13.2.1): the hexes the drawn Unknown may go to."""
+    for h in range(T.nbr.shape[0]):
+        hexes[h] = place_ok(T, S, g, h)
 
 
 @njit(cache=True)
@@ -181,6 +191,17 @@ def announce_air(T, S, g):
 
 
 @njit(cache=True)
+def airpower(T, S, g):
+    """13.2: at the start of the Japanese Player Actions step their factors are announced and
+    struck at once (``announce_air``).  True when that was due."""
+    if S.phase[g] != ACT_SELECT or S.acting[g] != JAPAN or S.airpower[g, JAPAN] <= 0 or S.air_n[g] != 0:
+        return False
+    if announce_air(T, S, g) > 0:
+        strike(T, S, g)
+    return True
+
+
+@njit(cache=True)
 def ambush_size(T, S, g):
     """13.3: an Unknown drawn from the container, its table rolled, less two (0: no ambush)."""
     n = 0
@@ -213,13 +234,30 @@ def place_ambush(T, S, g, h, count):
 
 
 @njit(cache=True)
-def infiltration_fails(T, S, g):
-    """13.5: the roll of a U.S. unit leaving an enemy ZOC at night."""
+def ambush(T, S, g, u, h):
+    """13.3: U.S. unit u moving into hex h with its whole allowance, where no U.S. unit stands,
+    may draw an ambush: it is set back where it came from and attacks the ambushers at once.
+    True when it did."""
+    used, prev = move_cost(T, S, g, u, h)
+    if used < allowance(T, S, g, u, T.u_move[u]) or counters_in(T, S, g, h, US) > 0:
+        return False
+    n = ambush_size(T, S, g)
+    if n <= 0 or place_ambush(T, S, g, h, n) <= 0:
+        return False
+    S.unit_hex[g, u] = prev
+    update_zones(T, S, g)
+    mover = np.zeros(T.u_side.shape[0], dtype=np.bool_)
+    mover[u] = True
+    start_step_melee(T, S, g, h, US, MEL_AMBUSH, mover)
+    return True
+
+
+@njit(cache=True)
+def infiltration_fails(T, S, g, u):
+    """13.5: U.S. unit u leaving an enemy ZOC at night rolls; True when it must stay."""
+    if not S.night[g] or not zoc_of(T, S, g, JAPAN)[S.unit_hex[g, u]]:
+        return False
     d = roll(S, g)
-    if d == 10:
-        d = 0
-    if S.weather[g] == FOG:
-        d += 1
-    elif S.weather[g] == WILLIWAW:
-        d += 2
-    return d <= INFILTRATION_FAIL
+    if d == DIE_SIDES:
+        d = 0  # the '0' counts as 0 for this roll (README "Solitaire")
+    return d + T.infiltration_weather[S.weather[g]] <= T.infiltration_fail  # charts.yaml night_infiltration

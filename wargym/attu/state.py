@@ -24,7 +24,7 @@ every game has (wargym.core.BaseState)::
     land_order        int16[U]  order of landing in this Refit Turn (9.2.1), -1
     casualties        int16     U.S. Casualty Track                                    8.4
     zone_cleared      bool[6]   Zone Cleared markers                                   10.0
-    heroes_used       bool[3]   Martinez, Arnold, Yamasaki                             11.0
+    heroes_used       bool[3]   HERO_MARTINEZ, HERO_ARNOLD, HERO_YAMASAKI              11.0
     secured           bool[2]   15.3: Jarmin Pass (north) / Engineer Hill (south) captured
     ke_effect, ke_delay  int8   Komandorski chits (hidden from the U.S. until revealed) 12.1
     ke_revealed       int8      0 hidden, 1 effect revealed, 2 delay revealed too
@@ -58,7 +58,7 @@ import numpy as np
 from numba import njit
 
 from wargym.core import BaseState
-from wargym.attu.scenario import WEATHERS, Scenario
+from wargym.attu.scenario import TURN_0_DATE, WEATHERS, Scenario
 from wargym.kernel import KernelStruct
 from wargym.schema import var
 
@@ -67,7 +67,8 @@ LOC_NAMES = ("not yet placed", "map", "eliminated", "off map", "staging", "set a
 MAX_AIR = 6
 LAST_DICE = 24     # dice of one roll kept for the record (the most one attack rolls)
 ZONES = 6          # victory zones (10.0)
-HEROES = 3         # Martinez, Arnold, Yamasaki (11.0)
+HEROES = 3         # 11.0, heroes_used slots:
+HERO_MARTINEZ, HERO_ARNOLD, HERO_YAMASAKI = range(HEROES)   # 11.1, 11.2, 11.3
 NO_CHIT = -9       # vp_value / vp_cancel of a hex without a chit (14.0)
 
 # decision phases
@@ -174,7 +175,8 @@ Tables = namedtuple("Tables", [
     "lz_of_hex", "near_lz", "victory_hex", "target_hex", "u_side", "u_type", "u_steps", "u_start", "u_melee",
     "u_ranged", "u_range", "u_move", "u_batt", "u_fixed", "u_table", "u_depot", "u_in_play", "u_staging",
     "u_force", "u_group", "u_gun", "gun_hexes", "indeps", "jp_unknown_hexes", "jp_art_hex", "weather_next", "first_weather", "air_table",
-    "air_weather", "spotting", "mod_melee", "mod_ranged", "mod_air", "scatter", "scatter_weather", "rec_cols",
+    "air_weather", "spotting", "mod_melee", "mod_ranged", "mod_air", "hit_on", "natural_hit", "friendly_fire_at",
+    "soft_ground_at", "infiltration_fail", "infiltration_weather", "scatter", "scatter_weather", "rec_cols",
     "rec_rows", "rec_steps", "rec_weather", "casualty_max", "ke_turn", "effect_chits", "delay_chits",
     "vp_values", "vp_cancels", "zone_area", "force_zones", "opts", "max_decisions",
 ])
@@ -234,7 +236,7 @@ def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, so
     opts[OPT_US_FREE] = spec.us_setup == "free"
     opts[OPT_JP_FREE] = spec.japan_setup == "free"
     opts[OPT_KOMANDORSKI] = spec.end == "komandorski"
-    opts[OPT_END_DATE] = spec.end_date - 10          # turn of the last date (turn 1 = May 11)
+    opts[OPT_END_DATE] = spec.end_date - TURN_0_DATE  # turn of the last date (12.2)
     opts[OPT_AIR_MOD] = spec.airpower_modifier
     opts[OPT_REFIT_MOD] = spec.refit_modifier
     opts[OPT_UNKNOWNS_SINGLE_USE] = spec.unknowns_single_use
@@ -257,6 +259,9 @@ def make_tables(sc: Scenario, major_only: bool, vp_chits: bool, heroes: bool, so
         jp_art_hex=sc.japan_historic_artillery, weather_next=sc.weather_next,
         first_weather=np.int64(sc.first_weather_line), air_table=sc.airpower, air_weather=sc.airpower_weather,
         spotting=sc.spotting, mod_melee=mods[:, 0].copy(), mod_ranged=mods[:, 1].copy(), mod_air=mods[:, 2].copy(),
+        hit_on=np.int64(sc.hit_on), natural_hit=np.int64(sc.natural_hit), friendly_fire_at=np.int64(sc.friendly_fire_at),
+        soft_ground_at=np.int64(sc.soft_ground_at), infiltration_fail=np.int64(sc.infiltration_fail),
+        infiltration_weather=sc.infiltration_weather,
         scatter=sc.scatter, scatter_weather=sc.scatter_weather, rec_cols=sc.recovery_columns,
         rec_rows=sc.recovery_rows, rec_steps=sc.recovery_steps, rec_weather=sc.recovery_weather,
         casualty_max=np.int64(sc.casualty_max), ke_turn=np.int64(sc.komandorski_turn),

@@ -15,12 +15,10 @@ import numpy as np
 from numba import njit
 
 from wargym.attu.board import hex_side, side_of
-from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, INFANTRY, JAPAN, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, INFANTRY, JAPAN, TURN_0_DATE, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
 )
-
-GOAL_LZS = (3, 4, 5, 6)  # D, E, F, G
 
 
 @njit(cache=True)
@@ -62,9 +60,9 @@ def vp_total(T, S, g):
 
 @njit(cache=True)
 def end_by_chits(T, S, g):
-    """14.0: the game is over; score the chits (dates: turn t is May 10 + t)."""
+    """14.0: the game is over; score the chits."""
     vp = vp_total(T, S, g)
-    date = 10 + S.turn[g]
+    date = TURN_0_DATE + S.turn[g]
     if date < 27:
         vp += 1
     elif date > 30:
@@ -95,7 +93,7 @@ def japanese_hold_beaches(T, S, g):
     """3.8.1 for Japan: D, E, F, G all occupied, or a gun on 2717 reaching them all."""
     all_held = True
     any_zone = False
-    for k in GOAL_LZS:
+    for k in D_TO_G:
         h = T.lz_hex[k]
         if h < 0:
             continue
@@ -111,7 +109,7 @@ def japanese_hold_beaches(T, S, g):
         if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == eh and side_of(T, S, g, u) == JAPAN \
                 and T.u_type[u] == ARTILLERY:
             ok = True
-            for k in GOAL_LZS:
+            for k in D_TO_G:
                 h = T.lz_hex[k]
                 if h >= 0 and T.dist[eh, h] > T.u_range[u]:
                     ok = False

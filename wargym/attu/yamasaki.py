@@ -3,7 +3,8 @@ Japanese player activates every unit of one hex: doubled Movement Points, U.S. Z
 enemy-occupied hex may be entered at one extra MP to start a Melee at once, the attackers rolling
 before the defensive fire; a win lets the group move on and attack again.
 
-The group moves one hex per decision (YAMA_MOVE), so a researcher's agent chooses the whole path.
+The hex is chosen in YAMA_SELECT (``select``) and the group moves one hex per decision (YAMA_MOVE,
+``move``; an assault is a Melee of melee.py), so a researcher's agent chooses the whole path.
 Interpretations (README): the steps counted are those of Japanese Infantry on the map (face-down
 ones included, Unknowns and units still in the pool not); Unknowns of the hex are revealed when it
 is activated and join as the Infantry they become; Artillery cannot assault and stays behind; the
@@ -14,13 +15,13 @@ group into the hex but ends its move, since only an elimination lets it continue
 
 from numba import njit
 
-from wargym.attu.board import is_infantry_like, side_of
+from wargym.attu.actions import END
+from wargym.attu.board import is_infantry_like, occupancy, side_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import LOC_MAP, OPT_HEROES
-
-HERO_YAMASAKI = 2  # index in heroes_used
+from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_MAP, OPT_HEROES, YAMA_MOVE
+from wargym.attu.victory import update_zones
 
 
 @njit(cache=True)
@@ -140,3 +141,48 @@ def finish(T, S, g):
             S.acted[g, u] = True
         S.yama_unit[g, u] = False
     S.yama_mp[g] = 0
+
+
+# ---------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def select(T, S, g, h):
+    """YAMA_SELECT (11.3): the Colonel activates the units of hex h."""
+    activate(T, S, g, h)
+    update_zones(T, S, g)
+    S.phase[g] = YAMA_MOVE
+
+
+@njit(cache=True)
+def select_mask(T, S, g, hexes):
+    """YAMA_SELECT (11.3): the hexes holding a unit that may join the group."""
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and may_activate(T, S, g, S.unit_hex[g, u]):
+            hexes[S.unit_hex[g, u]] = True
+
+
+@njit(cache=True)
+def move(T, S, g, a):
+    """YAMA_MOVE (11.3.1): the group moves one hex, paying its MP; END: the activation is over.
+    True when the hex holds U.S. units: the group assaults it (11.3.2, ``melee.start_step_melee``)."""
+    if a - T.nbr.shape[0] == END:
+        finish(T, S, g)
+        S.phase[g] = ACT_SELECT
+        return False
+    occ = occupancy(T, S, g)
+    for d in range(6):
+        if T.nbr[S.sel_hex[g], d] == a:
+            S.yama_mp[g] -= step_cost(T, S, g, d, occ)
+            break
+    if occ[a] == US:
+        return True
+    move_group(T, S, g, a)
+    update_zones(T, S, g)
+    return False
+
+
+@njit(cache=True)
+def move_mask(T, S, g, m):
+    """YAMA_MOVE (11.3.1, 11.3.2): the hexes the group may move or assault into, and END."""
+    H = T.nbr.shape[0]
+    moves(T, S, g, occupancy(T, S, g), m[:H])
+    m[H + END] = True

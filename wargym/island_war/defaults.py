@@ -16,6 +16,7 @@ from wargym.island_war.actions import CONFIRM, GS_ADD
 from wargym.island_war.combat import attack_strength, crt_column, defense_strength
 from wargym.island_war.retreat import advance_choices, enemy_distance
 from wargym.island_war.state import ADVANCE_DEST, ADVANCE_SELECT, FPF, ON_MAP, RETREAT
+from wargym.kernel import first_legal
 
 import numpy as np
 
@@ -27,15 +28,6 @@ def objective_to_take(T, S, g, out):
         h = T.obj_hex[i]
         if out[h] and S.objective_owner[g, i] != S.adv_side[g]:
             return h
-    return -1
-
-
-@njit(cache=True)
-def first_legal(m):
-    """The first action marked in mask ``m`` (-1 when none is)."""
-    for i in range(m.shape[0]):
-        if m[i]:
-            return i
     return -1
 
 

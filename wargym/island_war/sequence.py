@@ -51,7 +51,7 @@ from wargym.island_war.state import (
 )
 from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
-from wargym.kernel import bind_driver, only_action
+from wargym.kernel import bind_driver, first_legal, only_action
 from wargym.rng import roll
 
 
@@ -326,7 +326,7 @@ def fill_mask(T, S, g, m):
             m[H + GS_ADD] = True
         if may_banzai(T, S, g):
             m[H + BANZAI] = True
-        grows = defaults.first_legal(m[:H]) >= 0
+        grows = first_legal(m[:H]) >= 0
         if may_resolve(T, S, g, fresh):
             m[H + CONFIRM] = True
         elif S.cancels[g] >= MAX_CANCELS and not grows and has_sides(T, S, g):

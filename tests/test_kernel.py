@@ -46,12 +46,37 @@ def test_a_thread_that_never_starts_holds_nobody_up():
     gate.set()
 
 
+def test_sharing_that_does_not_pay_stops_and_is_measured_again():
+    """A shared call slower than its chunks' CPU time (the other core busy) turns sharing off;
+    one call in PROBE shares again, and once that pays the calls are shared again."""
+    two = GameChunks(2, lambda: None)
+    assert two.share_now()                      # nothing measured yet: share
+    two.judge(wall=1.0, cpu=2.0)                # two threads did 2 s of work in 1 s: it pays
+    assert two.ratio == 0.5 and two.share_now()
+    two.judge(wall=3.0, cpu=1.0)                # a busy machine: 3 s for 1 s of work
+    assert two.ratio == pytest.approx(0.7 * 0.5 + 0.3 * 3.0) and two.ratio > two.PAYS
+    decisions = [two.share_now() for _ in range(2 * two.PROBE)]
+    assert decisions.count(True) == 2 and decisions[two.PROBE - 1] and decisions[2 * two.PROBE - 1]
+    for _ in range(3):
+        two.judge(wall=0.5, cpu=1.0)           # the other core is free again
+    assert two.ratio < two.PAYS and two.share_now()
+    seen = np.zeros(256, dtype=int)
+
+    def kernel(tables, state, lo, hi, out):
+        out[lo:hi] += 1
+
+    two.ratio = 10.0                            # while it does not pay, calls run alone and whole
+    two.run(kernel, lambda: None, 256, seen)
+    assert (seen == 1).all()
+
+
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one CPU")
 @pytest.mark.parametrize("name", COMPILED)
 def test_two_threads_give_the_same_games_steps_resets_and_observations(name):
     """Games are independent: a batch shared among two threads steps, resets and observes exactly
     as one thread does."""
     one, two = make_core(name), make_core(name, threads=2)
+    two.chunks.PAYS = float("inf")  # share every call, however the machine is loaded
     rng = np.random.default_rng(12)
     s1, s2 = one.init(40, seed=12), two.init(40, seed=12)
     for step in range(300):

@@ -41,9 +41,12 @@ Threads (``GameChunks``)
     The games of a batch are independent, so threads may share them.  Chosen by measurement
     (benchmarks/README.md): the batch is cut into chunks that the threads claim one at a time, the
     caller's thread among them, each running a serial ``nogil`` kernel on its own kernel arguments.
-    Claiming (rather than one fixed share per thread) is what keeps two threads from being slower
-    than one when the other core is busy: a thread that the operating system does not schedule
-    simply claims nothing, and the caller waits only for chunks already started.  ``prange`` was
+    Claiming (rather than one fixed share per thread) keeps a thread that the operating system does
+    not schedule from holding the others up: it claims nothing, and the caller waits only for
+    chunks already started.  Sharing still costs hand-offs and scheduling, so whether it pays is
+    measured as it runs (wall time against the chunks' CPU time): with the other core busy, sharing
+    was 10-20 % slower than one thread, and the core then runs alone, sharing one call in 32 to look
+    again (``GameChunks.share_now``).  ``prange`` was
     measured and dropped: its workers each take a fixed share and spin, so on a busy machine a step
     waited for the slowest (Island War, two threads, other core busy: 364 decisions/s at batch 1
     against 15,400 on one thread), and threads reading one structref fought over its reference
@@ -54,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 import types as pytypes
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, ClassVar
@@ -249,16 +253,26 @@ def check_threads(threads: int) -> int:
 class GameChunks:
     """Runs a chunk kernel ``kernel(T, S, lo, hi, *args)`` over a batch's games on up to
     ``threads`` threads (module docstring).  ``tables`` is one tables struct per thread (each its
-    own reference counts); the state struct is built per call and thread by ``state_arg``."""
+    own reference counts); the state struct is built per call and thread by ``state_arg``.
+
+    Whether sharing pays is measured as it runs: each shared call compares its wall time with the
+    CPU time its chunks took (what one thread would have needed); while the running ratio is above
+    ``PAYS``, calls run on the caller's thread and every ``PROBE``-th one is shared again to
+    look."""
 
     MIN_CHUNK = 16   # games per chunk at least: below this a hand-off costs more than it saves
     PIECES = 4       # chunks per thread (more: less waiting on a slow thread, more hand-offs)
+    PAYS = 0.95      # share while wall time / CPU time of shared calls stays below this
+    PROBE = 32       # while it does not, share one call in this many to measure again
+    SMOOTH = 0.3     # weight of the newest shared call in the running ratio
 
     def __init__(self, threads: int, make_tables: Callable[[], Any]):
         self.threads = check_threads(threads)
         self.tables = [make_tables() for _ in range(self.threads)]
         self._pool = (ThreadPoolExecutor(self.threads - 1, thread_name_prefix="wargym-games")
                       if self.threads > 1 else None)
+        self.ratio: float | None = None   # running wall/CPU of shared calls; None: not measured yet
+        self.unshared = 0                  # calls run alone since the last shared one
 
     def chunk_size(self, batch: int) -> int:
         """Games per chunk; the whole batch when it is too small to share."""
@@ -266,12 +280,28 @@ class GameChunks:
             return batch
         return max(self.MIN_CHUNK, -(-batch // (self.threads * self.PIECES)))
 
+    def share_now(self) -> bool:
+        """Share this call: sharing has paid so far, or it is time to look again."""
+        if self.ratio is None or self.ratio < self.PAYS:
+            return True
+        self.unshared += 1
+        if self.unshared >= self.PROBE:
+            self.unshared = 0
+            return True
+        return False
+
+    def judge(self, wall: float, cpu: float) -> None:
+        """Fold one shared call's wall time and its chunks' CPU time into the running ratio."""
+        r = wall / max(cpu, 1e-9)
+        self.ratio = r if self.ratio is None else (1 - self.SMOOTH) * self.ratio + self.SMOOTH * r
+
     def run(self, kernel, state_arg: Callable[[], Any], batch: int, *args) -> None:
         """``kernel(tables, state_arg(), lo, hi, *args)`` for chunks [lo, hi) covering the batch."""
         size = self.chunk_size(batch)
-        if size >= batch:
+        if size >= batch or not self.share_now():
             kernel(self.tables[0], state_arg(), 0, batch, *args)
             return
+        start = time.perf_counter()
         claim = _Claims(batch, size)
         helpers = [self._pool.submit(claim.work, kernel, self.tables[t], state_arg, args)
                    for t in range(1, self.threads)]
@@ -282,6 +312,7 @@ class GameChunks:
                 raise f.exception()
         if claim.error is not None:
             raise claim.error
+        self.judge(time.perf_counter() - start, claim.cpu)
 
 
 class _Claims:
@@ -292,6 +323,7 @@ class _Claims:
         self.batch, self.size = batch, size
         self.next = 0
         self.running = 0
+        self.cpu = 0.0     # CPU seconds the chunks took, all threads together
         self.error: BaseException | None = None
         self.cond = threading.Condition()
 
@@ -310,12 +342,15 @@ class _Claims:
             return
         state = state_arg()
         while lo >= 0:
+            began = time.thread_time()
             try:
                 kernel(tables, state, lo, min(lo + self.size, self.batch), *args)
             except BaseException as err:  # noqa: BLE001 - re-raised by the caller
                 with self.cond:
                     self.error = self.error or err
+            spent = time.thread_time() - began
             with self.cond:
+                self.cpu += spent
                 self.running -= 1
                 self.cond.notify_all()
             lo = self._claim()

@@ -7,7 +7,7 @@ import numpy as np
 
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.actions import END, YAMASAKI
-from wargym.attu.scenario import IMPASSABLE, JAPAN
+from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN
 from wargym.attu.sequence import DRIVER, fill_mask
 
 step_game = DRIVER.step_game
@@ -17,10 +17,15 @@ X = 2515
 
 
 def japanese_turn(core, infantry: int) -> tuple[Board, list[int]]:
-    """``infantry`` one-step Japanese Infantry, all but one in hex X, the Japanese Player Actions step."""
+    """``infantry`` one-step Japanese Infantry, all but one in hex X, the Japanese Player Actions step;
+    every other Japanese Infantry eliminated (11.3 counts the cup too)."""
     b = Board(core)
     units = [b.place(b.japanese(skip=0), X) for _ in range(infantry - 1)]
     b.place(b.japanese(), 3409)  # a second hex to choose from
+    sc = core.scenario
+    rest = (sc.unit_side == JAPAN) & (sc.unit_type == INFANTRY) & (b.state.unit_loc[0] != LOC_MAP)
+    b.state.unit_loc[0, rest] = LOC_ELIM
+    b.state.unit_steps[0, rest] = 0
     b.set(acting=JAPAN, first=JAPAN, phase=ACT_SELECT, current_player=JAPAN)
     return b, units
 

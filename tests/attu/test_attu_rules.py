@@ -326,3 +326,92 @@ def test_attu_8_1_4_the_caller_needs_spotting_distance_fog_cuts_it_to_one_hex(co
     assert clear
     assert not artillery_order_mask(core, 1513, weather=FOG)[1]   # 8.1.3: Fog, Spotting Distance 1
     assert artillery_order_mask(core, 1514, weather=FOG)[1]
+
+
+# ------------------------------------------------------------------ 8.1.6 friendly fire, 11.3 Yamasaki
+def misfiring_japanese_air(core, second_unit: str = "infantry") -> Board:
+    """Day turn, Japan acting: one Airpower attack on the U.S. unit in 1514, whose die (forced 1,
+    no modifier in Cloudy weather by day on a face-up target) is a modified 1: 8.1.6 friendly fire.
+    Two face-down Japanese counters in each of 1513 and 1515, both one hex from the target; the
+    second in 1515 is an Infantry or an Unknown (a hidden difference)."""
+    from wargym.attu.state import ACT_SELECT
+
+    b = Board(core)
+    b.place("1/17 A", 1514)
+    b.place(b.japanese(), 1513, face_down=True)
+    b.place(b.japanese(skip=1), 1513, face_down=True)
+    b.place(b.japanese(skip=2), 1515, face_down=True)
+    b.place(b.japanese(second_unit, skip=3 if second_unit == "infantry" else 0), 1515, face_down=True)
+    b.set(weather=CLOUDY, night=False, acting=JAPAN, phase=ACT_SELECT, air_n=1, air_i=0)
+    b.state.air_target[0, 0] = b.hex(1514)
+    b.force([1])
+    return b
+
+
+def test_attu_8_1_6_by_day_the_us_picks_the_friendly_fire_hex_and_japan_allocates_the_hit(core):
+    from wargym.attu.ranged import air_run
+    from wargym.attu.state import FRIENDLY_FIRE, LOSS
+
+    b = misfiring_japanese_air(core)
+    air_run(b.tables, b.arrays, 0)
+    assert b.dice_used == 1 and b.state.phase[0] == FRIENDLY_FIRE
+    state = core.refresh(b.state)
+    assert state.current_player[0] == US                     # 8.1.6: "the U.S. player selects"
+    hexes = np.flatnonzero(state.legal_action_mask[0])
+    assert hexes.tolist() == sorted([b.hex(1513), b.hex(1515)])  # the nearest friendly units' hexes
+    state = core.step(state, np.array([b.hex(1515)]))
+    assert state.phase[0] == LOSS and state.loss_side[0] == JAPAN  # the owner allocates (README)
+    assert state.current_player[0] == JAPAN
+
+
+def test_attu_8_1_6_the_us_choice_does_not_depend_on_hidden_types(core):
+    """Two positions that differ only in what a face-down counter is (2.5): the U.S. gets the same
+    friendly-fire choices and the U.S. rule gives the same answer."""
+    from wargym.agents.baselines import get
+    from wargym.attu.ranged import air_run
+
+    answers, masks = [], []
+    for kind in ("infantry", "unknown"):
+        b = misfiring_japanese_air(core, kind)
+        air_run(b.tables, b.arrays, 0)
+        state = core.refresh(b.state)
+        masks.append(state.legal_action_mask[0].copy())
+        answers.append(int(get("attu", "us").act(core, state, US)[0]))
+    assert np.array_equal(masks[0], masks[1]) and answers[0] == answers[1]
+
+
+def test_attu_8_1_6_a_misfire_with_no_friendly_unit_on_the_map_is_lost(core):
+    """8.1.6 names the nearest friendly unit as the target; with none on the map the hit falls
+    nowhere (README), and the game goes on instead of stopping with no legal action."""
+    from wargym.attu.ranged import air_run
+    from wargym.attu.state import ACT_SELECT, FRIENDLY_FIRE
+
+    b = Board(core)
+    b.place("1/17 A", 1514)
+    b.set(weather=CLOUDY, night=False, acting=JAPAN, phase=ACT_SELECT, air_n=1, air_i=0)
+    b.state.air_target[0, 0] = b.hex(1514)
+    b.force([1])
+    air_run(b.tables, b.arrays, 0)
+    assert b.dice_used == 1 and b.state.phase[0] != FRIENDLY_FIRE
+    assert b.state.unit_steps[0, b.unit("1/17 A")] == core.scenario.unit_steps[b.unit("1/17 A")]
+    assert core.refresh(b.state).legal_action_mask[0].any()
+
+
+def test_attu_11_3_yamasaki_waits_until_the_japanese_infantry_is_down_to_four_steps(core):
+    """11.3: "reduced to four or less steps of Infantry units" counts the Infantry still in the
+    cup: with the historical cup full, two Infantry on the map do not make Yamasaki available; with
+    every other Infantry eliminated they do."""
+    from wargym.attu.scenario import INFANTRY
+    from wargym.attu.yamasaki import available, infantry_steps
+
+    b = Board(core)
+    a = b.place(b.japanese(), 1513, steps=1)
+    c = b.place(b.japanese(skip=1), 1513, steps=1)
+    b.set(acting=JAPAN, night=False)
+    assert infantry_steps(b.tables, b.arrays, 0) > 4 and not available(b.tables, b.arrays, 0)
+    sc = core.scenario
+    others = (sc.unit_side == JAPAN) & (sc.unit_type == INFANTRY)
+    others[[a, c]] = False
+    b.state.unit_loc[0, others] = LOC_ELIM
+    b.state.unit_steps[0, others] = 0
+    assert infantry_steps(b.tables, b.arrays, 0) == 2 and available(b.tables, b.arrays, 0)

@@ -276,7 +276,9 @@ def air_run(T, S, g):
         if is_hit(T, d, m):
             start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
             return
-        if m <= T.friendly_fire_at:  # 8.1.6: the hit falls on the nearest friendly unit
+        if m <= T.friendly_fire_at and has_units_on_map(T, S, g, side):
+            # 8.1.6: the hit falls on the nearest friendly unit; with none on the map it is lost
+            # (README, "Airpower": the book names no other target)
             S.ff_side[g] = JAPAN if S.night[g] else US
             S.ff_from[g] = t
             S.phase[g] = FRIENDLY_FIRE
@@ -388,7 +390,17 @@ def strike(T, S, g):
 
 
 @njit(cache=True)
+def has_units_on_map(T, S, g, side):
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == side:
+            return True
+    return False
+
+
+@njit(cache=True)
 def friendly_fire(T, S, g, h):
-    """FRIENDLY_FIRE (8.1.6): the hit falls on hex h, among the nearest friendly units; their
-    owner places it."""
-    start_loss(T, S, g, S.ff_side[g], LOSS_RANGED, 1, h)
+    """FRIENDLY_FIRE (8.1.6): the player the book names (the U.S. by day, Japan at night) chose
+    hex h among the hexes of the attacker's units nearest the target; the attacker, who owns the
+    units there, allocates the hit among them (README, "Airpower": so the U.S. never chooses
+    among face-down counters it cannot tell apart, 2.5)."""
+    start_loss(T, S, g, S.acting[g], LOSS_RANGED, 1, h)

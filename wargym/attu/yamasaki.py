@@ -5,8 +5,10 @@ before the defensive fire; a win lets the group move on and attack again.
 
 The hex is chosen in YAMA_SELECT (``select``) and the group moves one hex per decision (YAMA_MOVE,
 ``move``; an assault is a Melee of melee.py), so a researcher's agent chooses the whole path.
-Interpretations (README): the steps counted are those of Japanese Infantry on the map (face-down
-ones included, Unknowns and units still in the pool not); Unknowns of the hex are revealed when it
+Interpretations (README): the steps counted are those of every Japanese Infantry unit not
+eliminated, on the map (face-down ones included) or still in the cup, since "reduced to" means
+losses (the historical set-up puts all 64 in the cup, so counting the map alone offered
+Yamasaki from the first turn); Unknowns of the hex are revealed when it
 is activated and join as the Infantry they become; Artillery cannot assault and stays behind; the
 group's allowance is twice the smallest allowance among its units (night and rain applied first);
 the reversed order holds for every round of the Yamasaki Melee; a U.S. retreat (8.2.1.3) lets the
@@ -20,16 +22,18 @@ from wargym.attu.board import is_infantry_like, occupancy, side_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_MAP, OPT_HEROES, YAMA_MOVE
+from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, YAMA_MOVE
 from wargym.attu.victory import update_zones
 
 
 @njit(cache=True)
 def infantry_steps(T, S, g):
-    """11.3: steps of Japanese Infantry units on the map."""
+    """11.3: steps of Japanese Infantry units left in the game: on the map or still in the cup
+    (an Unknown's roll may yet bring them on), not eliminated."""
     n = 0
     for u in range(T.u_side.shape[0]):
-        if T.u_side[u] == JAPAN and T.u_type[u] == INFANTRY and S.unit_loc[g, u] == LOC_MAP:
+        if T.u_side[u] == JAPAN and T.u_type[u] == INFANTRY and S.unit_loc[g, u] != LOC_ELIM \
+                and S.unit_loc[g, u] != LOC_OUT:
             n += S.unit_steps[g, u]
     return n
 

@@ -17,7 +17,9 @@ shared core adds what no player sees in any ruleset: the dice to come (``rng_key
     shuffled deck.  The items are indexed by the dimension ``axis`` ("U", a deck's card axis); the
     per-item fields are the state fields whose first per-game dimension is ``axis`` (the schema);
     ``refs`` names the fields whose values are item numbers (the unit selected), relabelled with
-    the items.
+    the items.  ``seen_as`` lists ``(field, value, shown)``: a public value the viewer cannot tell
+    from another (Attu: a face-down counter eliminated or melted back into the cup is, to the
+    U.S., a counter gone off the map), shown as ``shown`` for the selected items.
 
 Derived:
 
@@ -67,6 +69,7 @@ class Anonymous:
     who: When
     public: tuple[str, ...]
     refs: tuple[str, ...] = ()
+    seen_as: tuple[tuple[str, int, int], ...] = ()
 
 
 Declaration = Secret | Anonymous
@@ -144,6 +147,9 @@ def redact(core, state, viewer: int):
             continue
         fields = item_fields(core, decl.axis)
         who = np.asarray(decl.who(core, state, viewer), dtype=bool)
+        for field, value, shown in decl.seen_as:
+            column = out[field]
+            column[who & (column == value)] = shown
         for g in range(b):
             items = np.flatnonzero(who[g])
             if len(items) == 0:

@@ -415,3 +415,29 @@ def test_attu_11_3_yamasaki_waits_until_the_japanese_infantry_is_down_to_four_st
     b.state.unit_loc[0, others] = LOC_ELIM
     b.state.unit_steps[0, others] = 0
     assert infantry_steps(b.tables, b.arrays, 0) == 2 and available(b.tables, b.arrays, 0)
+
+
+def test_attu_8_5_to_the_us_a_melted_unknown_and_an_eliminated_infantry_look_alike(core):
+    """2.5/8.5: two face-down counters in 1513, one taken off by a hit. Whether it was an Unknown
+    melting back into the cup or an Infantry eliminated, the U.S. sees one counter gone: its
+    observation, board and summary are the same (README)."""
+    from wargym.attu.state import LOSS_MELEE_ON_DEFENDER
+
+    infantry, unknown = None, None
+    seen = []
+    for hit in ("unknown", "infantry"):
+        b = Board(core)
+        b.place("1/17 A", 1514)
+        infantry = b.place(b.japanese(), 1513, face_down=True)
+        unknown = b.place(b.japanese("unknown"), 1513, face_down=True)
+        hit_unit(b.tables, b.arrays, 0, unknown if hit == "unknown" else infantry, LOSS_MELEE_ON_DEFENDER)
+        gone = unknown if hit == "unknown" else infantry
+        assert b.state.unit_loc[0, gone] == (LOC_RESERVE if hit == "unknown" else LOC_ELIM)
+        assert b.state.jp_removed[0] == 1
+        state = core.refresh(b.state)
+        obs = core.observe(state, US)
+        seen.append((obs, core.render(state, mode="ansi", viewer=US), core.summary(state, 0, viewer=US)))
+    (o1, r1, s1), (o2, r2, s2) = seen
+    assert all(np.array_equal(o1[k], o2[k]) for k in o1)
+    assert "1 counters removed" in r1 and r1 == r2
+    assert s1 == s2

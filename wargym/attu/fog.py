@@ -68,7 +68,10 @@ HIDDEN = (
     Anonymous("U", ("us",), hidden_units,
               public=("unit_hex", "unit_loc", "face_down", "acted", "melee_target", "fought", "loss_pool",
                       "mel_att", "pre_steps", "unit_steps"),
-              refs=("selected", "mel_arnold", "soft_unit")),
+              refs=("selected", "mel_arnold", "soft_unit"),
+              # 8.5: an Unknown that melts away goes back to the cup, an Infantry hit goes to the
+              # eliminated pile; the U.S. sees a counter leave the map either way (README)
+              seen_as=(("unit_loc", LOC_ELIM, LOC_RESERVE),)),
     Secret("ke_effect", ("us",), when=lambda core, state, viewer: state.ke_revealed == 0,
            values=lambda core: core.scenario.effect_chits),
     Secret("ke_delay", ("us",), when=lambda core, state, viewer: state.ke_revealed < 2,

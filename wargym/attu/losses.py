@@ -52,6 +52,7 @@ def hit_unit(T, S, g, u, kind):
             eliminate(T, S, g, u)
     elif T.u_type[u] == UNKNOWN:
         S.unit_loc[g, u] = LOC_RESERVE  # 2.5 / 8.5: melts away, eligible to return (9.6)
+        S.jp_removed[g] += 1            # to the U.S., one more counter gone, as an Infantry loss
         S.pinned[g, u] = False
         S.unit_hex[g, u] = -1
         S.loss_unknown_done[g] = True

@@ -39,7 +39,8 @@ module's constants::
 Global vector, float32[G]: turn/25, weather one-hot (4), night, refit turn, phase one-hot, whether
 the viewer decides now, airpower own/enemy, casualty track/30, refit steps, hits waiting, heroes
 used (3), zones cleared (6), Komandorski effect and turns left once revealed, U.S. reinforcements
-waiting, Japanese units eliminated; and for Japan only: the off-map Infantry pool, Unknowns off
+waiting, Japanese units eliminated (for the U.S.: Japanese counters taken off the map, eliminated
+or melted away alike, 8.5); and for Japan only: the off-map Infantry pool, Unknowns off
 map, the Komandorski chits, the victory point chits.
 
 Hidden from the U.S. (never read when viewer is the U.S.): face-down unit types and ratings, the
@@ -205,7 +206,7 @@ def observe_game(T, S, g, viewer, prow, pcol, goals, spatial, glob):
                 pool += 1
     glob[i] = waiting / 30.0
     i += 1
-    glob[i] = jp_elim / 64.0
+    glob[i] = (jp_elim if viewer == JAPAN else S.jp_removed[g]) / 64.0  # 2.5: melted Unknowns look alike
     i += 1
     glob[i] = S.mel_round[g] / 10.0
     glob[i + 1] = S.act_step[g]

@@ -23,6 +23,8 @@ every game has (wargym.core.BaseState)::
     captured          bool[U]   U.S. artillery captured by the Japanese                8.2.1.4
     land_order        int16[U]  order of landing in this Refit Turn (9.2.1), -1
     casualties        int16     U.S. Casualty Track                                    8.4
+    jp_removed        int16     Japanese counters taken off the map, eliminated or     2.5, 8.5
+                                melted away alike (what the U.S. sees of their losses)
     zone_cleared      bool[6]   Zone Cleared markers                                   10.0
     heroes_used       bool[3]   HERO_MARTINEZ, HERO_ARNOLD, HERO_YAMASAKI              11.0
     secured           bool[2]   15.3: Jarmin Pass (north) / Engineer Hill (south) captured
@@ -121,6 +123,7 @@ class State(BaseState):
     captured: np.ndarray = var("bool", ("U",))
     land_order: np.ndarray = var("int16", ("U",), **NONE)
     casualties: np.ndarray = var("int16", low=0)
+    jp_removed: np.ndarray = var("int16", low=0)
     zone_cleared: np.ndarray = var("bool", (ZONES,))
     heroes_used: np.ndarray = var("bool", (HEROES,))
     secured: np.ndarray = var("bool", (2,))

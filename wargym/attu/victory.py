@@ -198,6 +198,8 @@ def update_zones(T, S, g):
 
 @njit(cache=True)
 def eliminate(T, S, g, u):
+    if T.u_side[u] == JAPAN and S.unit_loc[g, u] == LOC_MAP:
+        S.jp_removed[g] += 1
     S.unit_loc[g, u] = LOC_ELIM
     S.unit_hex[g, u] = -1
     S.unit_steps[g, u] = 0

@@ -329,19 +329,21 @@ def test_attu_8_1_4_the_caller_needs_spotting_distance_fog_cuts_it_to_one_hex(co
 
 
 # ------------------------------------------------------------------ 8.1.6 friendly fire, 11.3 Yamasaki
-def misfiring_japanese_air(core, second_unit: str = "infantry") -> Board:
+def misfiring_japanese_air(core, second_unit: str | None = "infantry") -> Board:
     """Day turn, Japan acting: one Airpower attack on the U.S. unit in 1514, whose die (forced 1,
     no modifier in Cloudy weather by day on a face-up target) is a modified 1: 8.1.6 friendly fire.
     Two face-down Japanese counters in each of 1513 and 1515, both one hex from the target; the
-    second in 1515 is an Infantry or an Unknown (a hidden difference)."""
+    second in 1515 is an Infantry or an Unknown (a hidden difference); ``None``: no Japanese unit
+    on the map."""
     from wargym.attu.state import ACT_SELECT
 
     b = Board(core)
     b.place("1/17 A", 1514)
-    b.place(b.japanese(), 1513, face_down=True)
-    b.place(b.japanese(skip=1), 1513, face_down=True)
-    b.place(b.japanese(skip=2), 1515, face_down=True)
-    b.place(b.japanese(second_unit, skip=3 if second_unit == "infantry" else 0), 1515, face_down=True)
+    if second_unit is not None:
+        b.place(b.japanese(), 1513, face_down=True)
+        b.place(b.japanese(skip=1), 1513, face_down=True)
+        b.place(b.japanese(skip=2), 1515, face_down=True)
+        b.place(b.japanese(second_unit, skip=3 if second_unit == "infantry" else 0), 1515, face_down=True)
     b.set(weather=CLOUDY, night=False, acting=JAPAN, phase=ACT_SELECT, air_n=1, air_i=0)
     b.state.air_target[0, 0] = b.hex(1514)
     b.force([1])
@@ -384,13 +386,9 @@ def test_attu_8_1_6_a_misfire_with_no_friendly_unit_on_the_map_is_lost(core):
     """8.1.6 names the nearest friendly unit as the target; with none on the map the hit falls
     nowhere (README), and the game goes on instead of stopping with no legal action."""
     from wargym.attu.ranged import air_run
-    from wargym.attu.state import ACT_SELECT, FRIENDLY_FIRE
+    from wargym.attu.state import FRIENDLY_FIRE
 
-    b = Board(core)
-    b.place("1/17 A", 1514)
-    b.set(weather=CLOUDY, night=False, acting=JAPAN, phase=ACT_SELECT, air_n=1, air_i=0)
-    b.state.air_target[0, 0] = b.hex(1514)
-    b.force([1])
+    b = misfiring_japanese_air(core, None)
     air_run(b.tables, b.arrays, 0)
     assert b.dice_used == 1 and b.state.phase[0] != FRIENDLY_FIRE
     assert b.state.unit_steps[0, b.unit("1/17 A")] == core.scenario.unit_steps[b.unit("1/17 A")]

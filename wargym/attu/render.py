@@ -314,10 +314,10 @@ def forces_lines(core, state, game: int, viewer: int | None) -> list[str]:
         if n or code == LOC_ELIM:
             text += f", {n} {name}"
     jp = (side == JAPAN) & play
-    if viewer == US:  # 2.5, 8.5: a melted Unknown and an eliminated Infantry look alike
-        jtext = f"Japan: {int((jp & (loc == LOC_MAP)).sum())} on map, {int(state.jp_removed[game])} counters removed"
-    else:
-        jtext = f"Japan: {int((jp & (loc == LOC_MAP)).sum())} on map, {int((jp & (loc == LOC_ELIM)).sum())} eliminated"
+    # 2.5, 8.5: to the U.S., a melted Unknown and an eliminated Infantry look alike
+    gone = (f"{int(state.jp_removed[game])} counters removed" if viewer == US
+            else f"{int((jp & (loc == LOC_ELIM)).sum())} eliminated")
+    jtext = f"Japan: {int((jp & (loc == LOC_MAP)).sum())} on map, {gone}"
     if viewer != US:  # the pool and the Unknowns off the map are Japanese secrets (2.5)
         unk = sc.unit_type == UNKNOWN
         jtext += f"; off map (hidden from the US): {int((jp & ~unk & (loc == LOC_RESERVE)).sum())} Infantry in " \

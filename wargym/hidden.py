@@ -203,8 +203,30 @@ def perturb(core, state, viewer: int, rng: np.random.Generator):
             items = np.flatnonzero(who[g])
             if len(items) < 2:
                 continue
+            _swap_seen_as(decl, out, g, items, rng)
             moved = items[rng.permutation(len(items))]
             for name in fields:
                 out[name][g, items] = out[name][g, moved].copy()
             _relabel(out, decl.refs, g, moved, items)
     return core.refresh(dataclasses.replace(state, **out))
+
+
+def _swap_seen_as(decl: Anonymous, out: dict[str, np.ndarray], g: int, items: np.ndarray,
+                  rng: np.random.Generator) -> None:
+    """``seen_as``: items whose fields look the same to the viewer (after the mapping) may hold
+    each other's real values of those fields (Attu: which counter off the map is in the cup and
+    which in the eliminated pile); shuffle them within each look-alike group."""
+    if not decl.seen_as:
+        return
+    names = list(dict.fromkeys(field for field, _, _ in decl.seen_as))
+    real = np.stack([out[name][g, items] for name in names], axis=1)
+    shown = real.copy()
+    for field, value, seen in decl.seen_as:
+        k = names.index(field)
+        shown[shown[:, k] == value, k] = seen
+    _, group = np.unique(shown, axis=0, return_inverse=True)
+    for k in np.unique(group):
+        members = np.flatnonzero(group == k)
+        real[members] = real[members[rng.permutation(len(members))]]
+    for k, name in enumerate(names):
+        out[name][g, items] = real[:, k]

@@ -8,7 +8,9 @@ import numpy as np
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.observe import GOAL_SCALE, P_GOAL, P_STAGING
 from wargym.attu.scenario import JAPAN, LANDING_ZONES, US
-from wargym.attu.state import LOC_ELIM, LOC_STAGING
+from wargym.attu.losses import hit_unit
+from wargym.attu.state import LOC_ELIM, LOC_STAGING, LOSS_RANGED
+from wargym.attu.victory import eliminate
 
 VICTORY_HEXES = (1425, 2011, 2117, 2717, 3409, 3622)
 
@@ -22,20 +24,24 @@ def at(board: Board, plane: np.ndarray, hexnum: int) -> float:
     return float(plane[board.sc.grid.plane_row[h], board.sc.grid.plane_col[h]])
 
 
-def test_attu_score_counts_victory_hexes_held_japanese_eliminated_and_the_casualty_track(core):
+def test_attu_score_counts_victory_hexes_held_japanese_counters_removed_and_the_casualty_track(core):
+    """2 Victory Hexes held + 0.1 x 2 Japanese counters taken off the map (an Infantry eliminated
+    and an Unknown melted away look alike to the U.S., 8.5: the score counts what it sees)
+    - 0.1 x 5 casualties = 1.7."""
     b = Board(core)
     b.place("1/17 A", 1425)
     b.place("1/17 B", 2011)
-    b.state.unit_loc[0, b.japanese()] = LOC_ELIM
+    eliminate(b.tables, b.arrays, 0, b.place(b.japanese(), 3311))
+    hit_unit(b.tables, b.arrays, 0, b.place(b.japanese("unknown"), 3409, face_down=True), LOSS_RANGED)
+    assert b.state.jp_removed[0] == 2
     b.set(casualties=5)
-    # 2 Victory Hexes + 0.1 x 1 Japanese unit eliminated - 0.1 x 5 casualties
-    assert np.allclose(core.score(b.state)[0], [1.6, -1.6])
+    assert np.allclose(core.score(b.state)[0], [1.7, -1.7])
 
 
-def test_attu_score_ignores_unknowns_eliminated_and_japanese_held_hexes(core):
+def test_attu_score_ignores_japanese_held_hexes_and_counters_still_in_play(core):
     b = Board(core)
     b.place(b.japanese(), 1425)
-    b.state.unit_loc[0, b.japanese("unknown")] = LOC_ELIM  # 3.8.2: Unknowns are not fighting units
+    b.state.unit_loc[0, b.japanese("unknown")] = LOC_ELIM  # no counter taken off the map in play
     assert np.allclose(core.score(b.state)[0], [0.0, 0.0])
 
 

@@ -86,7 +86,8 @@ class AttuCore(KernelCore):
 
     def score(self, state: State) -> np.ndarray:
         """float32[B, 2]: the U.S. standing (victory.standing_batch: Victory Hexes held, Japanese
-        units eliminated, the Casualty Track) and its negative for Japan; for reward shaping."""
+        counters taken off the map, the Casualty Track) and its negative for Japan; for reward
+        shaping."""
         m = np.zeros(state.batch_size, dtype=np.float64)
         standing_batch(self.tables, self.kernel_state(state), m)
         return np.stack([m, -m], axis=1).astype(np.float32)
@@ -128,11 +129,12 @@ class AttuCore(KernelCore):
     def summary(self, state: State, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
         """Plain facts of one game for logs, the CLI and the bot protocol; with ``viewer``, as that
         player may know them (2.5, 12.1, 14.0: ``view``)."""
+        from wargym.attu.render import date
         state, game = self.viewed(state, game, viewer)
         sc = self.scenario
         loc = state.unit_loc[game]
         return {
-            "scenario": sc.name, "turn": int(state.turn[game]), "date": f"May {10 + int(state.turn[game])}",
+            "scenario": sc.name, "turn": int(state.turn[game]), "date": date(int(state.turn[game])),
             "phase": PHASE_NAMES[int(state.phase[game])], "weather": WEATHERS[int(state.weather[game])],
             "decisions": int(state.decisions[game]), "casualty_track": int(state.casualties[game]),
             "units": {s: {LOC_NAMES[k]: int(((loc == k) & (sc.unit_side == i)).sum()) for k in range(len(LOC_NAMES))}

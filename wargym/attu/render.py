@@ -177,7 +177,13 @@ def melee_arrows(state, game: int) -> list[tuple[int, int]]:
 
 # ------------------------------------------------------------------------------------- status
 def date(turn: int) -> str:
-    return f"May {TURN_0_DATE + int(turn)}"
+    """The Turn Track's date of ``turn`` (12.2: turn 1 is May 11; the track runs into June)."""
+    return may_date(TURN_0_DATE + int(turn))
+
+
+def may_date(day: int) -> str:
+    """Day ``day`` counted from May 1 (a Komandorski Effect chit's date, 12.1.1), as a date."""
+    return f"May {day}" if day <= 31 else f"June {day - 31}"
 
 
 def result_text(state, game: int) -> str:
@@ -224,7 +230,7 @@ def game_end_line(core, state, game: int, viewer: int | None) -> str:
             return f"Komandorski Effect: May {effect}; delay chit hidden"
         return f"Komandorski Effect: May {effect}, delay {delay} turn(s): game ends after {date(last)}"
     where = ("hidden from the US", "effect revealed", "revealed")[min(rev, 2)]
-    text = f"Komandorski Effect: May {effect}, delay {delay} turn(s), game ends after May {effect + delay - 1}"
+    text = f"Komandorski Effect: May {effect}, delay {delay} turn(s), game ends after {may_date(effect + delay - 1)}"
     return f"{text} ({where})"
 
 
@@ -703,7 +709,7 @@ def _draw_panel(cv: Canvas, core, state, game: int, viewer: int | None, x: float
         border = (200, 0, 0) if known_last and t == last else (90, 84, 60)
         cv.rect(bx, by, bx + box - 3, by + box * 0.8, fill=fill, outline=border, width=1.2 if t == turn else 0.8,
                 radius=2)
-        cv.text(bx + (box - 3) / 2, by + box * 0.3, str(TURN_0_DATE + t), 11, bold=True, anchor="mm")
+        cv.text(bx + (box - 3) / 2, by + box * 0.3, may_date(TURN_0_DATE + t).split()[-1], 11, bold=True, anchor="mm")
         if ke and t == sc.komandorski_turn:
             cv.text(bx + (box - 3) / 2, by + box * 0.6, "KE", 8, (150, 0, 0), anchor="mm")
     y += ((n_turns + per_row - 1) // per_row) * (box * 0.8 + 3) + 2

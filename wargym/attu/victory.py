@@ -155,14 +155,11 @@ def end_of_turn(T, S, g):
 @njit(cache=True)
 def standing_batch(T, S, out):
     """The U.S. standing for shaped rewards (not a rule of the book; 3.8's paths in numbers):
-    Victory Hexes (15.x: target hexes) the U.S. holds, plus a tenth per Japanese Infantry or
-    Artillery unit eliminated (3.8.2), minus a tenth per box of the Casualty Track (8.4)."""
+    Victory Hexes (15.x: target hexes) the U.S. holds, plus a tenth per Japanese counter taken off
+    the map (3.8.2's path; the count the U.S. sees, ``jp_removed``: which counters were Infantry is
+    hidden, 2.5/8.5), minus a tenth per box of the Casualty Track (8.4)."""
     for g in range(S.phase.shape[0]):
-        killed = 0
-        for u in range(T.u_side.shape[0]):
-            if T.u_side[u] == JAPAN and T.u_type[u] != UNKNOWN and S.unit_loc[g, u] == LOC_ELIM:
-                killed += 1
-        out[g] = targets_held(T, S, g) + 0.1 * killed - 0.1 * S.casualties[g]
+        out[g] = targets_held(T, S, g) + 0.1 * S.jp_removed[g] - 0.1 * S.casualties[g]
 
 
 @njit(cache=True)

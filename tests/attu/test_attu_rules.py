@@ -50,15 +50,6 @@ def test_attu_3_4_airpower_table_with_weather(core, weather, us_die, jp_die, us,
     assert b.state.airpower[0].tolist() == [us, jp]
 
 
-def test_attu_9_0_refit_example_16_casualties_williwaw_14_gives_4_steps(core):
-    # 9.0 example: 16 casualties, Williwaw, 14 rolled, reduced to 12 -> 4 recovered steps
-    b = Board(core)
-    b.set(weather=WILLIWAW, casualties=16)
-    dice(b, [7, 7])
-    assert recovery_steps(b.tables, b.arrays, 0) == 4
-    assert b.state.casualties[0] == 0          # 9.1: the track is reset
-
-
 def test_attu_9_1_never_more_steps_than_the_track(core):
     b = Board(core)
     b.set(weather=CLOUDY, casualties=2)
@@ -434,8 +425,74 @@ def test_attu_8_5_to_the_us_a_melted_unknown_and_an_eliminated_infantry_look_ali
         assert b.state.jp_removed[0] == 1
         state = core.refresh(b.state)
         obs = core.observe(state, US)
-        seen.append((obs, core.render(state, mode="ansi", viewer=US), core.summary(state, 0, viewer=US)))
-    (o1, r1, s1), (o2, r2, s2) = seen
+        seen.append((obs, core.render(state, mode="ansi", viewer=US), core.summary(state, 0, viewer=US),
+                     core.view(state, US), float(core.score(state)[0, US])))
+    (o1, r1, s1, v1, score1), (o2, r2, s2, v2, score2) = seen
     assert all(np.array_equal(o1[k], o2[k]) for k in o1)
     assert "1 counters removed" in r1 and r1 == r2
     assert s1 == s2
+    # the U.S. view (what the bot protocol's sessions and player replays send) and the U.S.
+    # standing for shaped rewards: one counter off the map, nothing more (0.1 a counter)
+    assert all(np.array_equal(a, getattr(v2, k)) for k, a in v1.arrays().items())
+    assert score1 == score2 == pytest.approx(0.1)
+
+
+# ------------------------------------------------------------------ 2.5 who sees a Japanese counter
+def japanese_gun_fires(core, gun_hex: int, caller_hex: int | None) -> Board:
+    """Day, Cloudy (Spotting Distance 3), Japan acting: a face-down Japanese 75mm gun (range 8,
+    reconstructed) in ``gun_hex`` fires at the U.S. unit in 1515 (a Japanese unit in ``caller_hex``
+    calling it in, 8.1.4); the dice miss (forced 1s, no modifier reaches 7).  A Japanese unit in
+    3311 has yet to act, so the game waits in Japan's actions (Step 9's hiding, 3.9, is not
+    reached)."""
+    from wargym.attu.state import ACT_ORDER
+
+    b = Board(core)
+    b.place("1/17 A", 1515)
+    gun = b.place(b.japanese("artillery", skip=4), gun_hex, face_down=True)
+    assert core.scenario.unit_names[gun].startswith("jp_75mm")
+    b.place(b.japanese(), 3311, face_down=True)
+    if caller_hex is not None:
+        b.place(b.japanese(skip=1), caller_hex, face_down=True)
+    b.set(phase=ACT_ORDER, selected=gun, acting=JAPAN, current_player=JAPAN, weather=CLOUDY)
+    b.force([1] * 8)
+    b.state = core.step(core.refresh(b.state), np.array([b.hex(1515)]))
+    assert b.state.acting[0] == JAPAN and b.state.acted[0, gun]
+    return b
+
+
+def test_attu_2_5_japanese_artillery_firing_in_us_line_of_sight_is_revealed(core):
+    """2.5: "Japanese artillery units that engage in Ranged Combat and are not in the line of sight
+    of a U.S. unit remain face down": a gun two hexes from the U.S. unit it fires at (1513 to
+    1515, in sight and within Spotting Distance 3) is seen firing, and turns face up."""
+    assert core.tables.sight[core.scenario.grid.index(1513), core.scenario.grid.index(1515)]
+    b = japanese_gun_fires(core, 1513, None)
+    gun = np.flatnonzero((core.scenario.unit_type == 5) & (b.state.unit_hex[0] == b.hex(1513)))[0]
+    assert b.dice_used == 4 and not b.state.face_down[0, gun]            # the 75mm's four dice
+
+
+def test_attu_2_5_japanese_artillery_firing_out_of_us_sight_stays_face_down(core):
+    """2.5: the gun in 1510 has no line of sight to 1515 (8.1.2) and is five hexes off: a unit in
+    1514 calls it in (8.1.4); it fires and stays face down."""
+    b = japanese_gun_fires(core, 1510, 1514)
+    gun = np.flatnonzero((core.scenario.unit_type == 5) & (b.state.unit_hex[0] == b.hex(1510)))[0]
+    assert b.dice_used == 4 and b.state.face_down[0, gun]
+
+
+def test_attu_2_5_revealed_unit_out_of_us_sight_goes_face_down_at_once(core):
+    """2.5: "as soon as a revealed unit is no longer in the Line of Sight of a U.S. unit" it goes
+    back face down (always taken, README): two face-up Infantry, one two hexes from the U.S. unit
+    (1513, in sight, Cloudy) and one five hexes off out of sight (1510); after the next decision
+    only the first is still face up.  In Fog (Spotting Distance 1) the first hides too, and a
+    neighbour (1514) stays face up even in a Williwaw (Spotting Distance 0)."""
+    from wargym.attu.state import ACT_SELECT
+
+    for weather, expect in ((CLOUDY, {1513: False, 1510: True, 1514: False}),
+                            (FOG, {1513: True, 1510: True, 1514: False}),
+                            (WILLIWAW, {1513: True, 1510: True, 1514: False})):
+        b = Board(core)
+        us = b.place("1/17 A", 1515)
+        units = {h: b.place(b.japanese(skip=i), h) for i, h in enumerate(expect)}
+        b.set(phase=ACT_SELECT, acting=US, current_player=US, weather=weather)
+        state = core.step(core.refresh(b.state), np.array([b.hex(1515)]))  # select the U.S. unit
+        assert state.selected[0] == us
+        assert {h: bool(state.face_down[0, u]) for h, u in units.items()} == expect, weather

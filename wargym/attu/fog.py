@@ -17,8 +17,14 @@ agents through ``hidden_from``:
 * 13.2 (solitaire): an Unknown on a Victory Hex gives three Infantry without a roll, drawing from
   the eliminated units when the pool has fewer than three.
 * 15.1/15.2: in the short scenarios a revealed Unknown is eliminated instead of going off-map.
-* 3.9 / 9.5: the Japanese flip units back to their hidden side; the flip can only help them, so
-  it is always taken (interpretation: no decision is asked).
+* 2.5, 3.9 / 9.5: the Japanese flip units back to their hidden side; the flip can only help them,
+  so it is always taken (interpretation: no decision is asked).  2.5's "as soon as a revealed unit
+  is no longer in the Line of Sight of a U.S. unit" is checked between any two events of the game
+  (``hide_unseen``, from the driver's progress hook): a U.S. unit sees a hex next to it, or one in
+  its Line of Sight within the Spotting Distance of the weather (8.1.1, 8.1.2; interpretation: LOS
+  beyond the Spotting Distance cannot be traced, and a neighbour is always seen, even in a
+  Williwaw).  3.9 and 9.5 hide by their own wider tests (not in a U.S. ZOC; not next to a U.S.
+  unit nor in or next to a Landing Zone).
 """
 
 import numpy as np
@@ -70,8 +76,12 @@ HIDDEN = (
                       "mel_att", "pre_steps", "unit_steps"),
               refs=("selected", "mel_arnold", "soft_unit"),
               # 8.5: an Unknown that melts away goes back to the cup, an Infantry hit goes to the
-              # eliminated pile; the U.S. sees a counter leave the map either way (README)
-              seen_as=(("unit_loc", LOC_ELIM, LOC_RESERVE),)),
+              # eliminated pile (with no step left); the U.S. sees a counter leave the map either
+              # way (README)
+              seen_as=(("unit_loc", LOC_ELIM, LOC_RESERVE), ("unit_steps", 0, 1))),
+    # 8.5: the flag that an Unknown of the attack already melted away says which counter was hit;
+    # only the Japanese allocate Japanese losses (8.0, 8.1.6), so only they need it
+    Secret("loss_unknown_done", ("us",)),
     Secret("ke_effect", ("us",), when=lambda core, state, viewer: state.ke_revealed == 0,
            values=lambda core: core.scenario.effect_chits),
     Secret("ke_delay", ("us",), when=lambda core, state, viewer: state.ke_revealed < 2,
@@ -160,6 +170,24 @@ def reveal_unknowns(T, S, g, h, attacker_marks):
         S.melee_target[g, v] = target if attacker_marks else -1
         placed += 1
     return placed
+
+
+@njit(cache=True)
+def hide_unseen(T, S, g):
+    """2.5: a face-up Japanese unit that no U.S. unit sees (module docstring) goes face down."""
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] != JAPAN or S.unit_loc[g, u] != LOC_MAP or S.face_down[g, u] or S.captured[g, u]:
+            continue
+        h = S.unit_hex[g, u]
+        seen = False
+        for v in range(T.u_side.shape[0]):
+            if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == US:
+                a = S.unit_hex[g, v]
+                if T.dist[a, h] <= 1 or (T.dist[a, h] <= T.spotting[S.weather[g]] and T.sight[a, h]):
+                    seen = True
+                    break
+        if not seen:
+            S.face_down[g, u] = True
 
 
 @njit(cache=True)

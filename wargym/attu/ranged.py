@@ -224,6 +224,8 @@ def resolve_ranged(T, S, g, u, t, target):
                 firers[v] = True
     else:
         firers[u] = True
+        if side == JAPAN and T.u_type[u] == ARTILLERY and not S.captured[g, u] and called_in(T, S, g, US, a):
+            S.face_down[g, u] = False  # 2.5: only a gun out of the U.S. units' sight stays face down
     S.acted[g, u] = True
     dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)
     face_down = False

@@ -33,7 +33,7 @@ from numba import njit
 from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES, allow_slots
 from wargym.attu.board import occupancy, side_of, zoc_of
-from wargym.attu.fog import hide_units
+from wargym.attu.fog import hide_units, hide_unseen
 from wargym.attu.losses import loss_done, loss_mask, take_hit
 from wargym.attu.melee import (
     advance, advance_mask, any_pickable, arnold, declare, declare_mask, martinez, melee_run, next_retreater,
@@ -510,7 +510,9 @@ def is_minor(ph):
 def progress(T, S, g):
     """What happens between decisions without one (the driver's hook): the solitaire system's
     ad hoc placements and airpower (13.2), a Melee step with nothing left to pick, hits placed,
-    retreats that cannot be made, a refit with no step left.  True when something happened."""
+    retreats that cannot be made, a refit with no step left.  True when something happened.
+    Revealed Japanese units out of the U.S. units' sight go face down first (2.5, fog.py)."""
+    hide_unseen(T, S, g)
     ph = S.phase[g]
     if T.opts[OPT_SOLITAIRE] and S.mel_hex[g] < 0:
         solitaire.ad_hoc(T, S, g)  # 13.2.2, as soon as a U.S. unit comes near (after a Melee)

@@ -186,7 +186,10 @@ def melee_modifier(T, S, g, u, offensive, supplied, surround):
 
 @njit(cache=True)
 def retreat_ok(T, S, g, u, h, jzoc):
-    """8.2.1.3: an adjacent hex the unit could legally move into, not in a Japanese ZOC."""
+    """8.2.1.3: an adjacent hex the unit could legally move into, not in a Japanese ZOC (a unit
+    rated 0 MP can move nowhere: 5.8 does not apply to it, README)."""
+    if T.u_move[u] <= 0:
+        return False
     a = S.unit_hex[g, u]
     for d in range(6):
         if T.nbr[a, d] == h:
@@ -432,12 +435,26 @@ def us_in_melee(T, S, g):
 
 
 @njit(cache=True)
+def attackers_gone(T, S, g):
+    """Every attacker is gone (8.2): units left alone in their hexes retreat or are eliminated
+    first (``orphans``), then the Melee ends."""
+    if orphans(T, S, g):
+        S.mel_stage[g] = MEL_RETREATED
+        S.phase[g] = RETREAT
+        return
+    end_melee(T, S, g)
+
+
+@njit(cache=True)
 def melee_run(T, S, g):
     """Advance the Melee in progress until a decision is needed (8.2.1)."""
     while not S.terminated[g]:
         st = S.mel_stage[g]
         if st == MEL_DEFENSIVE or st == MEL_OFFENSIVE:
-            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
+            if not attackers_left(T, S, g):
+                attackers_gone(T, S, g)
+                return
+            if not defenders_left(T, S, g):
                 end_melee(T, S, g)
                 return
             if S.mel_round[g] >= MAX_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
@@ -466,7 +483,10 @@ def melee_run(T, S, g):
                 return
             continue
         if st == MEL_OPTION:
-            if not attackers_left(T, S, g) or not defenders_left(T, S, g):
+            if not attackers_left(T, S, g):
+                attackers_gone(T, S, g)
+                return
+            if not defenders_left(T, S, g):
                 end_melee(T, S, g)
                 return
             if us_in_melee(T, S, g):

@@ -58,10 +58,10 @@ def recovery_steps(T, S, g):
 
 @njit(cache=True)
 def refit_ok(T, S, g, u, dist):
-    """9.1: u may take one refit step."""
+    """9.1: u may take one refit step (never above "that with which it started")."""
     if S.unit_loc[g, u] != LOC_MAP or side_of(T, S, g, u) != US or T.u_type[u] != INFANTRY:
         return False
-    if S.unit_steps[g, u] >= T.u_steps[u] or not in_supply(T, S, g, u, dist):
+    if S.unit_steps[g, u] >= T.u_start[u] or not in_supply(T, S, g, u, dist):
         return False
     return us_stack_ok(T, S, g, S.unit_hex[g, u], u, S.unit_steps[g, u] + 1)
 

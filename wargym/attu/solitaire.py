@@ -34,7 +34,7 @@ from wargym.attu.movement import allowance, move_cost
 from wargym.attu.ranged import strike
 from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import unknown_hex_ok
-from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, MEL_AMBUSH
+from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, MEL_AMBUSH
 from wargym.attu.victory import update_zones
 from wargym.rng import shuffle, uniform
 
@@ -55,6 +55,9 @@ def setup(T, S, g):
             S.unit_loc[g, u] = LOC_RESERVE
             S.unit_hex[g, u] = -1
             S.face_down[g, u] = True
+        elif T.u_side[u] == JAPAN and T.u_type[u] == ARTILLERY and T.jp_art_hex[u] >= 0 \
+                and not T.land[T.jp_art_hex[u]]:
+            S.unit_loc[g, u] = LOC_OUT  # 15.x: its 12.3 hex is outside the play area (README)
         elif T.u_side[u] == JAPAN and T.u_type[u] == ARTILLERY and T.jp_art_hex[u] >= 0:
             S.unit_loc[g, u] = LOC_MAP
             S.unit_hex[g, u] = T.jp_art_hex[u]

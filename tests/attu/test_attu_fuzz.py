@@ -12,11 +12,16 @@ short scenario.  Invariants, each a rule:
 * mask     a live game offers at least one legal action, a finished one none, and a sampled
            masked-out action raises IllegalActionError leaving the state unchanged
 * 3.8      rewards are +1/-1/0, zero-sum, and only set at the end
+* endings  a game ends only by the book's victory rules (terminated) or by the decision cap: every
+           finished game is counted by how it ended, and one that stopped for want of a legal
+           action (a dead end, truncated before the cap) fails the fuzz with its phase
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import itertools
 
 import numpy as np
 import pytest
@@ -26,7 +31,7 @@ from attu_board import make_core
 from wargym import IllegalActionError
 from wargym.attu.board import us_stack_ok
 from wargym.attu.scenario import JAPAN, UNKNOWN, US
-from wargym.attu.state import LOC_MAP, as_arrays
+from wargym.attu.state import LOC_MAP, PHASE_NAMES, as_arrays
 from wargym.rng import game_keys
 
 
@@ -62,13 +67,30 @@ def check_invariants(core, state):
     assert np.isin(state.current_player, (0, 1)).all()
 
 
-def fuzz(core, batch, decisions, seed, probe_every=100):
+def endings(core, state, finished) -> collections.Counter:
+    """How each finished game ended: "victory" (3.8, 12.1, 14.0), "decision cap", or "dead end in
+    <phase>" (truncated before the cap: no legal action)."""
+    out = collections.Counter()
+    for g in np.flatnonzero(finished):
+        if state.terminated[g]:
+            out["victory"] += 1
+        elif state.decisions[g] >= core.tables.max_decisions:
+            out["decision cap"] += 1
+        else:
+            out[f"dead end in {PHASE_NAMES[int(state.phase[g])]}"] += 1
+    return out
+
+
+def fuzz(core, batch, decisions, seed, probe_every=100, check_every=1):
+    """Random masked play of ``decisions`` decisions; returns (decisions taken, endings)."""
     rng = np.random.default_rng(seed)
     state = core.init(batch, seed=seed)
-    done_games, taken, step = 0, 0, 0
+    ended = collections.Counter()
+    taken, step = 0, 0
     heroes = state.heroes_used.copy()
     while taken < decisions:
-        check_invariants(core, state)
+        if step % check_every == 0:
+            check_invariants(core, state)
         assert (state.heroes_used >= heroes).all(), "a hero came back (11.0)"
         mask = state.legal_action_mask
         live = ~(state.terminated | state.truncated)
@@ -88,27 +110,49 @@ def fuzz(core, batch, decisions, seed, probe_every=100):
         finished = state.terminated | state.truncated
         heroes = state.heroes_used.copy()
         if finished.any():
-            done_games += int(finished.sum())
+            ended += endings(core, state, finished)
             state = core.reset_done(state, seed=seed + 1, episode=np.arange(batch) + 1000 * step)
             heroes = np.where(finished[:, None], False, heroes)
-    return taken, done_games
+    dead = {k: n for k, n in ended.items() if k.startswith("dead end")}
+    assert not dead, f"games stopped for want of a legal action: {dead}"
+    return taken, ended
+
+
+SCENARIOS = ("campaign", "campaign_free", "hogs_back", "holtz_bay_jarmin_pass", "linkup")
+# every core option against its default: solitaire (13.0), VP chits (14.0), heroes (11.0) and the
+# minor decisions taken by defaults
+OPTIONS = [dict(zip(("solitaire", "vp_chits", "heroes", "decisions"), values))
+           for values in itertools.product((False, True), (False, True), (True, False), ("full", "major"))]
 
 
 @pytest.mark.parametrize("scenario,options,n", [
-    ("campaign", {}, 40_000),
-    ("campaign_free", {}, 25_000),
-    ("campaign", {"solitaire": True}, 25_000),
+    ("campaign", {}, 30_000),
+    ("campaign_free", {}, 20_000),
+    ("campaign", {"solitaire": True}, 20_000),
     ("hogs_back", {"vp_chits": True}, 10_000),
+    ("holtz_bay_jarmin_pass", {"vp_chits": True, "heroes": False}, 10_000),
+    ("linkup", {"solitaire": True, "decisions": "major"}, 10_000),
 ])
 def test_attu_fuzz_random_masked_play_keeps_invariants(scenario, options, n):
-    taken, games = fuzz(make_core(scenario, **options), batch=16, decisions=n, seed=23)
-    assert taken >= n and games >= 1
+    taken, ended = fuzz(make_core(scenario, **options), batch=16, decisions=n, seed=23)
+    assert taken >= n and sum(ended.values()) >= 1
 
 
 @pytest.mark.slow
-def test_attu_fuzz_long():
-    taken, _ = fuzz(make_core("campaign"), batch=256, decisions=1_000_000, seed=5, probe_every=1000)
-    assert taken >= 1_000_000
+def test_attu_fuzz_long_every_scenario_and_option():
+    """>= 10^6 decisions over every scenario and every combination of options (5 x 16 cores);
+    prints the endings by cause (``pytest -m slow -s`` shows them)."""
+    per_core = 1_000_000 // (len(SCENARIOS) * len(OPTIONS)) + 1
+    total, ended = 0, collections.Counter()
+    for scenario in SCENARIOS:
+        for options in OPTIONS:
+            taken, out = fuzz(make_core(scenario, **options), batch=64, decisions=per_core, seed=5,
+                              probe_every=500, check_every=4)
+            total += taken
+            ended += out
+            print(f"{scenario:22s} {options}: {taken} decisions, {dict(out)}")
+    print(f"all: {total} decisions, {sum(ended.values())} games: {dict(ended)}")
+    assert total >= 1_000_000 and ended["victory"] > 0
 
 
 @settings(max_examples=10, deadline=None)

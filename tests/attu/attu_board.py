@@ -25,7 +25,20 @@ def core() -> AttuCore:
     return make_core("campaign")
 
 
-class Board:
+class ForcedDice:
+    """Dice a test fixes (core.force) on ``self.state``; ``dice_used`` counts how many were rolled."""
+
+    def force(self, values) -> None:
+        """The next dice are ``values``."""
+        self.state = self.core.force(self.state, values)
+        self.forced = len(values)
+
+    @property
+    def dice_used(self) -> int:
+        return self.forced - int(self.state.forced_n[0])
+
+
+class Board(ForcedDice):
     """A one-game state laid out by a test.  ``hex(n)`` is the dense index of printed hex n."""
 
     def __init__(self, core: AttuCore, seed: int = 0):
@@ -40,15 +53,6 @@ class Board:
             phase=np.full_like(state.phase, ACT_SELECT), turn=np.full_like(state.turn, 3), casualties=np.zeros_like(state.casualties))
         self.set(weather=0, night=False, acting=US, first=US)
         self.forced = 0
-
-    def force(self, values) -> None:
-        """The next dice are ``values`` (core.force); ``dice_used`` counts how many were rolled."""
-        self.state = self.core.force(self.state, values)
-        self.forced = len(values)
-
-    @property
-    def dice_used(self) -> int:
-        return self.forced - int(self.state.forced_n[0])
 
     def hex(self, number: int) -> int:
         return self.sc.grid.index(number)

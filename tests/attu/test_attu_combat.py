@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attu_board import Board, core, make_core  # noqa: F401  (core: the session fixture)
+from attu_board import Board, ForcedDice, core, make_core  # noqa: F401  (core: the session fixture)
 from wargym.attu.actions import AIR, END, MELEE_0, NO, SLOT_0, STRIKE, YES
 from wargym.attu.movement import move_destinations
 from wargym.attu.scenario import CLOUDY, FOG, JAPAN, RAIN, US, WILLIWAW
@@ -44,7 +44,7 @@ def plain():
     return make_core("campaign", heroes=False)
 
 
-class Play:
+class Play(ForcedDice):
     """A laid-out board played through ``core.step``: every action is checked against the mask."""
 
     def __init__(self, b: Board):
@@ -54,15 +54,6 @@ class Play:
         self.H = self.t.nbr.shape[0]
         self.state = b.core.refresh(b.state)
         self.forced = 0
-
-    # -- dice --------------------------------------------------------------------------------
-    def force(self, values) -> None:
-        self.state = self.core.force(self.state, values)
-        self.forced = len(values)
-
-    @property
-    def dice_used(self) -> int:
-        return self.forced - int(self.state.forced_n[0])
 
     # -- actions -----------------------------------------------------------------------------
     @property
@@ -622,6 +613,17 @@ def test_attu_8_1_6_airpower_announced_by_hex_needs_no_los_wasted_on_an_empty_he
     assert p.dice_used == 1 and p.phase == PHASE_NAMES[ACT_SELECT]
 
 
+def air_strike_on_3012(b: Board, die: int) -> Play:
+    """The U.S. announces its one Airpower factor on 3012 (8.1.6) and strikes with ``die``."""
+    p = Play(b)
+    p.do(p.special(AIR))
+    p.at(3012)
+    p.force([die])
+    p.do(p.special(STRIKE))
+    assert p.dice_used == 1
+    return p
+
+
 @pytest.mark.parametrize("case,weather,night,face_down,die,hit", [
     ("none", CLOUDY, False, False, 7, True), ("none", CLOUDY, False, False, 6, False),
     ("rain", RAIN, False, False, 8, True), ("rain", RAIN, False, False, 7, False),
@@ -641,12 +643,7 @@ def test_attu_8_1_6_8_3_airpower_modifiers(plain, case, weather, night, face_dow
     b.place(RIFLE_B, 3011)
     gun = jp(b, 3012, "artillery", face_down=face_down)
     jp(b, 3610)
-    p = Play(b)
-    p.do(p.special(AIR))
-    p.at(3012)
-    p.force([die])
-    p.do(p.special(STRIKE))
-    assert p.dice_used == 1
+    p = air_strike_on_3012(b, die)
     assert (p.loc(gun) == LOC_ELIM) == hit
     assert p.steps(us) == 4 and p.phase == PHASE_NAMES[ACT_SELECT]
 
@@ -660,11 +657,7 @@ def test_attu_8_1_6_williwaw_minus_three_pins_the_misfire(plain, die, misfire):
     b, us = ranged_board(plain, RIFLE, 2422, airpower=[1, 0], weather=WILLIWAW)
     gun = jp(b, 3012, "artillery", face_down=True)
     jp(b, 3610)
-    p = Play(b)
-    p.do(p.special(AIR))
-    p.at(3012)
-    p.force([die])
-    p.do(p.special(STRIKE))
+    p = air_strike_on_3012(b, die)
     assert p.on_map(gun)
     assert p.steps(us) == (3 if misfire else 4) and p.state.casualties[0] == int(misfire)
 

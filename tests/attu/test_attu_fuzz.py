@@ -146,11 +146,12 @@ def test_attu_fuzz_long_every_scenario_and_option():
     total, ended = 0, collections.Counter()
     for scenario in SCENARIOS:
         for options in OPTIONS:
-            taken, out = fuzz(make_core(scenario, **options), batch=64, decisions=per_core, seed=5,
-                              probe_every=500, check_every=4)
+            taken, out = fuzz(make_core(scenario, **options), batch=8, decisions=per_core, seed=5,
+                              probe_every=500, check_every=2)
             total += taken
             ended += out
             print(f"{scenario:22s} {options}: {taken} decisions, {dict(out)}")
+            assert sum(out.values()) >= 1, "no game of this core finished"
     print(f"all: {total} decisions, {sum(ended.values())} games: {dict(ended)}")
     assert total >= 1_000_000 and ended["victory"] > 0
 

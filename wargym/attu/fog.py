@@ -174,18 +174,32 @@ def reveal_unknowns(T, S, g, h, attacker_marks):
 
 @njit(cache=True)
 def hide_unseen(T, S, g):
-    """2.5: a face-up Japanese unit that no U.S. unit sees (module docstring) goes face down."""
-    for u in range(T.u_side.shape[0]):
+    """2.5: a face-up Japanese unit that no U.S. unit sees (module docstring) goes face down.
+    Called between any two events, so it first looks for a face-up unit at all."""
+    U = T.u_side.shape[0]
+    up = 0
+    for u in range(U):
+        if T.u_side[u] == JAPAN and S.unit_loc[g, u] == LOC_MAP and not S.face_down[g, u] and not S.captured[g, u]:
+            up += 1
+    if up == 0:
+        return
+    watchers = np.empty(U, dtype=np.int64)  # the hexes of U.S. units
+    n = 0
+    for v in range(U):
+        if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == US:
+            watchers[n] = S.unit_hex[g, v]
+            n += 1
+    spotting = T.spotting[S.weather[g]]
+    for u in range(U):
         if T.u_side[u] != JAPAN or S.unit_loc[g, u] != LOC_MAP or S.face_down[g, u] or S.captured[g, u]:
             continue
         h = S.unit_hex[g, u]
         seen = False
-        for v in range(T.u_side.shape[0]):
-            if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == US:
-                a = S.unit_hex[g, v]
-                if T.dist[a, h] <= 1 or (T.dist[a, h] <= T.spotting[S.weather[g]] and T.sight[a, h]):
-                    seen = True
-                    break
+        for i in range(n):
+            a = watchers[i]
+            if T.dist[a, h] <= 1 or (T.dist[a, h] <= spotting and T.sight[a, h]):
+                seen = True
+                break
         if not seen:
             S.face_down[g, u] = True
 

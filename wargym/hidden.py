@@ -32,8 +32,9 @@ Derived:
 
 ``perturb(core, state, viewer, rng) -> state``
     A state that differs from ``state`` only in what ``viewer`` may not see: hidden values redrawn
-    at random, anonymous items permuted at random, and the legal mask and the player to decide
-    worked out again.  The contract's leak test (wargym.contract) checks that ``observe``, the legal
+    at random, anonymous items permuted at random (items that look alike under ``seen_as`` also
+    swap their real values of those fields), and the legal mask and the player to decide worked
+    out again.  The contract's leak test (wargym.contract) checks that ``observe``, the legal
     mask, ``render`` (text and image), the env's info and the session payloads are the same for
     both: hidden information is checked everywhere a client receives anything, not only in what
     is drawn.

@@ -89,7 +89,7 @@ from wargym.attu.state import (
     RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT, YAMA_MOVE,
     YAMA_SELECT, as_arrays,
 )
-from wargym.attu.supply import MAX_SUPPLY_MP, in_supply, supply_distance, within
+from wargym.attu.supply import MAX_SUPPLY_MP, in_supply, supply_blocked, supply_distance, within
 from wargym.attu.yamasaki import may_activate
 from wargym.kernel import first_legal
 
@@ -414,11 +414,7 @@ def depot_gain(T, S, g, h, sdist):
     """7.2/7.3: the U.S. Infantry units out of supply now (``sdist``: supply_distance) that a
     Supply Depot in hex h would supply."""
     H = T.nbr.shape[0]
-    occ = occupancy(T, S, g)
-    jzoc = zoc_of(T, S, g, JAPAN)
-    blocked = np.zeros(H, dtype=np.bool_)
-    for x in range(H):
-        blocked[x] = occ[x] == JAPAN or (jzoc[x] and occ[x] != US)
+    blocked = supply_blocked(T, S, g)
     src = np.empty(1, dtype=np.int32)
     src[0] = h
     dist = np.empty(H, dtype=np.int32)

@@ -22,14 +22,23 @@ MAX_SUPPLY_MP = 24
 
 
 @njit(cache=True)
-def supply_distance(T, S, g):
-    """int32[H]: U.S. MP from the nearest connected source (Landing Zone or Supply Depot)."""
+def supply_blocked(T, S, g):
+    """bool[H]: 7.2, the hexes no supply line may be traced through: Japanese units, and Japanese
+    ZOCs no U.S. unit occupies."""
     H = T.nbr.shape[0]
     occ = occupancy(T, S, g)
     jzoc = zoc_of(T, S, g, JAPAN)
     blocked = np.zeros(H, dtype=np.bool_)
     for h in range(H):
         blocked[h] = occ[h] == JAPAN or (jzoc[h] and occ[h] != US)
+    return blocked
+
+
+@njit(cache=True)
+def supply_distance(T, S, g):
+    """int32[H]: U.S. MP from the nearest connected source (Landing Zone or Supply Depot)."""
+    H = T.nbr.shape[0]
+    blocked = supply_blocked(T, S, g)
     sources = np.empty(H, dtype=np.int32)
     n = 0
     for k in range(T.lz_hex.shape[0]):

@@ -28,6 +28,12 @@ def roll(S, g):
 
 
 @njit(cache=True)
+def spots(T, S, g, a, t):
+    """A unit in hex a may see to fire at (or call artillery on) hex t (8.1.1, 8.1.2)."""
+    return T.dist[a, t] <= T.spotting[S.weather[g]] and T.sight[a, t]
+
+
+@njit(cache=True)
 def side_of(T, S, g, u):
     return JAPAN if S.captured[g, u] else T.u_side[u]
 

@@ -30,7 +30,7 @@ agents through ``hidden_from``:
 import numpy as np
 from numba import njit
 
-from wargym.attu.board import roll, side_of
+from wargym.attu.board import roll, side_of, spots
 from wargym.attu.scenario import INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, NO_CHIT, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE,
@@ -189,7 +189,6 @@ def hide_unseen(T, S, g):
         if S.unit_loc[g, v] == LOC_MAP and side_of(T, S, g, v) == US:
             watchers[n] = S.unit_hex[g, v]
             n += 1
-    spotting = T.spotting[S.weather[g]]
     for u in range(U):
         if T.u_side[u] != JAPAN or S.unit_loc[g, u] != LOC_MAP or S.face_down[g, u] or S.captured[g, u]:
             continue
@@ -197,7 +196,7 @@ def hide_unseen(T, S, g):
         seen = False
         for i in range(n):
             a = watchers[i]
-            if T.dist[a, h] <= 1 or (T.dist[a, h] <= spotting and T.sight[a, h]):
+            if T.dist[a, h] <= 1 or spots(T, S, g, a, h):
                 seen = True
                 break
         if not seen:

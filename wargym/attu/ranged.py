@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
-from wargym.attu.board import occupancy, roll, side_of
+from wargym.attu.board import occupancy, roll, side_of, spots
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, US, WILLIWAW
@@ -66,12 +66,6 @@ def fire_dice(T, S, g, n, modifier, fixed_low):
         if fixed_low and d <= T.soft_ground_at:
             low += 1
     return hits, low
-
-
-@njit(cache=True)
-def spots(T, S, g, a, t):
-    """A unit in hex a may see to fire at (or call artillery on) hex t (8.1.1, 8.1.2)."""
-    return T.dist[a, t] <= T.spotting[S.weather[g]] and T.sight[a, t]
 
 
 @njit(cache=True)

@@ -70,7 +70,6 @@ of a batch is taken by one compiled kernel (``decide_batch``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from wargym.agents import baselines
 from wargym.attu.actions import (
@@ -91,6 +90,7 @@ from wargym.attu.state import (
 )
 from wargym.attu.supply import MAX_SUPPLY_MP, in_supply, supply_blocked, supply_distance, within
 from wargym.attu.yamasaki import may_activate
+from wargym.jit import njit
 from wargym.kernel import first_legal
 
 REFIT_CASUALTIES = 8      # U.S.: refit once the Casualty Track reaches this

@@ -53,13 +53,13 @@ hexes (2 MP each, MA 3) south of the US line: the reconstructed threshold, not t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from wargym.agents import baselines
 from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
 from wargym.island_war.artillery import fpf_allowed
 from wargym.island_war.banzai import doubled
 from wargym.island_war.combat import attack_strength, crt_column, defense_strength, fresh, terrain_line
+from wargym.jit import njit
 from wargym.kernel import first_legal
 from wargym.island_war.movement import INF, may_exit_enemy_zoc, step_cost
 from wargym.island_war.retreat import advance_choices, enemy_distance

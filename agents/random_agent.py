@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from wargym.core import BaseState, Core
+from wargym.jit import njit
 
 
 def sample_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:

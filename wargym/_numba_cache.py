@@ -11,14 +11,21 @@ the folder it filled.  The folder lies under the user's cache
 not used for a week is removed (the three most recent are always kept; several checkouts or
 installs may share the folder at once).  A ``NUMBA_CACHE_DIR`` set by the user is left alone.
 
+Inside that folder a function's machine code is filed under its package's name (``wargym.attu``),
+not under the path of its source file as numba does by default, and is current while the file's
+content is (a hash, not a time): so the installed package, a reinstall of it and the source tree
+of a clone (imported from the clone's folder) share one compile.
+
 Imported first by ``wargym/__init__.py``: the folder must be set before any kernel is declared.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -41,13 +48,17 @@ def _source_roots() -> list[Path]:
     return roots
 
 
+COMPILED = re.compile(rb"\bnjit\b|structref|@overload")   # what marks a file holding numba code
+
+
 def source_hash() -> str:
-    """A hash of every .py file of wargym that holds numba code (names and contents)."""
+    """A hash of every .py file of wargym that holds numba code (names and contents); a file that
+    only reads numba's settings (threads) is not one."""
     digest = hashlib.sha1()
     for root in _source_roots():
         for path in sorted(root.rglob("*.py")):
             text = path.read_bytes()
-            if b"from numba" in text or b"import numba" in text:
+            if COMPILED.search(text):
                 digest.update(str(path.relative_to(root)).encode())
                 digest.update(text)
     return digest.hexdigest()[:16]
@@ -72,7 +83,61 @@ def configure() -> str | None:
     except OSError:
         return None  # no writable cache here: numba's default (beside the source) applies
     config.CACHE_DIR = str(folder)
+    _PackageLocator.folder = str(folder)
+    _install_locator()
     return str(folder)
+
+
+@functools.lru_cache(maxsize=None)
+def _content_hash(path: str, mtime_ns: int, size: int) -> str:
+    """The hash of a file's content (the time and size only key this process's memo)."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _install_locator() -> None:
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    if _PackageLocator not in impl._locator_classes:
+        impl._locator_classes.insert(0, _PackageLocator)
+
+
+def _locator_base():
+    from numba.core import caching
+
+    return caching._SourceFileBackedLocatorMixin, caching._CacheLocator
+
+
+class _PackageLocator(*_locator_base()):
+    """numba's cache locator for wargym's functions (module docstring): the folder of the source
+    version, then the function's package; the source stamp is a hash of the file's content."""
+
+    folder: str | None = None
+
+    def __init__(self, py_func, py_file, package: str):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(self.folder, package)
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        st = os.stat(self._py_file)
+        return _content_hash(self._py_file, st.st_mtime_ns, st.st_size)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        module = getattr(py_func, "__module__", None) or ""
+        if cls.folder is None or not module.startswith("wargym.") or not os.path.exists(py_file):
+            return None
+        self = cls(py_func, py_file, module.rpartition(".")[0])
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
 
 
 def _prune(root: Path) -> None:

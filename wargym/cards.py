@@ -22,8 +22,8 @@ one is queued: the card is taken out of the pile wherever it lies.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from wargym.jit import njit
 from wargym.rng import take_forced, uniform
 
 

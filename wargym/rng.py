@@ -27,7 +27,8 @@ neither a bot-protocol client nor a saved file can load the dice.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from wargym.jit import njit
 
 FORCED_MAX = 24   # values a test may force ahead (the longest book example rolls 19 dice)
 

@@ -19,9 +19,8 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from wargym.attu.scenario import LANDING_ZONES
+from wargym.jit import njit
 
 END, YES, NO, HOLD, AIR, STRIKE, YAMASAKI, RESERVE = range(8)
 MAX_SLOTS = 16

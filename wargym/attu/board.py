@@ -6,10 +6,10 @@ zone's capacity replaces the normal limits (9.2.1).
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.scenario import ARTILLERY, DEPOT, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import LOC_MAP
+from wargym.jit import njit
 from wargym.rng import roll as roll_die
 
 

@@ -9,13 +9,12 @@
     FRIENDLY_FIRE   the first hex offered
 """
 
-from numba import njit
-
 from wargym.attu.actions import MAX_SLOTS, NO, SLOT_0, YES
 from wargym.attu.board import side_of
 from wargym.attu.losses import japanese_infantry_in, may_take_hit
 from wargym.attu.scenario import INFANTRY, LANDING_ZONES, UNKNOWN, US
 from wargym.attu.state import ARNOLD, FRIENDLY_FIRE, LOSS, LOSS_RANGED, MARTINEZ, RETREAT
+from wargym.jit import njit
 
 
 @njit(cache=True)

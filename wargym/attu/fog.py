@@ -28,7 +28,6 @@ agents through ``hidden_from``:
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.board import roll, side_of, spots
 from wargym.attu.scenario import INFANTRY, JAPAN, UNKNOWN, US
@@ -36,6 +35,7 @@ from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, NO_CHIT, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE,
 )
 from wargym.hidden import Anonymous, Secret
+from wargym.jit import njit
 from wargym.rng import uniform
 
 

@@ -12,7 +12,6 @@ for capture (8.2.1.2, 8.2.1.4).
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import counts_on_casualty_track, side_of
@@ -21,6 +20,7 @@ from wargym.attu.state import (
     LOC_ASIDE, LOC_MAP, LOC_RESERVE, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
 )
 from wargym.attu.victory import check_immediate, eliminate
+from wargym.jit import njit
 
 
 @njit(cache=True)

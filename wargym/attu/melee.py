@@ -24,7 +24,6 @@ has a die to roll the Melee ends as it stands.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu import yamasaki
 from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES, allow_slots
@@ -41,6 +40,7 @@ from wargym.attu.state import (
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, update_zones
+from wargym.jit import njit
 
 MAX_ROUNDS = 60
 

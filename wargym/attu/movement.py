@@ -16,11 +16,11 @@ bounded by the unit's Movement Allowance:
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.board import hex_stats, side_of, stack_ok_fast, zoc_of
 from wargym.attu.scenario import IMPASSABLE, JAPAN, RAIN, UNKNOWN
 from wargym.attu.state import LOC_MAP, OPT_SUBSET
+from wargym.jit import njit
 
 INF = 10000
 FAR = 1_000_000  # goal_distances: no path

@@ -48,7 +48,6 @@ Unknown tables, the Japanese pool, the Komandorski chits before their reveal, th
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.board import hex_side, side_of, zoc_of
 from wargym.attu.fog import hidden_from
@@ -56,6 +55,7 @@ from wargym.attu.scenario import JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     HEROES, LOC_ELIM, LOC_MAP, LOC_RESERVE, LOC_STAGING, LOSS, OPT_KOMANDORSKI, PHASE_NAMES,
 )
+from wargym.jit import njit
 
 # the spatial planes (the table above)
 P_LAND, P_LEVEL, P_LAKE, P_RIVER, P_SLOPE, P_CLIFF, P_LZ_CAPACITY, P_NEAR_LZ, P_VICTORY_HEX, P_CLEARED = range(10)

@@ -16,7 +16,6 @@ AIR_TARGET (``announce``), STRIKE (``strike``) and FRIENDLY_FIRE.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import occupancy, roll, side_of, spots
@@ -29,6 +28,7 @@ from wargym.attu.state import (
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, update_zones
+from wargym.jit import njit
 from wargym.rng import uniform
 
 UNKNOWN_RANGE = 2  # the Infantry an Unknown reveals fire at range 2 (counters.yaml)

@@ -21,7 +21,6 @@ Infantry for Unknowns.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.actions import END, LZ_0, MAX_BATTALIONS, REINF_0
 from wargym.attu.board import counts_on_casualty_track, roll, side_of, us_stack_ok, zoc_of
@@ -35,6 +34,7 @@ from wargym.attu.state import (
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, update_zones
 from wargym.attu.weather import roll_weather
+from wargym.jit import njit
 
 SWAP_RANGE = 7  # 9.6: Unknowns up to seven Movement Points from the swapped hex
 

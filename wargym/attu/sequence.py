@@ -28,7 +28,6 @@ ones (``is_minor``) are too.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES, allow_slots
@@ -64,6 +63,7 @@ from wargym.attu.state import (
 from wargym.attu.supply import supply_distance
 from wargym.attu.victory import end_of_turn, step8, update_zones
 from wargym.attu.weather import roll_airpower, roll_weather
+from wargym.jit import njit
 from wargym.kernel import bind_driver, only_action
 
 

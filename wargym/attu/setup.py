@@ -18,7 +18,6 @@ The decisions: JP_SETUP (``place_japanese``, ``placement_mask``), US_STAGING (``
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.actions import LZ_0, NO, RESERVE, YES
 from wargym.attu.scenario import (
@@ -27,6 +26,7 @@ from wargym.attu.scenario import (
 )
 from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING, OPT_JP_FREE, OPT_US_FREE
 from wargym.attu.weather import roll_weather
+from wargym.jit import njit
 from wargym.rng import shuffle, uniform
 
 NEAR_MIN, NEAR_MAX, NEAR_NEED = 2, 3, 2   # 12.4

@@ -25,7 +25,6 @@
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.board import DIE_SIDES, counters_in, roll, side_of, zoc_of
 from wargym.attu.fog import place_engaged, pool_draw
@@ -36,6 +35,7 @@ from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import unknown_hex_ok
 from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, MEL_AMBUSH
 from wargym.attu.victory import update_zones
+from wargym.jit import njit
 from wargym.rng import shuffle, uniform
 
 THREAT_RANGE = 4      # 13.2.2

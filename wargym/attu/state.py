@@ -57,10 +57,10 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from wargym.core import BaseState
 from wargym.attu.scenario import TURN_0_DATE, WEATHERS, Scenario
+from wargym.jit import njit
 from wargym.kernel import KernelStruct
 from wargym.schema import var
 

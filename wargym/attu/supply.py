@@ -10,12 +10,12 @@ fights or is refit (7.4); out of supply units suffer -2 (8.3) and may not refit 
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.board import occupancy, zoc_of
 from wargym.attu.movement import INF, allowance, path_cost_from
 from wargym.attu.scenario import DEPOT, IMPASSABLE, JAPAN, US
 from wargym.attu.state import LOC_MAP
+from wargym.jit import njit
 
 ENGINEER_MOVE = 6  # 7.3
 MAX_SUPPLY_MP = 24

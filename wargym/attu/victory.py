@@ -12,13 +12,13 @@
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.attu.board import hex_side, side_of
 from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, INFANTRY, JAPAN, TURN_0_DATE, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
 )
+from wargym.jit import njit
 
 
 @njit(cache=True)

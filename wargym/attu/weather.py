@@ -1,9 +1,8 @@
 """Weather (3.3) and Airpower determination (3.4)."""
 
-from numba import njit
-
 from wargym.attu.board import roll
 from wargym.attu.state import OPT_AIR_MOD
+from wargym.jit import njit
 
 
 @njit(cache=True)

@@ -15,8 +15,6 @@ the reversed order holds for every round of the Yamasaki Melee; a U.S. retreat (
 group into the hex but ends its move, since only an elimination lets it continue.
 """
 
-from numba import njit
-
 from wargym.attu.actions import END
 from wargym.attu.board import is_infantry_like, occupancy, side_of
 from wargym.attu.fog import reveal_unknowns
@@ -24,6 +22,7 @@ from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, YAMA_MOVE
 from wargym.attu.victory import update_zones
+from wargym.jit import njit
 
 
 @njit(cache=True)

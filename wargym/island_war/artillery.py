@@ -6,10 +6,9 @@ Which artillery may barrage is decided with the other combat facts in combat.uni
 declaration rules (8.13, 8.22, 8.31-8.32) are in combat.declare_mask.
 """
 
-from numba import njit
-
 from wargym.island_war.scenario import ARTILLERY
 from wargym.island_war.state import ON_MAP
+from wargym.jit import njit
 
 
 @njit(cache=True)

@@ -13,10 +13,10 @@ unit's "printed attack strength" is its Barrage Strength.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.scenario import ARMOR, ARTILLERY, ENGINEER, INFANTRY
 from wargym.island_war.state import ON_MAP
+from wargym.jit import njit
 
 
 @njit(cache=True)

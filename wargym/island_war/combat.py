@@ -15,11 +15,11 @@ neither attack nor be attacked (7.96).
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.banzai import doubled
 from wargym.island_war.scenario import ARTILLERY, JAPAN, RIVER
 from wargym.island_war.state import ON_MAP
+from wargym.jit import njit
 
 
 @njit(cache=True)

@@ -10,12 +10,11 @@ AI" decide (4.1 c, 7.62):
   only onto an objective hex its side does not control, the strongest unit first.
 """
 
-from numba import njit
-
 from wargym.island_war.actions import CONFIRM, GS_ADD
 from wargym.island_war.combat import attack_strength, crt_column, defense_strength
 from wargym.island_war.retreat import advance_choices, enemy_distance
 from wargym.island_war.state import ADVANCE_DEST, ADVANCE_SELECT, FPF, ON_MAP, RETREAT
+from wargym.jit import njit
 from wargym.kernel import first_legal
 
 import numpy as np

@@ -7,7 +7,7 @@ example in 9.0 says).  9.15: points never attack or defend alone: they join an a
 least one attacking unit, or the defence of a unit under attack.
 """
 
-from numba import njit
+from wargym.jit import njit
 
 
 @njit(cache=True)

@@ -22,10 +22,10 @@ controlled hex follow 5.14/5.15/6.13/6.14.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.scenario import ARMOR, ARTILLERY, JAPAN, PROHIBITED, RIVER, ROAD, TRAIL
 from wargym.island_war.state import ON_MAP
+from wargym.jit import njit
 
 INF = 30000
 

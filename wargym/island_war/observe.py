@@ -31,13 +31,13 @@ Global vector::
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.combat import attack_strength, defense_strength
 from wargym.island_war.scenario import ARMOR, ARTILLERY, PROHIBITED, RIVER, ROAD, TRAIL
 from wargym.island_war.sequence import decider
 from wargym.island_war.state import MOVE_SELECT, ON_MAP, OVER, WAITING
 from wargym.island_war.victory import margin
+from wargym.jit import njit
 
 N_FIXED_PLANES = 36
 N_GLOBAL = 36

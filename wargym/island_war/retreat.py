@@ -21,12 +21,12 @@ or town only across a road or trail hexside).
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.scenario import ARMOR, ARTILLERY, PROHIBITED, ROAD, TRAIL
 from wargym.island_war.state import ON_MAP, PATH_LEN
 from wargym.island_war.victory import eliminate, occupy
 from wargym.island_war.zoc import enemy_zoc, occupancy
+from wargym.jit import njit
 
 BLOCKED, VACANT, DISPLACE = 0, 1, 2
 

@@ -28,8 +28,6 @@ with a single route or displacement hex, an advance nobody can make.  With ``dec
 the default rules in defaults.py and retreat.py.
 """
 
-from numba import njit
-
 from wargym.island_war import defaults
 from wargym.island_war.actions import BANZAI, CANCEL, CONFIRM, END_PHASE, GS_ADD, MAX_REINF_CHOICES, REINF_0
 from wargym.island_war.artillery import fpf_allowed, fpf_mask
@@ -51,6 +49,7 @@ from wargym.island_war.state import (
 )
 from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
+from wargym.jit import njit
 from wargym.kernel import bind_driver, first_legal, only_action
 from wargym.rng import roll
 

@@ -10,9 +10,9 @@ none to arrive loses at once.
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.state import ELIMINATED, ON_MAP, OVER, WAITING
+from wargym.jit import njit
 
 
 @njit(cache=True)

@@ -6,9 +6,9 @@ extra units add nothing.  Nothing here is stored: positions are the truth, these
 """
 
 import numpy as np
-from numba import njit
 
 from wargym.island_war.state import ON_MAP
+from wargym.jit import njit
 
 
 @njit(cache=True)

@@ -38,5 +38,5 @@ def install(package_dir: Path) -> bool:
     if (package_dir / "envs").is_dir() or not all((root / n / "__init__.py").is_file() for n in PACKAGES):
         return False
     if not any(isinstance(f, SourceTreeFinder) for f in sys.meta_path):
-        sys.meta_path.append(SourceTreeFinder(root))
+        sys.meta_path.insert(0, SourceTreeFinder(root))  # before an editable install's finder of another checkout
     return True

@@ -30,6 +30,7 @@ import shutil
 import time
 from pathlib import Path
 
+FOLDER: str | None = None     # this source version's cache folder once configure() has set it
 KEEP = 3                      # versions always kept
 UNUSED = 7 * 24 * 3600        # seconds without use after which another version is removed
 
@@ -82,7 +83,8 @@ def configure() -> str | None:
         _prune(folder.parent)
     except OSError:
         return None  # no writable cache here: numba's default (beside the source) applies
-    config.CACHE_DIR = str(folder)
+    global FOLDER
+    config.CACHE_DIR = FOLDER = str(folder)
     _PackageLocator.folder = str(folder)
     _install_locator()
     return str(folder)

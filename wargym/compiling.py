@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 import time
 
 from numba.core import event
@@ -40,6 +41,8 @@ class CompileProgress(event.Listener):
         self.count = 0
         self.shown = False
         self.last_line = 0.0
+        self.current = ""
+        self._ticker: threading.Thread | None = None
 
     def _tty(self) -> bool:
         return getattr(self.stream, "isatty", lambda: False)()
@@ -50,7 +53,17 @@ class CompileProgress(event.Listener):
             self.began, self.top, self.count, self.shown = time.perf_counter(), name, 0, False
         self.depth += 1
         self.count += 1
+        self.current = name
         self._show(name)
+        if self._ticker is None:  # LLVM's longest steps send no events: a clock keeps the line alive
+            self._ticker = threading.Thread(target=self._tick, name="wargym-compile-progress", daemon=True)
+            self._ticker.start()
+
+    def _tick(self) -> None:
+        while True:
+            time.sleep(1.0)
+            if self.depth > 0:
+                self._show(self.current)
 
     def on_end(self, ev) -> None:
         self.depth -= 1

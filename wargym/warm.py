@@ -1,0 +1,140 @@
+"""Compiling a ruleset's kernels ahead of use, and what a command does while they are not compiled.
+
+``wargym compile [--ruleset R]`` (``python -m wargym.warm``) plays a few decisions of the
+ruleset's default scenario with its rule agents: numba compiles the core (start, step, masks),
+the observation and the rule agents, and keeps them in its cache (wargym/_numba_cache.py), with
+the progress of wargym/compiling.py on stderr.  It then marks the ruleset ready in the cache
+folder of this source version.
+
+A cold compile takes minutes on two cores (Island War about 1.5, Attu about 4), and a first
+``wargym demo`` or ``wargym play`` should not wait for it: with no ready mark, those commands run
+the same rules as plain Python (``NUMBA_DISABLE_JIT``; the kernels' arrays read as numba reads
+them, ``wargym.kernel.NumbaScalars``, so the game is the same game) while ``wargym compile`` runs
+in the background, low priority, logging to the cache folder.  Later runs find the mark and use
+the compiled kernels.  ``WARGYM_INTERPRET=0`` turns this off (the command compiles first, with
+progress); ``WARGYM_BACKGROUND_COMPILE=0`` runs interpreted without starting the compile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _folder() -> Path | None:
+    from wargym import _numba_cache
+
+    return Path(_numba_cache.FOLDER) if _numba_cache.FOLDER else None
+
+
+def _mark(ruleset: str) -> Path | None:
+    import numba
+
+    folder = _folder()
+    return folder / f"ready-{ruleset}-numba{numba.__version__}" if folder else None
+
+
+def ready(ruleset: str) -> bool:
+    """The ruleset's kernels were compiled into this source version's cache (or the cache is not
+    wargym's to judge: a ``NUMBA_CACHE_DIR`` set by the user)."""
+    mark = _mark(ruleset)
+    return mark is None or mark.exists()
+
+
+def warm(ruleset: str) -> float:
+    """Compile (or load) the kernels a game of ``ruleset`` uses; mark it ready; the seconds taken."""
+    import numpy as np
+
+    from wargym.agents import make_agent
+    from wargym.registry import make_core
+
+    start = time.perf_counter()
+    core = make_core(ruleset)
+    state = core.init(2, 0)
+    agents = [make_agent("rule", ruleset, p) for p in core.players]
+    for _ in range(2):
+        player = int(core.current_player(state)[0])
+        if player < 0:
+            break
+        state = core.step(state, np.asarray(agents[player].act(core, state, player), dtype=np.int64))
+    core.legal_mask(state)
+    for p in range(len(core.players)):
+        core.observe(state, p)
+    mark = _mark(ruleset)
+    if mark is not None:
+        mark.touch()
+    return time.perf_counter() - start
+
+
+def _running(ruleset: str) -> bool:
+    folder = _folder()
+    lock = folder / f"compiling-{ruleset}.pid" if folder else None
+    if lock is None or not lock.exists():
+        return False
+    try:
+        os.kill(int(lock.read_text()), 0)
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def compile_in_background(ruleset: str) -> tuple[int, Path] | None:
+    """Start ``python -m wargym.warm --ruleset R`` detached (unless one runs): its pid and log."""
+    folder = _folder()
+    if folder is None or _running(ruleset) or os.environ.get("WARGYM_BACKGROUND_COMPILE", "1") == "0":
+        return None
+    log = folder / f"compiling-{ruleset}.log"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "wargym.warm", "--ruleset", ruleset, "--nice"],
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+    (folder / f"compiling-{ruleset}.pid").write_text(str(proc.pid))
+    return proc.pid, log
+
+
+def run_interpreted(argv: list[str], ruleset: str) -> int | None:
+    """Run ``wargym argv`` on the interpreted rules when ``ruleset``'s kernels are not compiled
+    yet (module docstring); None when they are (or this is turned off): compile as usual."""
+    if ready(ruleset) or os.environ.get("WARGYM_INTERPRET", "1") == "0" or os.environ.get("NUMBA_DISABLE_JIT"):
+        return None
+    started = compile_in_background(ruleset)
+    how = (f"compiling them in the background (pid {started[0]}, a few minutes; log {started[1]})"
+           if started else "run `wargym compile` to compile them")
+    print(f"wargym: the {ruleset} rules kernels are not compiled on this machine yet; this run plays the "
+          f"same rules interpreted (slower per decision) while {how}.", file=sys.stderr, flush=True)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    return subprocess.call([sys.executable, "-m", "wargym.cli", *argv], env=env)
+
+
+def add_compile_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.registry import RULESETS
+
+    p.add_argument("--ruleset", action="append", choices=sorted(RULESETS), default=None,
+                   help="ruleset to compile (repeatable; default every ruleset)")
+    p.add_argument("--nice", action="store_true", help=argparse.SUPPRESS)
+
+
+def run_compile(args: argparse.Namespace) -> int:
+    from wargym.registry import RULESETS
+
+    if args.nice and hasattr(os, "nice"):
+        os.nice(10)
+    folder = _folder()
+    for ruleset in args.ruleset or sorted(RULESETS):
+        seconds = warm(ruleset)
+        print(f"{ruleset}: kernels ready in {seconds:.1f} s" + (f" (cache {folder})" if folder else ""), flush=True)
+    if args.nice and folder is not None:
+        for ruleset in args.ruleset or ():
+            (folder / f"compiling-{ruleset}.pid").unlink(missing_ok=True)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m wargym.warm", description=__doc__.splitlines()[0])
+    add_compile_arguments(parser)
+    sys.exit(run_compile(parser.parse_args()))

@@ -80,8 +80,8 @@ class CompileProgress(event.Listener):
         if not self._tty() and self.shown and now - self.last_line < EVERY:
             return
         self.shown, self.last_line = True, now
-        self._write(f"wargym: compiling the rules kernels (first run on this machine), {spent:.0f} s, "
-                    f"{self.count} functions: {name}")
+        self._write(f"wargym: compiling {self.top} (numba, first use on this machine): {spent:.0f} s, "
+                    f"{self.count} functions so far, now {name}")
 
     def _write(self, text: str, end: bool = False) -> None:
         try:

@@ -91,15 +91,17 @@ def bounds_of(v: Var, dims: Mapping[str, int]) -> tuple[Any, Any]:
 
 
 def blank(state_class: type, core: Any, batch: int, dims: Mapping[str, int], **given: np.ndarray) -> Any:
-    """``batch`` new games: every field at its ``init`` (``given`` arrays override)."""
+    """``batch`` new games: every field at its ``init`` (``given`` arrays override).  Every array is
+    C-ordered: numba compiles a kernel anew for each array layout it is given, and one Fortran-ordered
+    field in a new game (a transposed set-up) once made a cold start compile Attu's rules twice."""
     out = {}
     for name, v in specs(state_class).items():
         if name in given:
-            out[name] = np.asarray(given[name], dtype=v.dtype)
+            out[name] = np.ascontiguousarray(given[name], dtype=v.dtype)
             continue
         value = v.init(core) if callable(v.init) else v.init
         shape = (batch, *shape_of(v, dims))
-        out[name] = np.array(np.broadcast_to(np.asarray(value, dtype=v.dtype), shape))
+        out[name] = np.array(np.broadcast_to(np.asarray(value, dtype=v.dtype), shape), order="C")
     return state_class(**out)
 
 

@@ -1,4 +1,4 @@
-"""Throughput of a wargym ruleset core under random masked play (DESIGN.md section 6, "Speed").
+"""Throughput of a wargym ruleset core under random masked play.
 
     python benchmarks/throughput.py --ruleset island_war [--scenario saipan] [--seconds 5]
                                     [--batches 1,64,1024] [--threads N] [--busy N] [--json] [--profile]

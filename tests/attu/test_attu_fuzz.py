@@ -1,4 +1,4 @@
-"""Random masked play of Attu with invariant checks after every step (DESIGN.md section 6).
+"""Random masked play of Attu with invariant checks after every step.
 
 CI plays >= 100,000 decisions over the campaign (historic and free set-ups), solitaire play and a
 short scenario.  Invariants, each a rule:

@@ -1,4 +1,4 @@
-"""The Core contract for Island War: determinism, records, errors, masks (DESIGN.md section 2)."""
+"""The Core contract for Island War: determinism, records, errors, masks."""
 
 from __future__ import annotations
 

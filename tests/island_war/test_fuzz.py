@@ -1,4 +1,4 @@
-"""Random masked play with invariant checks after every step (DESIGN.md section 6).
+"""Random masked play with invariant checks after every step.
 
 CI plays >= 100,000 decisions over both shipped scenarios and both decision modes; the ``slow``
 variant plays more.  Invariants, each a rule:

@@ -7,6 +7,11 @@ moves; type a number and Enter.  ``u`` takes back your last decision (and the op
 after it), ``b`` redraws the board, ``h`` helps, ``q`` quits.  The opponent's moves are printed as
 it makes them; the game ends with a summary.
 
+No one key ends a phase by accident: the choice that ends the phase or step ("end phase", "end")
+is always listed last, and while any other move is still open (a unit that may move, an attack or
+a landing not yet made) choosing it asks "Really end phase? [y/N]" and names what is left; only
+``y`` ends it.
+
 ``play(...)`` takes ``input_fn`` (called with the prompt, returns the typed line) and ``out`` (a
 text stream), so a test can script a game.
 """
@@ -26,8 +31,10 @@ How to play
   Your turn is a series of small decisions (for example: pick a unit, then the hex it moves to;
   pick an enemy unit to attack, add attackers, then confirm).  Each decision shows the board and a
   numbered list of everything the rules allow you now: type the number of your choice and press
-  Enter.  "end phase" finishes the current phase; "cancel" drops the unit or attack being picked.
-  When there is only one choice, Enter alone takes it.
+  Enter.  "end phase" finishes the current phase; it is always the last choice, and while other
+  moves are still open it asks "Really end phase? [y/N]" (y ends it; Enter or anything else keeps
+  the phase going).  "cancel" drops the unit or attack being picked.  When there is only one
+  choice, Enter alone takes it.
 
   u  undo: take back your last decision (and the opponent's moves after it); repeat to go further
   b  show the board again
@@ -81,6 +88,39 @@ class TerminalGame:
         for i, a in enumerate(legal, 1):
             self.say(f"  {i:>{width}}  {self.core.describe_action(int(a), self.state, 0)}")
 
+    def is_end(self, action: int) -> bool:
+        """Whether ``action`` ends the phase or step ("end phase", "end")."""
+        return self.core.describe_action(int(action), self.state, 0).split(" ")[0] == "end"
+
+    def ordered(self, legal: np.ndarray) -> np.ndarray:
+        """The legal actions as listed: in action order, the ones that end the phase or step last
+        (so that choice 1, or Enter, never ends it)."""
+        ends = np.array([self.is_end(a) for a in legal], dtype=bool)
+        return np.concatenate([legal[~ends], legal[ends]])
+
+    def left_undone(self, action: int, legal: np.ndarray) -> list[str]:
+        """What ending the phase or step with ``action`` would leave undone: the other legal
+        choices (a cancel only drops a pick, so it is not counted); empty for any other action."""
+        if not self.is_end(action):
+            return []
+        texts = [self.core.describe_action(int(a), self.state, 0) for a in legal if int(a) != int(action)]
+        return [t for t in texts if t.split(" ")[0] not in ("end", "cancel")]
+
+    def confirm_end(self, action: int, left: list[str]) -> bool:
+        """Ask before ending the phase or step while ``left`` is still open; only y/yes ends it."""
+        what = self.core.describe_action(int(action), self.state, 0)
+        n = len(left)
+        shown = ", ".join(left[:5]) + (f" and {n - 5} more" if n > 5 else "")
+        self.say(f"'{what}' would leave {n} other choice{'s' if n != 1 else ''} unused here: {shown}.")
+        try:
+            answer = self.input_fn(f"Really {what}? [y/N]: ").strip().lower()
+        except EOFError:
+            raise _Quit from None
+        if answer in ("y", "yes"):
+            return True
+        self.say(f"Not ended: choose a move (the last choice, '{what}', ends it).")
+        return False
+
     # -- the loop ------------------------------------------------------------------------------------
     def over(self) -> bool:
         return bool(self.core.terminated(self.state)[0] or self.core.truncated(self.state)[0])
@@ -107,7 +147,7 @@ class TerminalGame:
         self.board_due = True
 
     def human_decides(self) -> None:
-        legal = np.flatnonzero(self.core.legal_mask(self.state)[0])
+        legal = self.ordered(np.flatnonzero(self.core.legal_mask(self.state)[0]))
         self.say()
         self.board()
         self.choices(legal)
@@ -136,6 +176,9 @@ class TerminalGame:
                 text = "1"
             if text.isdigit() and 1 <= int(text) <= n:
                 action = int(legal[int(text) - 1])
+                left = self.left_undone(action, legal)
+                if left and not self.confirm_end(action, left):
+                    continue
                 you = _side(self.core.players[self.human])
                 self.say(f"  {you} (you): {self.core.describe_action(action, self.state, 0)}")
                 self.history.append((self.state, action))
@@ -177,16 +220,33 @@ class TerminalGame:
                 f"{name}: {_side(owner) if owner else 'nobody'}" for name, owner in facts["objectives"].items()))
 
 
-def play(ruleset: str = "island_war", side: str | None = None, vs: str = "rule", scenario: str | None = None,
-         seed: int = 0, decisions: str = "major", input_fn: Callable[[str], str] = input,
+def play(ruleset: str | None = None, side: str | None = None, vs: str = "rule", scenario: str | None = None,
+         seed: int = 0, decisions: str | None = None, input_fn: Callable[[str], str] = input,
          out: TextIO | None = None) -> int:
-    """Play one game at the terminal as ``side`` (default: the first player) against ``vs`` (an
-    agent spec for every other side); returns 0 when the game ends or the player quits."""
-    from wargym.agents.base import make_agent
+    """Play one game at the terminal as ``side`` against ``vs`` (an agent spec for every other
+    side); returns 0 when the game ends or the player quits.
+
+    ``ruleset``, ``scenario`` and ``decisions`` default to those of a trained policy ``vs`` (its
+    sidecar or run.json), else island_war, its default scenario and major; such a policy plays
+    the side it was trained for, and ``side`` defaults to the other one (else to the first
+    player).  A value given that contradicts the policy is an error naming both."""
+    from wargym.agents.base import CLI_FLAGS, Default, SettingsError, game_settings, make_agent
     from wargym.replay import make_core_for
 
     out = out or sys.stdout
-    core = make_core_for(ruleset, scenario, decisions)
+    label = f"the opponent {vs if isinstance(vs, str) else repr(vs)}"
+    game = game_settings([(label, vs)], Default("island_war") if ruleset is None else ruleset, scenario, decisions,
+                         flags=CLI_FLAGS)
+    ruleset, decisions = game["ruleset"], game["decisions"]
+    core = make_core_for(ruleset, game["scenario"], decisions, game["options"])
+    policy = game["settings"][label] or {}
+    theirs = policy.get("side")
+    if theirs in core.players and len(core.players) == 2:
+        mine = core.players[1 - core.players.index(theirs)]
+        if side is not None and side == theirs:
+            raise SettingsError(f"--side {side}: {label} plays side {theirs!r} (from {policy['source']}); "
+                                f"you play {mine!r}")
+        side = side or mine
     side = side or core.players[0]
     if side not in core.players:
         raise ValueError(f"--side {side!r}: the players of {ruleset} are {', '.join(core.players)}")
@@ -212,20 +272,30 @@ def _warm_up(core, opponents: dict) -> None:
 
 # ------------------------------------------------------------------------------------------ CLI
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.agents.base import Default
+    from wargym.cli_types import non_negative_int
     from wargym.registry import RULESETS
 
-    p.add_argument("--ruleset", default="island_war", choices=sorted(RULESETS), help="ruleset (default island_war)")
-    p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's default)")
-    p.add_argument("--side", default=None, help="the side you play, e.g. us or japan (default: the first player)")
+    p.add_argument("--ruleset", default=Default("island_war"), choices=sorted(RULESETS),
+                   help="ruleset (default: the opponent policy's, else island_war)")
+    p.add_argument("--scenario", default=None, help="scenario (default: the opponent policy's, else the ruleset's "
+                                                    "default)")
+    p.add_argument("--side", default=None, help="the side you play, e.g. us or japan (default: the side the opponent "
+                                                "policy does not play, else the first player)")
     p.add_argument("--vs", default="rule", metavar="SPEC",
-                   help="your opponent: rule, random, rule:<name>, onnx:<path> (default rule)")
-    p.add_argument("--seed", type=int, default=0, help="game seed (dice); the opponent is seeded from it too")
-    p.add_argument("--decisions", default="major", choices=("major", "full"),
+                   help="your opponent: rule, random, rule:<name>, sb3:<path>, onnx:<path>, py:<module>:<Name> "
+                        "(default rule); a policy brings its ruleset, scenario, decisions and side")
+    p.add_argument("--seed", type=non_negative_int, default=0,
+                   help="game seed (dice); the opponent is seeded from it too")
+    p.add_argument("--decisions", default=Default("major"), choices=("major", "full"),
                    help="'major': minor choices (FPF, retreat routes, advances) made for you by the default "
-                        "rules; 'full': you make every choice (default major)")
+                        "rules; 'full': you make every choice (default: the opponent policy's, else major)")
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from wargym.cli_types import check_agent_spec
+
+    check_agent_spec(args.vs, "--vs")
     return play(args.ruleset, args.side, args.vs, args.scenario, args.seed, args.decisions)
 
 
@@ -235,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return run_play(args)
-    except ValueError as err:
+    except (ValueError, OSError) as err:  # OSError: a policy file that is missing (FileNotFoundError)
         print(f"wargym play: error: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -123,6 +123,30 @@ def load_config(config: dict | str | Path | None) -> tuple[dict[str, Any], str |
     return cfg, source
 
 
+# The numbers a config sets and what each must be (wargym.cli_types.check_numbers; None: the default).
+NUMBERS = {"steps": "positive_int", "n_envs": "positive_int", "checkpoint_every": "positive_int",
+           "n_steps": "positive_int", "batch_size": "positive_int", "n_epochs": "positive_int",
+           "max_decisions": "positive_int", "torch_threads": "positive_int", "numba_threads": "positive_int",
+           "seed": "non_negative_int", "max_minutes": "positive_float", "learning_rate": "positive_float"}
+
+
+def check_config(cfg: dict[str, Any], source: str | None = None) -> None:
+    """ValueError naming the key and value of a config (with its overrides) that cannot run: a
+    count that is not positive, an unknown scenario, a policy file missing or of the wrong kind."""
+    from wargym.cli_types import check_agent_spec, check_numbers
+    from wargym.registry import check_scenario
+
+    where = f"training config {source}" if source else "training config"
+    check_numbers(cfg, NUMBERS, where)
+    if cfg["scenario"] is not None:
+        try:
+            check_scenario(cfg["ruleset"], cfg["scenario"])
+        except ValueError as err:
+            raise ValueError(f"{where}: scenario: {err}") from None
+    check_agent_spec(cfg["opponent"], f"{where}: opponent")
+    check_agent_spec(cfg["delegate"], f"{where}: delegate")
+
+
 def make_run_name(cfg: dict[str, Any]) -> str:
     """CleanRL's ``{env}__{experiment}__{seed}__{time}``: island_war__us_vs_rule__0__1700000000."""
     opponent = re.sub(r"[^A-Za-z0-9_-]+", "-", str(cfg["opponent"])).strip("-")[-40:] or "agent"
@@ -259,6 +283,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         raise ValueError("which side to train: give side= (--side) or put 'side:' in the config")
     if not isinstance(cfg["opponent"], str):
         raise ValueError("opponent must be an agent spec string ('rule', 'random', 'sb3:<path>', ...)")
+    check_config(cfg, config_path)  # before the run's folder and record are written
     if cfg["progress_bar"] and not progress_bar_available():
         cfg["progress_bar"] = False  # tqdm or rich missing: train without the bar
     if cfg["torch_threads"]:
@@ -369,6 +394,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
 
 # ------------------------------------------------------------------------------------------ CLI
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.cli_types import non_negative_int, positive_float, positive_int
     from wargym.registry import RULESETS
 
     p.add_argument("--config", default=None,
@@ -379,16 +405,21 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--side", default=None, help="the side to train, e.g. us or japan (default: the config's)")
     p.add_argument("--opponent", default=None, metavar="SPEC",
                    help="the other side: rule, random, or an agent spec (default: the config's)")
-    p.add_argument("--steps", type=int, default=None, help="total env steps of the run (default: the config's)")
-    p.add_argument("--max-minutes", type=float, default=None,
+    p.add_argument("--steps", type=positive_int, default=None,
+                   help="total env steps of the run (default: the config's)")
+    p.add_argument("--max-minutes", type=positive_float, default=None,
                    help="stop after this much wall-clock time, pretraining included (default: the config's)")
     p.add_argument("--out", default="runs/train", help="output folder (default ./runs/train)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the model and the games (default: the config's)")
+    p.add_argument("--seed", type=non_negative_int, default=None,
+                   help="seed of the model and the games (default: the config's)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from wargym.cli_types import check_agent_spec
+
+    check_agent_spec(args.opponent, "--opponent")
     config = args.config
     if config is None:
         if args.side is None:

@@ -102,7 +102,38 @@ def make_core(ruleset: str, scenario: str | None = None, **kwargs):
     """A Core for ``ruleset`` on ``scenario`` (its default when None); ``kwargs`` are the core's
     options (``decisions``, ``threads``, Attu's ``solitaire`` ...)."""
     record = get(ruleset)
-    return core_class(ruleset)(scenario=scenario or record.default_scenario, **kwargs)
+    scenario = scenario or record.default_scenario
+    check_scenario(ruleset, scenario)
+    return core_class(ruleset)(scenario=scenario, **kwargs)
+
+
+def looks_like_path(scenario: str) -> bool:
+    """A scenario given as a file of one's own rather than by name: a .yaml/.yml name, a folder in it."""
+    from pathlib import PurePath
+
+    return PurePath(scenario).suffix in (".yaml", ".yml") or "/" in scenario or "\\" in scenario
+
+
+def check_scenario(ruleset: str, scenario: Any) -> None:
+    """ValueError naming the ruleset's scenarios when ``scenario`` (a name, or a file of one's own)
+    is neither one of them nor an existing file; anything but a string (a compiled Scenario) passes."""
+    import difflib
+    from pathlib import Path
+
+    if not isinstance(scenario, str):
+        return
+    names = list(core_class(ruleset).scenario_names())
+    if scenario in names:
+        return
+    shipped = ", ".join(names)
+    if Path(scenario).is_file():
+        return  # a file of one's own: the ruleset's loader reads it (and names the file in any error)
+    if looks_like_path(scenario):
+        raise ValueError(f"scenario file {scenario!r} not found (looked for {Path(scenario).resolve()}); "
+                         f"{ruleset}'s shipped scenarios: {shipped}")
+    close = difflib.get_close_matches(scenario, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"unknown {ruleset} scenario {scenario!r}{hint}; {ruleset}'s scenarios: {shipped}")
 
 
 register(Ruleset(

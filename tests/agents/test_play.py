@@ -81,7 +81,10 @@ def test_undo_restores_the_decision_and_the_board():
 
 
 def end_phase_or_confirm(screen: str) -> str:
-    """A lazy human: ends every phase, confirms what must be confirmed."""
+    """A lazy human: ends every phase (saying yes when asked whether to leave moves undone),
+    confirms what must be confirmed."""
+    if screen.rstrip().endswith("[y/N]:"):
+        return "y"
     moves = CHOICE.findall(screen.split("Your decision")[-1])
     for want in ("end phase", "confirm"):
         for number, text in moves:
@@ -121,3 +124,84 @@ def test_play_arguments_and_a_piped_game(tmp_path):
                           "--scenario", "bloody_ridge", "--side", "germany"],
                          cwd=tmp_path, input="", capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "the players of island_war are us, japan" in bad.stderr
+
+
+def scripted(*answers: str):
+    """Answers for ``run``, with "END" standing for the number of the last choice shown."""
+    remaining = iter(answers)
+
+    def answer(screen: str) -> str:
+        text = next(remaining)
+        if text == "END":
+            return CHOICE.findall(screen.split("Your decision")[-1])[-1][0]
+        return text
+
+    return answer
+
+
+def test_choice_1_and_enter_never_end_the_phase_and_ending_early_asks():
+    code, script = run(scripted("END", "", "END", "n", "1", "q"))
+    text = script.out.getvalue()
+    first = dict(CHOICE.findall(script.decisions()[0]))
+    assert code == 0 and len(first) > 2
+    assert first[str(len(first))] == "end phase" and not first["1"].startswith("end")
+    # 'end phase' with units still to move asks, names what is left, and Enter or 'n' keep the phase
+    others = len(first) - 1
+    assert text.count(f"'end phase' would leave {others} other choices unused here: {first['1']}, ") == 2
+    asked = [p for p in script.prompts if p == "Really end phase? [y/N]: "]
+    assert len(asked) == 2 and text.count("Not ended: choose a move") == 2
+    assert "US (you): end phase" not in text
+    # then '1' takes the first move, which is not the end of the phase
+    assert f"  US (you): {first['1']}" in text
+
+
+def test_confirming_the_end_of_the_phase_ends_it():
+    code, script = run(scripted("END", "y", "q"))
+    text = script.out.getvalue()
+    assert code == 0 and "Really end phase? [y/N]: " in script.prompts
+    assert "  US (you): end phase" in text and "Not ended" not in text
+    blocks = script.decisions()
+    assert len(blocks) == 1 or blocks[1].splitlines()[0] != blocks[0].splitlines()[0]
+
+
+def test_attu_lists_end_last_and_asks_before_skipping_the_landings():
+    def answer(screen: str) -> str:
+        """'1' until a decision offers 'end' among other moves; then 'end', Enter at the question, quit."""
+        if screen.rstrip().endswith("[y/N]:"):
+            return ""
+        block = screen.split("Your decision")[-1]
+        moves = CHOICE.findall(block)
+        if "Not ended" in block:
+            return "q"
+        return moves[-1][0] if len(moves) > 1 and any(t == "end" for _, t in moves) else "1"
+
+    script = Script(answer)
+    code = play("attu", "us", "rule", "campaign", 0, "major", input_fn=script, out=script.out)
+    text = script.out.getvalue()
+    offered = [CHOICE.findall(block) for block in script.decisions()]
+    assert code == 0 and all(moves[0][1] != "end" for moves in offered)  # choice 1 never ends a step
+    moves = next(moves for moves in offered if any(t == "end" for _, t in moves))
+    assert len(moves) > 1 and moves[-1][1] == "end"
+    assert f"'end' would leave {len(moves) - 1} other choice" in text and f": {moves[0][1]}" in text
+    assert "Really end? [y/N]: " in script.prompts and "Not ended" in text
+    assert "US (you): end" not in text and text.rstrip().endswith("Goodbye.")
+
+
+def test_the_text_board_shows_the_hex_id_beside_each_unit():
+    from wargym.agents.play import TerminalGame
+    from wargym.island_war.render import unit_short
+    from wargym.replay import make_core_for
+
+    for scenario in ("bloody_ridge", "saipan"):
+        core = make_core_for("island_war", scenario, "major")
+        out = io.StringIO()
+        game = TerminalGame(core, 0, {}, 0, input, out)
+        game.board()
+        board, sc, state = out.getvalue(), core.scenario, game.state
+        on_map = [int(u) for u in (state.unit_status[0] == 1).nonzero()[0]]
+        assert len(on_map) > 4
+        for u in on_map:  # each unit's hex id and counter side by side, e.g. "0712 J4-5"
+            assert f"{sc.grid.label(int(state.unit_hex[0, u]))} {unit_short(sc, u)}" in board, (scenario, u)
+        for side, name in enumerate(("US", "Japan")):  # Saipan's US units all land later
+            assert (f"{name} units by hex: " in board) == any(sc.unit_side[u] == side for u in on_map)
+        assert max(len(line) for line in board.splitlines()) <= 120, scenario

@@ -343,6 +343,16 @@ class Scenario:
                 f"{int(self.unit_in_play.sum())} units, {len(self.target_hex)} victory hexes to take")
 
     @property
+    def victory(self) -> str:
+        """How the scenario is won, in one sentence (``wargym scenarios``)."""
+        if self.spec.end == "komandorski":
+            levels = ", ".join(f"{name.replace('_', ' ')} from {points}" for points, name in self.vp_levels[1:])
+            return (f"14.0: victory points when the game ends (captured Victory Hexes, the Casualty Track, "
+                    f"the date); below {self.vp_levels[1][0]} a Japanese major victory, {levels}")
+        names = " and ".join(self.hex_label(h) for h in self.target_hex)
+        return f"the U.S. wins by holding {names} at the end of May {self.spec.end_date}; otherwise Japan wins"
+
+    @property
     def num_hexes(self) -> int:
         return self.grid.size
 

@@ -238,15 +238,37 @@ def render_ansi(core, state, game: int = 0, viewer: int | None = None) -> str:
 
     terrain = "  ".join(f"{codes[i]} {n}" for i, n in enumerate(sc.terrain_names) if n in _land_terrains(sc))
     notes = [f"Terrain: {terrain}  ~ sea/impassable  * objective",
-             "Units: U US, J Japan, attack-defense (artillery barrage/FPF)   marks: " + MARK_LEGEND, ""]
+             "Units: U US, J Japan, attack-defense (artillery barrage/FPF)   marks: " + MARK_LEGEND]
+    columns = max(len(header), 100)
+    notes += unit_legend(sc, state, game, columns) + [""]
     notes += status_lines(core, state, game)
     notes.append("objectives: " + "; ".join(t for t, _ in objective_lines(core, state, game)))
     notes += forces_lines(core, state, game)
-    columns = max(len(header), 100)
     text = [f"{sc.title}{view}", header, *board, ""]
     for line in notes:
         text += textwrap.wrap(line, width=columns, subsequent_indent="    ") or [""]
     return "\n".join(text) + "\n"
+
+
+def unit_legend(sc: Scenario, state, game: int, width: int = 100) -> list[str]:
+    """Under the board, per side: each unit on the map as its hex id beside its counter
+    ("0712 J4-5A"), in hex order, so no counter has to be matched to its hex by eye; lines of at
+    most ``width`` characters, never breaking an entry."""
+    units = _units_by_hex(sc, state, game)
+    lines = []
+    for s, name in enumerate(SIDE_NAMES):
+        mine = [f"{sc.grid.label(h)} {unit_short(sc, u)}{unit_mark(state, game, u)}"
+                for h, u in sorted(units.items(), key=lambda hu: sc.grid.label(hu[0])) if sc.unit_side[u] == s]
+        line = f"{name} units by hex:"
+        for i, entry in enumerate(mine):
+            entry += "," if i < len(mine) - 1 else ""
+            if len(line) + 1 + len(entry) > width:
+                lines.append(line)
+                line = "   "
+            line += " " + entry
+        if mine:
+            lines.append(line)
+    return lines
 
 
 def _terrain_codes(sc: Scenario) -> list[str]:

@@ -226,6 +226,14 @@ class Scenario:
                 f"{len(self.objective_names)} objectives")
 
     @property
+    def victory(self) -> str:
+        """How the scenario is won, in one sentence (``wargym scenarios``; the whole text is in the
+        scenario file)."""
+        return (f"victory margin (US minus Japanese victory points: objectives held, enemy units eliminated) "
+                f"after game-turn {self.game_turns}: the US wins at {self.us_wins_at_margin:+d} or more, "
+                f"Japan at {self.japan_wins_at_margin:+d} or less")
+
+    @property
     def num_hexes(self) -> int:
         return self.grid.size
 
@@ -283,7 +291,24 @@ def _resolve(name_or_path: str | Path, suffix: str = ".yaml") -> Path:
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or p.exists():
         return p
-    return config_path("island_war", f"{name_or_path}{suffix}")
+    shipped = config_path("island_war", f"{name_or_path}{suffix}")
+    if not shipped.is_file() or str(name_or_path) not in list_scenarios():
+        raise ValueError(f"unknown island_war scenario {str(name_or_path)!r}; the scenarios are "
+                         f"{', '.join(list_scenarios())} (or give the path of a scenario .yaml file)")
+    return shipped
+
+
+def _beside(sfile: Path, key: str, name: str, rule: str) -> Path:
+    """The file a scenario names (``key: name``), looked for beside the scenario file; a DataError
+    naming the scenario file, the key, the missing file and where it looked when it is not there."""
+    path = sfile.parent / name
+    if path.is_file():
+        return path
+    shipped = config_path("island_war", name)
+    hint = (f"; the shipped {name} is {shipped}: copy it beside the scenario" if shipped.is_file()
+            and shipped.resolve() != path.resolve() else "")
+    raise DataError(sfile, key, name, rule, f"file {path} not found (a {key} file is looked for in the scenario "
+                                            f"file's folder, {sfile.parent.resolve()}){hint}")
 
 
 def list_scenarios() -> list[str]:
@@ -305,7 +330,7 @@ def load_scenario(name_or_path: str = "saipan") -> Scenario:
     if not cfile.exists():
         cfile = config_path("island_war", "crt.yaml")
     crt = validate(CombatResultsTable, load_yaml(cfile), cfile, {"columns": "7.61", "lines": "7.61"})
-    mfile = sfile.parent / sf.map
+    mfile = _beside(sfile, "map", sf.map, "2.1")
     m = validate(MapFile, load_yaml(mfile), mfile, _MAP_RULES)
     grid, terrains, hex_terrain, hexside, names = _compile_map(mfile, m, key)
 

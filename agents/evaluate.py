@@ -22,8 +22,12 @@ checks every one against the mask.  Results are from A's point of view: a win is
 counted as ``truncated``).
 
 Agents are named as in ``make_agent`` ("random", "rule", "rule:<name>", "sb3:<path>",
-"onnx:<path>"), or given as Agent objects, or as mappings ``{"spec": ..., "seed": ..., "name":
-...}`` (a tournament's agents: ``seed`` tells apart two agents of the same spec).  A named agent is
+"onnx:<path>", "py:<module>:<Name>"), or given as Agent objects, or as mappings ``{"spec": ...,
+"seed": ..., "name": ...}`` (a tournament's agents: ``seed`` tells apart two agents of the same
+spec).  A trained policy (sb3:, onnx:) carries its settings (wargym.agents.base): the games are
+built with its ruleset, scenario, decisions and rule options, and it plays only its side (A's
+side follows from the policies: no ``a_side`` needed); a value given that contradicts a policy,
+or two policies that want different games or the same side, is an error naming both.  A named agent is
 built once per side it plays, seeded from the run's seed, the first game of the batch, its role
 and side and its own ``seed``, so a run is reproducible.
 """
@@ -255,18 +259,23 @@ def _play_batch(core, plan, agents_a, agents_b, record_actions: bool, progress):
     return initial, state, lengths, per_game
 
 
-def evaluate(ruleset: str, agent_a: Any, agent_b: Any = None, games: int = 100, seed: int = 0,
-             scenario: str | None = None, decisions: str | None = "full", swap_sides: bool = True,
+def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int = 100, seed: int = 0,
+             scenario: str | None = None, decisions: str | None = None, swap_sides: bool = True,
              replay_dir: str | Path | None = None, batch_size: int = 64, first_game: int = 0,
              core_options: Mapping[str, Any] | None = None, a_side: str | None = None,
-             progress: Callable[[int], None] | None = None) -> EvalResult:
+             progress: Callable[[int], None] | None = None, flags: Mapping[str, str] | None = None) -> EvalResult:
     """Play ``games`` seeded games of ``ruleset`` between ``agent_a`` and ``agent_b`` (see the
     module docstring for which games); ``replay_dir``: write one replay JSON per game there.
 
-    ``decisions`` is passed to the core (None for a ruleset without that option), as are
-    ``core_options`` (e.g. ``{"max_decisions": 2000}``); ``first_game`` starts the run at game j
-    (a tournament splits a pair's games into chunks); ``a_side``: the side A plays in every game
-    (None: both, see the module docstring); ``progress(n)`` is called as n games end."""
+    ``ruleset``, ``scenario`` and ``decisions`` (None: the policies', else the ruleset's default
+    scenario and ``DEFAULT_DECISIONS``, "major") are passed to the core, as are ``core_options``
+    (e.g. ``{"max_decisions": 2000}``, added to the policies' rule options); ``first_game`` starts
+    the run at game j (a tournament splits a pair's games into chunks); ``a_side``: the side A plays
+    in every game (None: a one-side policy's side, else both, see the module docstring);
+    ``progress(n)`` is called as n games end.  ``SettingsError`` (a ValueError) when a value given
+    contradicts a policy's settings; ``flags``: how its message writes the options (the command
+    line's: wargym.agents.base.CLI_FLAGS)."""
+    from wargym.agents.base import game_settings, policy_sides
     from wargym.registry import RULESETS
     from wargym.replay import GameRecord, save_replay
 
@@ -274,9 +283,13 @@ def evaluate(ruleset: str, agent_a: Any, agent_b: Any = None, games: int = 100, 
         raise ValueError(f"games must be >= 1, got {games}")
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-    if ruleset not in RULESETS:
+    if ruleset is not None and ruleset not in RULESETS:
         raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
-    scenario = scenario or RULESETS[ruleset].default_scenario
+    labels = (f"A ({agent_name(agent_a)})", f"B ({agent_name(agent_b)})")
+    game = game_settings([(labels[0], agent_a), (labels[1], agent_b)], ruleset, scenario, decisions, core_options,
+                         flags)
+    ruleset, decisions, core_options = game["ruleset"], game["decisions"], game["options"]
+    scenario = game["scenario"] or RULESETS[ruleset].default_scenario
     core = _make_core(ruleset, scenario, decisions, core_options or {})
     players = tuple(core.players)
     if len(players) > 2:
@@ -288,6 +301,8 @@ def evaluate(ruleset: str, agent_a: Any, agent_b: Any = None, games: int = 100, 
     start = time.perf_counter()
     if a_side is not None and a_side not in players:
         raise ValueError(f"a_side {a_side!r} is not a player of {ruleset}; players: {players}")
+    a_side = policy_sides(players, (labels[0], game["settings"][labels[0]]),
+                          (labels[1], game["settings"][labels[1]]), a_side, (flags or {}).get("a_side", "a_side={!r}"))
     plan = game_plan(games, seed, len(players), swap_sides, first_game,
                      None if a_side is None else players.index(a_side))
     out = Path(replay_dir) if replay_dir is not None else None
@@ -330,24 +345,33 @@ def _make_core(ruleset: str, scenario: str, decisions: str | None, options: Mapp
 # -------------------------------------------------------------------------------------------- CLI
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``wargym eval``."""
+    from wargym.agents.base import Default
+    from wargym.cli_types import non_negative_int, positive_int
     from wargym.registry import RULESETS
 
-    p.add_argument("--ruleset", default="island_war", choices=sorted(RULESETS), help="ruleset (default island_war)")
+    p.add_argument("--ruleset", default=Default("island_war"), choices=sorted(RULESETS),
+                   help="ruleset (default: a policy's, else island_war)")
     p.add_argument("--a", default="rule", metavar="SPEC",
-                   help="agent A: random, rule, rule:<name>, sb3:<path>, onnx:<path> (default rule)")
-    p.add_argument("--b", default="random", metavar="SPEC", help="agent B, the opponent (default random)")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100; A plays each side in half)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the games' dice and of the agents (default 0)")
-    p.add_argument("--scenario", default=None, help="scenario name or file (default: the ruleset's default)")
-    p.add_argument("--decisions", default="full", choices=("full", "major"),
+                   help="agent A: random, rule, rule:<name>, sb3:<path>, onnx:<path>, py:<module>:<Name> (default "
+                        "rule); a policy brings its own ruleset, scenario, decisions and side")
+    p.add_argument("--b", default="random", metavar="SPEC", help="agent B, the opponent, a spec as for --a "
+                                                                 "(default random)")
+    p.add_argument("--games", type=positive_int, default=100,
+                   help="number of games (default 100; A plays each side in half)")
+    p.add_argument("--seed", type=non_negative_int, default=0,
+                   help="seed of the games' dice and of the agents (default 0)")
+    p.add_argument("--scenario", default=None,
+                   help="scenario name or file (default: a policy's, else the ruleset's default)")
+    p.add_argument("--decisions", default=Default("major"), choices=("full", "major"),
                    help="'full': every choice by the agents; 'major': minor choices by the default rules "
-                        "(default full)")
+                        "(default: a policy's, else major)")
     p.add_argument("--replays", default=None, metavar="DIR", help="write one replay JSON per game into DIR")
-    p.add_argument("--batch-size", type=int, default=64, help="games played at once (default 64)")
+    p.add_argument("--batch-size", type=positive_int, default=64, help="games played at once (default 64)")
     p.add_argument("--no-swap", action="store_true", help="A always plays the first side")
     p.add_argument("--a-side", default=None, metavar="SIDE",
-                   help="A always plays this side (e.g. a policy trained for it), B the other")
-    p.add_argument("--threads", type=int, default=None,
+                   help="A always plays this side, B the other (default: a policy plays the side it was "
+                        "trained for; otherwise sides alternate)")
+    p.add_argument("--threads", type=positive_int, default=None,
                    help="numba threads for the rules kernels (default: all cores; 1 is faster on a busy machine)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (every game included)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -367,6 +391,11 @@ def progress_bar(total: int, enabled: bool, desc: str = "games"):
 
 def run_eval(args: argparse.Namespace) -> int:
     """``wargym eval``: play the games, print the table (or JSON)."""
+    from wargym.agents.base import CLI_FLAGS
+    from wargym.cli_types import check_agent_spec
+
+    check_agent_spec(args.a, "--a")
+    check_agent_spec(args.b, "--b")
     if args.threads is not None:
         import numba
 
@@ -377,7 +406,7 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         result = evaluate(args.ruleset, args.a, args.b, games=args.games, seed=args.seed, scenario=args.scenario,
                           decisions=args.decisions, swap_sides=not args.no_swap, replay_dir=args.replays,
-                          batch_size=args.batch_size, a_side=args.a_side, progress=update)
+                          batch_size=args.batch_size, a_side=args.a_side, progress=update, flags=CLI_FLAGS)
     finally:
         close()
     if args.json:

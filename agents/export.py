@@ -4,9 +4,14 @@
                                          scenario="saipan", decisions="major")
     report = verify_export("run/model.zip", onnx_path, collect_observations(core, side=0, n=1000))
 
-or ``wargym export --checkpoint run/model.zip --out policy.onnx --ruleset island_war --side us
---verify 1000``.  ``wargym.agents.onnx_agent.OnnxAgent`` plays the result with numpy and
-onnxruntime only (no torch).
+or ``wargym export --checkpoint runs/us/final.zip --out policy.onnx --verify 1000``: the game the
+policy plays (ruleset, side, scenario, decisions, the rule options its opponent switched on, its
+decision phases and delegate) is read from the run.json of its ``wargym train`` run, beside the
+checkpoint (or one folder up, for checkpoints/model_*.zip); --ruleset, --side, --scenario and
+--decisions are needed only for a checkpoint without one, and one that contradicts the run is an
+error naming both values.  ``wargym.agents.onnx_agent.OnnxAgent`` plays the result with numpy and
+onnxruntime only (no torch), and the commands (eval, tournament, serve, play) build the game from
+its sidecar.
 
 The graph (opset 17, batch axis N dynamic)::
 
@@ -21,7 +26,9 @@ CombinedExtractor or a custom one): ``policy.extract_features`` (which applies S
 preprocessing) -> ``policy.mlp_extractor.forward_actor`` -> ``policy.action_net``.
 
 The sidecar (``policy.json`` beside ``policy.onnx``) records ruleset, side, scenario, decisions,
-the decision phases the policy plays and the delegate of the others (null: every decision), the
+the rule options that differ from the ruleset's defaults ("options": Attu's ``solitaire`` for a
+policy trained against the solitaire system), the opponent it was trained against, the decision
+phases the policy plays and the delegate of the others (null: every decision), the
 observation layout (shapes, dtypes, bounds, plane count), the action layout (num_actions, hex
 pointers, the named specials), the wargym version, the opset, when it was made and from which
 checkpoint.  Requires the ``train`` extra (torch, sb3-contrib, onnx).
@@ -162,8 +169,10 @@ def _sha256(path: Path) -> str:
 
 
 def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None, opset: int,
-                 phases: list[str] | None = None, delegate: str = "rule") -> dict[str, Any]:
+                 phases: list[str] | None = None, delegate: str = "rule",
+                 opponent: str | None = None) -> dict[str, Any]:
     from wargym import __version__
+    from wargym.agents.base import changed_options
 
     obs = {k: _box(model.observation_space[k]) for k in ("spatial", "global")}
     obs["planes"] = obs["spatial"]["shape"][0]
@@ -174,6 +183,7 @@ def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None
         "format": SIDECAR_FORMAT, "kind": "wargym-policy",
         "ruleset": core.name, "side": side, "players": list(core.players),
         "scenario": _scenario_name(core), "decisions": core.decisions,
+        "options": changed_options(core.name, core.options), "opponent": opponent,
         "phases": phases or None, "delegate": delegate if phases else None,
         "observation": obs,
         "action": action_layout(core),
@@ -197,7 +207,8 @@ def make_sidecar(model, core, side: str, checkpoint: Path, decisions: str | None
 def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str, side: str,
                   scenario: str | None = None, decisions: str | None = None,
                   opset: int = OPSET, phases: list[str] | None = None,
-                  delegate: str = "rule") -> tuple[Path, Path]:
+                  delegate: str = "rule", options: dict[str, Any] | None = None,
+                  opponent: str | None = None) -> tuple[Path, Path]:
     """Write ``out_onnx`` and its sidecar (``out_onnx`` with ``.json``); returns both paths.
 
     ``ruleset`` / ``scenario`` / ``decisions`` name the game the policy plays (``scenario`` None:
@@ -205,14 +216,15 @@ def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str
     checkpoint's observation and action spaces must match that game's core (``ExportError``).
     ``phases``: a policy trained with the env's ``phases`` option decides only there; the sidecar
     records them and the ``delegate`` (an agent spec) that makes the side's other decisions, and
-    ``OnnxAgent`` plays it so."""
+    ``OnnxAgent`` plays it so.  ``options``: rule options of the core (Attu's ``solitaire``);
+    ``opponent``: the agent spec it was trained against (recorded only)."""
     from wargym.core import phase_ids
     from wargym.replay import make_core_for
 
     if opset < 17:
         raise ExportError(f"opset must be >= 17, got {opset}")
     checkpoint = Path(checkpoint_zip)
-    core = make_core_for(ruleset, scenario, decisions)
+    core = make_core_for(ruleset, scenario, decisions, options)
     if side not in core.players:
         raise ExportError(f"side {side!r} is not a player of {ruleset}; players: {', '.join(core.players)}")
     if phases:
@@ -226,7 +238,7 @@ def export_policy(checkpoint_zip: str | Path, out_onnx: str | Path, ruleset: str
     out = Path(out_onnx)
     out.parent.mkdir(parents=True, exist_ok=True)
     _export_graph(model, out, shapes, num_actions, opset)
-    meta = make_sidecar(model, core, side, checkpoint, decisions, opset, phases, delegate)
+    meta = make_sidecar(model, core, side, checkpoint, decisions, opset, phases, delegate, opponent)
     json_path = sidecar_path(out)
     json_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return out, json_path
@@ -337,43 +349,84 @@ def verify_export(checkpoint_zip: str | Path, onnx_path: str | Path, observation
 
 # ------------------------------------------------------------------------------------------ CLI
 def add_export_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.cli_types import non_negative_int
     from wargym.registry import RULESETS
 
-    p.add_argument("--checkpoint", required=True, help="a saved MaskablePPO (model.zip)")
+    p.add_argument("--checkpoint", required=True,
+                   help="a saved MaskablePPO (final.zip, or checkpoints/model_*.zip of a run)")
     p.add_argument("--out", default="policy.onnx", help="ONNX file to write; the sidecar goes beside it "
                                                         "as .json (default policy.onnx)")
-    p.add_argument("--ruleset", required=True, choices=sorted(RULESETS), help="ruleset the policy plays")
-    p.add_argument("--side", required=True, help="player the policy plays, e.g. us or japan")
-    p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's default)")
+    p.add_argument("--ruleset", default=None, choices=sorted(RULESETS),
+                   help="ruleset the policy plays (default: the training run's, from the run.json beside the "
+                        "checkpoint; needed without one)")
+    p.add_argument("--side", default=None,
+                   help="player the policy plays, e.g. us or japan (default: the run's; needed without a run.json)")
+    p.add_argument("--scenario", default=None, help="scenario (default: the run's, else the ruleset's default)")
     p.add_argument("--decisions", default=None, choices=("major", "full"),
-                   help="decision mode the policy was trained with (default: the core's default)")
+                   help="decision mode the policy was trained with (default: the run's, else the core's default)")
     p.add_argument("--phases", nargs="*", default=None, metavar="PHASE",
                    help="the decision phases the policy plays, the rest by --delegate (default: the "
                         "training run's, from the run.json beside the checkpoint; none without one)")
     p.add_argument("--delegate", default=None,
                    help="agent spec of the side's other decisions with --phases (default: the run's, else rule)")
     p.add_argument("--opset", type=int, default=OPSET, help=f"ONNX opset, >= 17 (default {OPSET})")
-    p.add_argument("--verify", type=int, default=0, metavar="N",
+    p.add_argument("--verify", type=non_negative_int, default=0, metavar="N",
                    help="check ONNX == torch on N observations from random play (default 0: no check)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the --verify games")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the --verify games")
+
+
+def export_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The game the checkpoint's policy plays: its training run's settings (run.json), each
+    option given on the command line checked against them (an ``ExportError`` naming both values
+    when they differ); without a run.json, the options given (--ruleset and --side required)."""
+    from wargym.agents.base import checkpoint_path, run_settings, training_run, training_run_path
+
+    checkpoint = checkpoint_path(args.checkpoint)
+    record = training_run_path(checkpoint)
+    given = {key: getattr(args, key) for key in ("ruleset", "side", "scenario", "decisions")}
+    if record is None:
+        missing = [f"--{key}" for key in ("ruleset", "side") if given[key] is None]
+        if missing:
+            raise ExportError(f"{args.checkpoint}: no run.json beside it (or one folder up) says what the policy "
+                              f"plays; give {' and '.join(missing)}")
+        return {**given, "options": {}, "phases": args.phases or None, "delegate": args.delegate or "rule",
+                "opponent": None}
+    config = training_run(checkpoint) or {}
+    run = run_settings(config, record)
+    for key, value in given.items():
+        if value is not None and run.get(key) is not None and value != run[key]:
+            raise ExportError(f"--{key} {value}: the run at {record} trained {key} {run[key]!r}")
+    settings = {key: run[key] if given[key] is None else given[key] for key in given}
+    if settings["side"] is None:
+        raise ExportError(f"{record} names no side; give --side")
+    phases = run["phases"] if args.phases is None else (args.phases or None)
+    return {**settings, "options": run["options"], "phases": phases,
+            "delegate": args.delegate or run["delegate"] or "rule", "opponent": config.get("opponent")}
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from wargym.agents.base import training_run
+    from wargym.cli_types import check_agent_spec, check_sb3_file
     from wargym.replay import make_core_for
 
-    run = training_run(args.checkpoint) or {}  # the split the policy was trained with, if any
-    phases = run.get("phases") if args.phases is None else args.phases
-    delegate = args.delegate or run.get("delegate") or "rule"
-    onnx_path, json_path = export_policy(args.checkpoint, args.out, args.ruleset, args.side,
-                                         scenario=args.scenario, decisions=args.decisions, opset=args.opset,
-                                         phases=phases, delegate=delegate)
-    if phases:
-        print(f"the policy decides in {phases}; {delegate} makes the other decisions")
+    check_sb3_file(args.checkpoint, "--checkpoint")  # files first: a clear error before any work
+    if Path(args.out).suffix != ".onnx":
+        raise ValueError(f"--out {args.out!r}: the file to write must end in .onnx (its sidecar is written "
+                         f"beside it as .json)")
+    check_agent_spec(args.delegate, "--delegate")
+    game = export_settings(args)
+    onnx_path, json_path = export_policy(args.checkpoint, args.out, game["ruleset"], game["side"],
+                                         scenario=game["scenario"], decisions=game["decisions"], opset=args.opset,
+                                         phases=game["phases"], delegate=game["delegate"], options=game["options"],
+                                         opponent=game["opponent"])
+    meta = json.loads(json_path.read_text(encoding="utf-8"))
+    print(f"the policy plays {meta['side']} of {meta['ruleset']} / {meta['scenario']}, decisions={meta['decisions']}"
+          + "".join(f", {k}={v}" for k, v in meta["options"].items()))
+    if game["phases"]:
+        print(f"the policy decides in {game['phases']}; {game['delegate']} makes the other decisions")
     print(f"wrote {onnx_path} and {json_path}")
     if args.verify > 0:
-        core = make_core_for(args.ruleset, args.scenario, args.decisions)
-        observations = collect_observations(core, core.players.index(args.side), args.verify, seed=args.seed)
+        core = make_core_for(game["ruleset"], game["scenario"], game["decisions"], game["options"])
+        observations = collect_observations(core, core.players.index(game["side"]), args.verify, seed=args.seed)
         report = verify_export(args.checkpoint, onnx_path, observations, strict=False)
         print(f"verify: {report}")
         return 0 if report.ok else 1

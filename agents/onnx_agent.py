@@ -7,8 +7,11 @@ Needs numpy and onnxruntime only: no torch, no stable-baselines3 at play time.  
 with ``phases`` (the sidecar's "phases" and "delegate") decides only in those decision phases;
 the delegate (the side's rule baseline, say) makes the side's other decisions, as in training.
 Before its first decision on a core the agent checks that the core is the game the policy was
-exported for (ruleset, scenario, the side it plays, observation shapes, number of actions) and
-raises ``PolicyMismatchError`` saying what differs.
+exported for (ruleset, scenario, the side it plays, decision mode, rule options, observation
+shapes, number of actions) and raises ``PolicyMismatchError`` saying what differs.  Its
+``settings`` (ruleset, side, scenario, decisions, options, phases, delegate; also ``side`` and
+``decisions`` as attributes) are what the commands build the game from (wargym.agents.base
+``game_settings``), so ``wargym eval --a onnx:policy.onnx`` needs no other option.
 """
 
 from __future__ import annotations
@@ -24,29 +27,41 @@ class PolicyMismatchError(ValueError):
     """An exported policy asked to play a game it was not exported for."""
 
 
+def read_sidecar(path: str | Path) -> tuple[Path, dict[str, Any], Path]:
+    """(the ONNX file, its sidecar's record, the sidecar's path) of ``path`` (policy.onnx, or a
+    folder holding one); FileNotFoundError / ValueError naming the file that is missing or wrong."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "policy.onnx"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such ONNX policy")
+    meta_path = path.with_suffix(".json")
+    if not meta_path.is_file():
+        raise FileNotFoundError(f"{meta_path}: the policy's sidecar is missing (wargym export writes it "
+                                f"beside {path.name})")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{meta_path}: not a policy sidecar (invalid JSON: {err})") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{meta_path}: not a policy sidecar (a JSON object is expected)")
+    for key in ("ruleset", "side", "observation", "action"):
+        if key not in meta:
+            raise ValueError(f"{meta_path}: not a policy sidecar (no {key!r})")
+    return path, meta, meta_path
+
+
 class OnnxAgent:
     """An Agent around an exported policy; deterministic (the argmax of the masked logits)."""
 
     def __init__(self, path: str | Path, threads: int | None = None):
         import onnxruntime as ort
 
-        path = Path(path)
-        if path.is_dir():
-            path = path / "policy.onnx"
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: no such ONNX policy")
-        meta_path = path.with_suffix(".json")
-        if not meta_path.is_file():
-            raise FileNotFoundError(f"{meta_path}: the policy's sidecar is missing (wargym export writes it "
-                                    f"beside {path.name})")
-        try:
-            self.meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{meta_path}: not a policy sidecar (invalid JSON: {err.msg})") from None
-        for key in ("ruleset", "side", "observation", "action"):
-            if key not in self.meta:
-                raise ValueError(f"{meta_path}: not a policy sidecar (no {key!r})")
+        from wargym.agents.base import sidecar_settings
+
+        path, self.meta, meta_path = read_sidecar(path)
         self.path = path
+        self.settings: dict[str, Any] = sidecar_settings(self.meta, meta_path)
         options = ort.SessionOptions()
         if threads is not None:
             options.intra_op_num_threads = threads
@@ -69,18 +84,22 @@ class OnnxAgent:
     def side(self) -> str:
         return self.meta["side"]
 
+    @property
+    def decisions(self) -> str | None:
+        return self.meta.get("decisions")
+
+    @property
+    def scenario(self) -> str | None:
+        return self.meta.get("scenario")
+
     def check_core(self, core, player: int) -> None:
         """PolicyMismatchError unless ``core`` / ``player`` is the game and side of the export."""
+        from wargym.agents.base import settings_mismatch
+
         meta, where = self.meta, self.path.name
-        if core.name != meta["ruleset"]:
-            raise PolicyMismatchError(f"{where} plays {meta['ruleset']}, not {core.name}")
-        scenario = core.scenario.name
-        if meta.get("scenario") and scenario and scenario != meta["scenario"]:
-            raise PolicyMismatchError(f"{where} was exported for scenario {meta['scenario']!r}, "
-                                      f"this game is {scenario!r}")
-        name = core.players[player]
-        if name != meta["side"]:
-            raise PolicyMismatchError(f"{where} plays {meta['side']!r}; it was asked to play {name!r}")
+        problem = settings_mismatch(self.settings, core, player, where, made="exported")
+        if problem:
+            raise PolicyMismatchError(problem)
         want = {k: [int(d) for d in v] for k, v in core.observation_shapes.items()}
         have = {k: meta["observation"][k]["shape"] for k in ("spatial", "global")}
         if want != have:

@@ -10,11 +10,18 @@ says so) decides only in those phases, and the run's ``delegate`` makes its side
 decisions, as in training; ``run_phases=False`` plays the network in every phase.  Games where
 ``player`` does not decide (or that are over) get an action too, as the protocol allows; callers
 ignore it.
+
+The run.json also gives the agent its ``settings`` (ruleset, side, scenario, decisions, rule
+options, phases, delegate; ``side`` and ``decisions`` as attributes): the commands build the game
+from them (wargym.agents.base ``game_settings``), and the agent refuses, naming both values, a
+game or side other than the one it was trained for.  A checkpoint without a run.json has no
+settings (None) and plays whatever it is given.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,16 +35,30 @@ class SB3Agent:
     def __init__(self, path: str | Path, device: str = "cpu", deterministic: bool = True, run_phases: bool = True):
         from sb3_contrib import MaskablePPO
 
-        from wargym.agents.base import split_agent, training_run
+        from wargym.agents.base import checkpoint_path, run_settings, split_agent, training_run, training_run_path
 
-        self.path = Path(path)
-        if not self.path.exists() and self.path.with_suffix(".zip").exists():
-            self.path = self.path.with_suffix(".zip")
+        self.path = checkpoint_path(path)
         if not self.path.exists():
             raise FileNotFoundError(f"no saved policy at {path}")
         self.model = MaskablePPO.load(self.path, device=device)
         self.deterministic = deterministic
-        self.phased = split_agent(self.policy_act, training_run(self.path) if run_phases else None)
+        record = training_run_path(self.path)
+        self.settings: dict[str, Any] | None = (run_settings(training_run(self.path) or {}, record)
+                                                if record is not None else None)
+        self.phased = split_agent(self.policy_act, self.settings if run_phases else None)
+        if self.settings is not None and not run_phases:
+            self.settings = {**self.settings, "phases": None, "delegate": None}
+        self._checked: dict[tuple[int, int], Any] = {}  # (id, player) -> core (kept alive: ids stay unique)
+
+    @property
+    def side(self) -> str | None:
+        """The side the policy was trained for (None without a run.json)."""
+        return self.settings.get("side") if self.settings else None
+
+    @property
+    def decisions(self) -> str | None:
+        """The decision mode the policy was trained with (None without a run.json)."""
+        return self.settings.get("decisions") if self.settings else None
 
     def reset(self, seed: int | None) -> None:
         if self.phased is not None:
@@ -50,6 +71,13 @@ class SB3Agent:
 
     def policy_act(self, core: Core, state: BaseState, player: int) -> np.ndarray:
         """The network's own action in every game (whatever its phase)."""
+        if (id(core), player) not in self._checked:
+            from wargym.agents.base import settings_mismatch
+
+            problem = settings_mismatch(self.settings, core, player, str(self.path))
+            if problem:
+                raise ValueError(problem)
+            self._checked[(id(core), player)] = core
         obs = sb3_observation(core, state, player)
         self._check_shapes(obs)
         mask = np.asarray(core.legal_mask(state), dtype=bool)

@@ -94,19 +94,31 @@ class RequestError(ValueError):
 
 class BotServer:
     """Answers bot-protocol requests for one game definition (ruleset, scenario, decisions) with
-    the agent ``agent_spec`` (a ``make_agent`` spec) playing ``side``, or every side when None."""
+    the agent ``agent_spec`` (a ``make_agent`` spec) playing ``side``, or every side when None.
 
-    def __init__(self, ruleset: str, agent_spec: str, scenario: str | None = None, side: str | None = None,
-                 decisions: str | None = "major", seed: int = 0):
-        from wargym.agents.base import make_agent
+    A trained policy (sb3:, onnx:) brings its settings (wargym.agents.base): ruleset, scenario,
+    decisions and rule options default to its own, and it plays the side it was trained for;
+    a value given that contradicts them is an error naming both."""
+
+    def __init__(self, ruleset: str | None, agent_spec: str, scenario: str | None = None, side: str | None = None,
+                 decisions: str | None = None, seed: int = 0):
+        from wargym.agents.base import CLI_FLAGS, SettingsError, game_settings, make_agent
         from wargym.replay import make_core_for
 
+        label = f"agent {agent_spec if isinstance(agent_spec, str) else repr(agent_spec)}"
+        game = game_settings([(label, agent_spec)], ruleset, scenario, decisions, flags=CLI_FLAGS)
+        policy = game["settings"][label] or {}
+        ruleset, decisions = game["ruleset"], game["decisions"]
         self.ruleset, self.agent_spec, self.decisions = ruleset, agent_spec, decisions
-        self.core = make_core_for(ruleset, scenario, decisions)
+        self.core = make_core_for(ruleset, game["scenario"], decisions, game["options"])
         self.scenario = self.core.scenario.name
         players = self.core.players
         if side is not None and side not in players:
             raise ValueError(f"--side {side!r}: players of {ruleset} are {', '.join(players)}")
+        if policy.get("side"):
+            if side is not None and side != policy["side"]:
+                raise SettingsError(f"--side {side}: {label} plays side {policy['side']!r} (from {policy['source']})")
+            side = policy["side"]
         self.side = side
         self.agents = {p: make_agent(agent_spec, ruleset, name, seed=seed + p)
                        for p, name in enumerate(players) if side is None or name == side}
@@ -164,8 +176,7 @@ class BotServer:
         core = self.core
         state = core.init(1, int(seed))
         for i, a in enumerate(actions):
-            if not _is_int(a):
-                raise RequestError(f"history action #{i} must be an integer, got {a!r}")
+            self._checked_action(a, f"history action #{i}")
             if self._over(state):
                 raise RequestError(f"history action #{i} ({a}): the game is already over")
             try:
@@ -189,11 +200,18 @@ class BotServer:
             out["player"] = core.players[int(core.current_player(state)[0])]
         return out
 
-    @staticmethod
-    def _action(req: dict[str, Any]) -> int:
-        a = req.get("action")
+    def _action(self, req: dict[str, Any]) -> int:
+        if "action" not in req:
+            raise RequestError(f"'action' is missing: an integer in 0..{self.core.num_actions - 1}")
+        return self._checked_action(req["action"], "'action'")
+
+    def _checked_action(self, a: Any, what: str) -> int:
+        """``a`` as an action id; RequestError naming ``what`` unless an integer in 0..A-1."""
+        last = self.core.num_actions - 1
         if not _is_int(a):
-            raise RequestError(f"'action' must be an integer, got {a!r}")
+            raise RequestError(f"{what} must be an integer in 0..{last}, got {a!r}")
+        if not 0 <= a <= last:
+            raise RequestError(f"{what} {a} is out of range: actions are 0..{last}")
         return int(a)
 
     # -- the commands ------------------------------------------------------------------------------
@@ -239,9 +257,8 @@ class BotServer:
         if "action" in req:
             actions = req["action"]
             many = isinstance(actions, list)
-            for a in actions if many else [actions]:
-                if not _is_int(a):
-                    raise RequestError(f"'action' must be an integer or a list of integers, got {a!r}")
+            for i, a in enumerate(actions if many else [actions]):
+                self._checked_action(a, f"'action'[{i}]" if many else "'action'")
             described = [{"action": int(a), "description": core.describe_action(int(a), state, 0)}
                          for a in (actions if many else [actions])]
             return {"actions": described} if many else described[0]
@@ -414,19 +431,24 @@ def serve(server: BotServer, inp: TextIO, out: TextIO) -> int:
 
 # ------------------------------------------------------------------------------------------ CLI
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    from wargym.agents.base import Default
+    from wargym.cli_types import non_negative_int
     from wargym.registry import RULESETS
 
     p.add_argument("--agent", default="rule", metavar="SPEC",
-                   help="the agent that answers 'act': random, rule, rule:<name>, onnx:<path>, sb3:<path> "
-                        "(default rule)")
-    p.add_argument("--ruleset", required=True, choices=sorted(RULESETS), help="ruleset of the games")
-    p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's default)")
+                   help="the agent that answers 'act': random, rule, rule:<name>, onnx:<path>, sb3:<path>, "
+                        "py:<module>:<Name> (default rule); a policy brings its ruleset, scenario, decisions "
+                        "and side")
+    p.add_argument("--ruleset", default=None, choices=sorted(RULESETS),
+                   help="ruleset of the games (default: the policy's; needed for any other agent)")
+    p.add_argument("--scenario", default=None, help="scenario (default: the policy's, else the ruleset's default)")
     p.add_argument("--side", default=None,
                    help="the player the agent plays; 'act' for another player's decision is an error "
-                        "(default: the agent plays whichever side is to decide)")
-    p.add_argument("--decisions", default="major", choices=("major", "full"),
-                   help="'major': minor choices by the default rules; 'full': every choice asked (default major)")
-    p.add_argument("--seed", type=int, default=0, help="seed of a random agent (default 0)")
+                        "(default: a policy's side, else whichever side is to decide)")
+    p.add_argument("--decisions", default=Default("major"), choices=("major", "full"),
+                   help="'major': minor choices by the default rules; 'full': every choice asked "
+                        "(default: the policy's, else major)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of a random agent (default 0)")
     p.add_argument("--listen", default=None, metavar="HOST:PORT",
                    help="serve TCP clients on HOST:PORT instead of stdin/stdout (e.g. 127.0.0.1:7777); "
                         "clients share the server's sessions")
@@ -470,10 +492,15 @@ def parse_listen(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
         raise ValueError(f"--listen takes HOST:PORT (e.g. 127.0.0.1:7777), got {text!r}")
+    if int(port) > 65535:
+        raise ValueError(f"--listen {text!r}: the port must be in 0..65535 (0: any free port), got {port}")
     return host, int(port)
 
 
 def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    from wargym.cli_types import check_agent_spec
+
+    check_agent_spec(args.agent, "--agent")
     real_stdout = out or sys.stdout
     address = parse_listen(args.listen) if getattr(args, "listen", None) else None
     with contextlib.redirect_stdout(sys.stderr):  # nothing but responses on stdout
@@ -483,7 +510,8 @@ def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO |
     sides = server.side or ("every side" if not server.unplayable else
                             ", ".join(server.core.players[p] for p in server.agents))
     where = f"TCP {args.listen}" if address else "JSON lines on stdin, 'quit' or end of input to stop"
-    print(f"wargym serve: {args.ruleset}/{server.scenario}, agent {args.agent!r} plays {sides}; {where}",
+    print(f"wargym serve: {server.ruleset}/{server.scenario}, decisions={server.decisions}, agent {args.agent!r} "
+          f"plays {sides}; {where}",
           file=sys.stderr)
     if address:
         return listen(server, *address)

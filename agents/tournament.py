@@ -6,9 +6,9 @@ with Wilson 95% intervals, and Elo ratings with bootstrap standard errors.
 A config (YAML; configs/tournament/*.yaml)::
 
     name: island_war_baselines
-    ruleset: island_war
-    scenario: saipan            # default: the ruleset's default
-    decisions: major            # full | major
+    ruleset: island_war         # default: the policies', else island_war
+    scenario: saipan            # default: the policies', else the ruleset's default
+    decisions: major            # full | major (default: the policies', else major)
     max_decisions: 20000        # optional: the core's decision limit (a game past it is a draw)
     games_per_pair: 100         # even: the games come in mirrored pairs (see wargym.agents.evaluate)
     seed: 0
@@ -18,6 +18,13 @@ A config (YAML; configs/tournament/*.yaml)::
       - random
       - {name: rule, spec: rule}
       - {name: random-7, spec: random, seed: 7}
+      - {name: ppo-us, spec: "onnx:policies/us.onnx"}   # a policy: plays only the side it was trained for
+      - {name: mine, spec: "py:my_agents:Greedy"}       # your own agent class (docs/agents.md)
+
+A trained policy (sb3:, onnx:) carries its settings (wargym.agents.base): ruleset, scenario and
+decisions default to the policies' own, the games of its pairs have it on its own side, and a
+config value that contradicts a policy, or two policies that want different games or the same
+side, is an error naming both before any game is played.
 
 How it runs: the games of each pair (A = the earlier agent of the list) are cut into tasks of
 ``chunk_games`` games; each task is one ``evaluate`` call starting at its first game, so a game's
@@ -46,6 +53,7 @@ from typing import Any, Callable, Literal, Mapping
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from wargym.agents.base import DEFAULT_DECISIONS, Default
 from wargym.agents.evaluate import GameResult, Record, evaluate, progress_bar
 from wargym.agents.ratings import Ratings, elo_ratings
 
@@ -80,9 +88,9 @@ class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = "tournament"
-    ruleset: str = "island_war"
+    ruleset: str = Default("island_war")  # a Default: the policies' ruleset wins over it
     scenario: str | None = None
-    decisions: Literal["full", "major"] | None = "full"
+    decisions: Literal["full", "major"] | None = Default(DEFAULT_DECISIONS)
     max_decisions: int | None = Field(default=None, ge=1)
     games_per_pair: int = Field(ge=1)
     seed: int = Field(default=0, ge=0)
@@ -118,6 +126,11 @@ def load_config(path: str | Path) -> TournamentConfig:
     path = Path(path)
     if not path.exists() and path.suffix == "" and not path.parent.name:
         path = config_path("tournament", f"{path}.yaml")
+    if not path.is_file():
+        shipped = sorted(p.stem for p in config_path("tournament").glob("*.yaml"))
+        what = "is a folder, not a YAML file" if path.is_dir() else "not found"
+        raise FileNotFoundError(f"tournament config {str(path)!r} {what}; give a YAML file, or the name of a "
+                                f"shipped one: {', '.join(shipped)}")
     return validate(TournamentConfig, load_yaml(path), path)
 
 
@@ -249,11 +262,37 @@ def plot(result: TournamentResult, path: str | Path) -> Path:
 
 
 # ------------------------------------------------------------------------------------------ tasks
+#: how a settings error names the config's keys
+CONFIG_FLAGS = {"ruleset": "ruleset: {}", "scenario": "scenario: {}", "decisions": "decisions: {}", "options": "{}"}
+
+
+def resolve_game(config: TournamentConfig) -> tuple[TournamentConfig, dict[str, Any]]:
+    """(the config with the game its policies were trained for filled in, the core options of
+    every game: max_decisions and the policies' rule options).  ``SettingsError`` naming both
+    values when the config contradicts a policy, two policies want different games, or two
+    policies of the same side would have to play each other: before any game is played."""
+    from wargym.agents.base import SettingsError, game_settings
+
+    labels = [a.spec if a.name == a.spec else f"{a.name} ({a.spec})" for a in config.agents]
+    options = {"max_decisions": config.max_decisions} if config.max_decisions else {}
+    game = game_settings(zip(labels, [a.spec for a in config.agents]), config.ruleset, config.scenario,
+                         config.decisions, options, CONFIG_FLAGS)
+    sided = [(label, s) for label in labels if (s := game["settings"][label]) and s.get("side")]
+    for i, (x, sx) in enumerate(sided):
+        for y, sy in sided[i + 1:]:
+            if sx["side"] == sy["side"]:
+                raise SettingsError(f"{x} and {y} both play side {sx['side']!r} (from {sx['source']}; from "
+                                    f"{sy['source']}): they cannot play each other")
+    resolved = config.model_copy(update={"ruleset": game["ruleset"], "scenario": game["scenario"],
+                                         "decisions": game["decisions"]})
+    return resolved, game["options"]
+
+
 def make_tasks(config: TournamentConfig) -> list[dict[str, Any]]:
     """One task per chunk of a pair's games: plain dicts, so they travel to processes and Ray."""
+    config, core_options = resolve_game(config)
     chunk = config.chunk_games + (config.chunk_games % 2)  # keep mirrored pairs of games together
     agents = [a.model_dump() for a in config.agents]
-    core_options = {"max_decisions": config.max_decisions} if config.max_decisions else {}
     tasks = []
     for i, a in enumerate(agents):
         for b in agents[i + 1:]:
@@ -355,6 +394,7 @@ def run_tournament(config: TournamentConfig | Mapping[str, Any] | str | Path, wo
         from wargym.data import validate
 
         config = validate(TournamentConfig, dict(config), "<tournament config>")
+    config, _ = resolve_game(config)  # the result reports the game played
     workers = workers or config.workers or os.cpu_count() or 1
     tasks = make_tasks(config)
     start = time.perf_counter()
@@ -373,24 +413,39 @@ def run_tournament(config: TournamentConfig | Mapping[str, Any] | str | Path, wo
 # -------------------------------------------------------------------------------------------- CLI
 def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``wargym tournament``."""
+    from wargym.cli_types import positive_int
+
     p.add_argument("--config", required=True,
-                   help="tournament config: a YAML file, or the name of one in configs/tournament/ (e.g. smoke)")
+                   help="tournament config: a YAML file, or the name of one in configs/tournament/ (e.g. smoke); "
+                        "its agents are specs: random, rule, rule:<name>, sb3:<path>, onnx:<path>, "
+                        "py:<module>:<Name>")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="output folder for results.csv, pairs.csv, ratings.csv, tournament.png "
                         "(default runs/tournament/<name>)")
-    p.add_argument("--workers", type=int, default=None, help="local worker processes (default: the config's, "
+    p.add_argument("--workers", type=positive_int, default=None, help="local worker processes (default: the config's, "
                                                               "else all cores)")
     p.add_argument("--ray-address", default=None, metavar="ADDR",
                    help="run on Ray: a cluster address (e.g. ray://host:10001, auto) or 'local' for a "
                         "local Ray cluster (needs the extra wargym[ray])")
-    p.add_argument("--games", type=int, default=None, help="override games_per_pair")
+    p.add_argument("--games", type=positive_int, default=None, help="override games_per_pair")
     p.add_argument("--json", action="store_true", help="also write summary.json (pairs and ratings)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run_tournament_cli(args: argparse.Namespace) -> int:
     """``wargym tournament``: play, print the tables, write the files."""
+    from wargym.cli_types import check_agent_spec
+
     config = load_config(args.config)
+    for i, agent in enumerate(config.agents):  # a policy file that is missing or of the wrong kind: before any game
+        check_agent_spec(agent.spec, f"{args.config}: agents[{i}] ({agent.name})")
+    if config.scenario:
+        from wargym.registry import check_scenario
+
+        try:
+            check_scenario(config.ruleset, config.scenario)
+        except ValueError as err:
+            raise ValueError(f"{args.config}: scenario: {err}") from None
     if args.games is not None:
         config = config.model_copy(update={"games_per_pair": args.games})
     if args.workers is not None and args.workers < 1:
@@ -404,7 +459,7 @@ def run_tournament_cli(args: argparse.Namespace) -> int:
     out = Path(args.out or Path("runs") / "tournament" / config.name)
     paths = result.write(out)
     if args.json:
-        summary = {"config": config.model_dump(), "pairs": result.pairs(), "seconds": result.seconds,
+        summary = {"config": result.config.model_dump(), "pairs": result.pairs(), "seconds": result.seconds,
                    "ratings": {p: {"elo": result.ratings.elo[p], "stderr": result.ratings.stderr[p]}
                                for p in result.ratings.order}}
         paths["summary"] = out / "summary.json"

@@ -35,8 +35,10 @@ KEEP = 3                      # versions always kept
 UNUSED = 7 * 24 * 3600        # seconds without use after which another version is removed
 
 
-def _source_roots() -> list[Path]:
-    roots = [Path(__file__).resolve().parent]
+def _source_roots() -> list[tuple[Path, str]]:
+    """The folders of wargym's packages with the dotted name each stands for: wargym/ alone in an
+    install, and the clone's agents/ and envs/ beside it (wargym/_layout.py)."""
+    roots = [(Path(__file__).resolve().parent, "wargym")]
     for name in ("wargym.agents", "wargym.envs"):
         try:
             spec = importlib.util.find_spec(name)
@@ -44,8 +46,8 @@ def _source_roots() -> list[Path]:
             continue
         for location in (spec.submodule_search_locations or []) if spec else []:
             path = Path(location).resolve()
-            if path not in roots and not str(path).startswith(str(roots[0]) + os.sep):
-                roots.append(path)
+            if not str(path).startswith(str(roots[0][0]) + os.sep) and all(path != r for r, _ in roots):
+                roots.append((path, name))
     return roots
 
 
@@ -53,15 +55,19 @@ COMPILED = re.compile(rb"\bnjit\b|structref|@overload")   # what marks a file ho
 
 
 def source_hash() -> str:
-    """A hash of every .py file of wargym that holds numba code (names and contents); a file that
-    only reads numba's settings (threads) is not one."""
-    digest = hashlib.sha1()
-    for root in _source_roots():
-        for path in sorted(root.rglob("*.py")):
+    """A hash of every .py file of wargym that holds numba code (names within the package and
+    contents): the same for an install and the clone it came from; a file that only reads numba's
+    settings (threads) is not one."""
+    files = {}
+    for root, package in _source_roots():
+        for path in root.rglob("*.py"):
             text = path.read_bytes()
             if COMPILED.search(text):
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(text)
+                files["/".join((*package.split("."), *path.relative_to(root).parts))] = text
+    digest = hashlib.sha1()
+    for name in sorted(files):
+        digest.update(name.encode())
+        digest.update(files[name])
     return digest.hexdigest()[:16]
 
 

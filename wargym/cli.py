@@ -13,25 +13,31 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any, Callable
 
+from wargym.cli_types import check_agent_spec, int_range, non_negative_int, positive_int
 from wargym.registry import RULESETS
 
 
 # ------------------------------------------------------------------------------------------- demo
 def _add_demo(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ruleset", default="island_war", choices=sorted(RULESETS), help="ruleset (default island_war)")
-    p.add_argument("--scenario", default=None, help="scenario name or file (default: the ruleset's default)")
-    p.add_argument("--seed", type=int, default=0, help="game seed (dice); agents are seeded from it too")
+    from wargym.agents.base import Default
+
+    p.add_argument("--ruleset", default=Default("island_war"), choices=sorted(RULESETS),
+                   help="ruleset (default: a policy's, else island_war)")
+    p.add_argument("--scenario", default=None, help="scenario name or file (default: a policy's, else the ruleset's "
+                                                    "default)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="game seed (dice); agents are seeded from it too")
     p.add_argument("--us", default=None, metavar="SPEC", help="agent for the US side (default 'rule')")
     p.add_argument("--japan", default=None, metavar="SPEC", help="agent for the Japanese side (default 'rule')")
     p.add_argument("--agent", action="append", default=[], metavar="SIDE=SPEC",
                    help="agent for any side by player name, e.g. --agent us=random (repeatable)")
-    p.add_argument("--decisions", default="major", choices=("major", "full"),
+    p.add_argument("--decisions", default=Default("major"), choices=("major", "full"),
                    help="'major': minor choices (FPF, retreat routes, advances) by the default rules; "
-                        "'full': every choice by the agents (default major)")
+                        "'full': every choice by the agents (default: a policy's, else major)")
     p.add_argument("--out", default="wargym-demo", help="output folder (default ./wargym-demo)")
     p.add_argument("--replay-for", action="append", default=[], metavar="SIDE",
                    help="also write replay_SIDE.json: the game as that player may know it (repeatable)")
@@ -114,7 +120,10 @@ def summary_lines(record) -> list[str]:
             held.setdefault(_side(owner) if owner else "nobody", []).append(name)
         lines.append("  objectives:  " + "; ".join(f"{s} {len(n)} ({', '.join(n)})" for s, n in held.items()))
     rate = len(record.actions) / record.seconds if record.seconds > 0 else float("inf")
-    lines.append(f"  decisions:   {len(record.actions)} in {record.seconds:.2f} s wall time ({rate:,.0f}/s)")
+    from numba import config as numba_config
+
+    how = ", the rules interpreted: not compiled yet" if numba_config.DISABLE_JIT else ""
+    lines.append(f"  decisions:   {len(record.actions)} in {record.seconds:.2f} s wall time ({rate:,.0f}/s{how})")
     return lines
 
 
@@ -139,9 +148,22 @@ def run_demo(args: argparse.Namespace) -> int:
     from wargym.agents import make_agent
     from wargym.replay import make_core_for, play_game, save_replay
 
-    scenario = args.scenario or RULESETS[args.ruleset].default_scenario
-    core = make_core_for(args.ruleset, scenario, args.decisions)
+    for option, spec in [("--us", args.us), ("--japan", args.japan),
+                         *(("--agent", item.partition("=")[2]) for item in args.agent)]:
+        check_agent_spec(spec, option)  # a policy file that is missing or of the wrong kind: before any work
+    from wargym.agents.base import CLI_FLAGS, game_settings
+
+    given = [(f"{option} {spec}", spec) for option, spec in [("--us", args.us), ("--japan", args.japan),
+                                                             *(("--agent", i) for i in args.agent)] if spec]
+    game = game_settings([(label, spec.partition("=")[2] if label.startswith("--agent") else spec)
+                          for label, spec in given], args.ruleset, args.scenario, args.decisions, flags=CLI_FLAGS)
+    args.ruleset, args.decisions = game["ruleset"], game["decisions"]  # a policy's own game (wargym.agents.base)
+    scenario = game["scenario"] or RULESETS[args.ruleset].default_scenario
+    core = make_core_for(args.ruleset, scenario, args.decisions, game["options"])
     specs = _agent_specs(args, core.players)
+    unknown = [side for side in args.replay_for if side not in core.players]
+    if unknown:
+        raise ValueError(f"--replay-for {unknown[0]!r}: this game's players are {', '.join(core.players)}")
     agents = [make_agent(specs[p], args.ruleset, p, seed=args.seed + i) for i, p in enumerate(core.players)]
     meta = {"ruleset": args.ruleset, "scenario": scenario, "seed": args.seed, "decisions": args.decisions,
             "agents": specs}
@@ -169,11 +191,25 @@ def run_demo(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------------------- render
 def _add_render(p: argparse.ArgumentParser) -> None:
     p.add_argument("replay", help="a replay file written by 'wargym demo' (replay.json)")
-    p.add_argument("--out", default="board.png", help="PNG to write (default board.png)")
+    p.add_argument("--out", default=None, help="PNG to write (default board.png, none when --html is given)")
     p.add_argument("--step", type=int, default=None,
                    help="draw the game after N decisions (0 = the start, -1 = the end; default the end)")
     p.add_argument("--viewer", default=None, help="draw as seen by this player (fog of war, where a game has it)")
     p.add_argument("--text", action="store_true", help="also print the text (ansi) board")
+    page = p.add_argument_group("HTML viewer (wargym.viewer)")
+    page.add_argument("--html", default=None, metavar="PATH",
+                      help="write a self-contained page that steps through the game (opens at --step)")
+    page.add_argument("--views", default=None, metavar="VIEWS",
+                      help="views to switch between: 'all' (full board and every side) or e.g. 'full,us' "
+                           "(default: --viewer's view, else the full board)")
+    page.add_argument("--every", type=positive_int, default=1, metavar="N",
+                      help="keep every N-th step for a smaller page (default 1: every decision)")
+    page.add_argument("--width", type=non_negative_int, default=None, metavar="PX",
+                      help="scale the boards down to this width (default: as drawn; the page fits them to the window)")
+    page.add_argument("--quality", type=int_range(1, 95), default=None, metavar="Q",
+                      help="JPEG quality 1-95 (default 80)")
+    page.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                      help="processes drawing the boards (default: one per CPU, up to 8)")
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -190,7 +226,23 @@ def run_render(args: argparse.Namespace) -> int:
         if args.viewer not in core.players:
             raise ValueError(f"--viewer {args.viewer!r}: players are {', '.join(core.players)}")
         viewer = core.players.index(args.viewer)
-    out = Path(args.out)
+    if args.html is not None:
+        from wargym import viewer as html_viewer
+
+        tick, close = html_viewer.progress_bar()
+        try:
+            page = html_viewer.write_html(
+                replay, args.html, viewer=args.viewer, views=args.views, every=args.every,
+                width=html_viewer.DEFAULT_WIDTH if args.width is None else args.width,
+                quality=html_viewer.DEFAULT_QUALITY if args.quality is None else args.quality,
+                jobs=args.jobs, start=args.step, progress=tick)
+        finally:
+            close()
+        print(f"wrote {page.path} ({page.bytes / 1e6:.1f} MB: {page.steps} steps of {page.decisions} decisions, "
+              f"views: {', '.join(page.views)}; {page.seconds:.0f} s)")
+        if args.out is None:
+            return 0
+    out = Path(args.out or "board.png")
     out.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(core.render(state, 0, "rgb_array", viewer=viewer)).save(out)
     if args.text:
@@ -206,6 +258,8 @@ def _add_scenarios(p: argparse.ArgumentParser) -> None:
 
 
 def run_scenarios(args: argparse.Namespace) -> int:
+    from importlib import import_module
+
     from wargym.registry import core_class
 
     for ruleset, record in sorted(RULESETS.items()):
@@ -213,11 +267,18 @@ def run_scenarios(args: argparse.Namespace) -> int:
             continue
         cls = core_class(ruleset)
         print(f"{ruleset}:")
+        players = tuple(getattr(import_module(cls.__module__), "SIDES", ()))  # the core module's player names
         for name in cls.scenario_names():
             sc = cls.load_scenario(name)
             mark = " (default)" if name == record.default_scenario else ""
-            print(f"  {name:<14} {sc.title}{mark}")
-            print(f"  {'':<14} {sc.facts}")
+            print(f"  {name}{mark}: {sc.title}")
+            sides = players or ()
+            first = getattr(sc, "first_player", None)
+            if sides and isinstance(first, int) and 0 <= first < len(sides):
+                sides = tuple(f"{p} (moves first)" if i == first else p for i, p in enumerate(sides))
+            lines = [f"sides: {', '.join(sides)}; {sc.facts}" if sides else sc.facts, f"victory: {sc.victory}"]
+            for line in lines:
+                print(textwrap.fill(line, width=100, initial_indent="    ", subsequent_indent="      "))
     return 0
 
 
@@ -235,6 +296,8 @@ COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None], Callab
     ("demo", "play one AI-vs-AI game; print a summary, write replay.json and final.png", _add_demo, run_demo),
     ("render", "draw a saved game (replay.json) as a PNG", _add_render, run_render),
     ("scenarios", "list the shipped scenarios", _add_scenarios, run_scenarios),
+    ("compile", "compile the rules kernels now (numba; cached), rather than at their first use",
+     _lazy("wargym.warm", "add_compile_arguments"), _lazy("wargym.warm", "run_compile")),
     ("train", "train a MaskablePPO policy for one side (TensorBoard, checkpoints, --resume)",
      _lazy("wargym.agents.train", "add_train_arguments"), _lazy("wargym.agents.train", "run_train")),
     ("eval", "agent A vs agent B over many seeded games: win rate with a 95 percent confidence interval",
@@ -265,6 +328,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+INTERPRETED = ("demo", "play", "render")   # one game at a human's pace: interpreted until compiled
+
+
+def _ruleset_of(args: argparse.Namespace) -> str | None:
+    """The ruleset a command will play (a replay's from its file); None when unknown, or when a
+    policy or a user's agent plays (those run on the compiled kernels)."""
+    if args.command == "render":
+        import json
+
+        try:
+            with open(args.replay) as f:
+                name = json.load(f).get("ruleset")
+        except (OSError, ValueError, AttributeError):
+            return None  # the command itself reports the file
+        return name if name in RULESETS else None
+    specs = [getattr(args, name, None) for name in ("us", "japan", "vs")] + list(getattr(args, "agent", None) or [])
+    if any(isinstance(spec, str) and spec.split("=", 1)[-1].startswith(("sb3:", "onnx:", "py:")) for spec in specs):
+        return None  # a policy or a user's agent names its own ruleset and is timed with the kernels compiled
+    return getattr(args, "ruleset", None)
+
+
 def main(argv: list[str] | None = None) -> int:
     from wargym.data import DataError
     from wargym.replay import ReplayError
@@ -274,6 +358,13 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
+    if argv is None and args.command in INTERPRETED:  # a program run: wargym/warm.py
+        from wargym.warm import run_interpreted
+
+        ruleset = _ruleset_of(args)
+        status = run_interpreted(sys.argv[1:], ruleset) if ruleset else None
+        if status is not None:
+            return status
     try:
         return int(args.run(args) or 0)
     except (ReplayError, DataError, ValueError, NotImplementedError, FileNotFoundError, OSError) as err:

@@ -8,6 +8,7 @@ A replay record (``replay.json``)::
       "agents": {"us": "rule", "japan": "rule"},
       "initial": core.to_dict(state0, 0),       the game before the first decision
       "actions": [17, 402, ...],                one int per decision, in order
+      "action_text": ["select 0512 ...", ...],  each action in words, beside its number
       "final":   core.to_dict(final, 0),        the game after the last action
       "summary": core.summary(final, 0)         plain facts for people (not checked)
     }
@@ -18,11 +19,17 @@ the rules refuse) raises ``ReplayError`` naming the file, the step and the field
 informational: the game is replayed from ``initial``, never re-dealt.  The core's rule
 ``options`` are recorded with the game.
 
+``action_text[i]`` is ``core.describe_action(actions[i], state, 0)`` of the game before decision i
+(``describe_as_decider``: the words its decider chose it by), so a reader (the HTML viewer,
+wargym.viewer) need not replay the game to say what happened.  It is for people and is not
+checked against the actions; a replay without it (older files) loads as before.
+
 A replay saved for a player (``save_replay(record, path, viewer="us")``) holds only what that
 player may know (wargym.hidden): ``initial`` and ``final`` are that player's views
 (``core.view``: no dice key, no hidden chit, face-down counters relabelled), ``players`` says who
-made each decision and ``actions`` keeps the player's own, null for the others'.  It is a record
-to show a player, not to play back: ``load_replay`` refuses it.
+made each decision and ``actions`` keeps the player's own, null for the others' (and so does
+``action_text``: the other side's choice in words would tell what its number hides).  It is a
+record to show a player, not to play back: ``load_replay`` refuses it.
 """
 
 from __future__ import annotations
@@ -67,6 +74,15 @@ class GameRecord:
     seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
     players: list[int] = field(default_factory=list)  # who made each decision
+    #: each action in words (``describe_as_decider``), beside its number; worked out from the
+    #: actions when a record was made without it (``wargym eval`` builds its records from arrays)
+    action_text: list[str] = field(default_factory=list)
+
+    def texts(self) -> list[str]:
+        """``action_text``, worked out by replaying the actions when it was not recorded."""
+        if len(self.action_text) != len(self.actions):
+            self.action_text = action_texts(self.core, self.initial, self.actions)
+        return self.action_text
 
     def to_json(self, viewer: str | None = None) -> dict[str, Any]:
         """The replay record; with ``viewer`` (a player), only what that player may know."""
@@ -76,6 +92,7 @@ class GameRecord:
         head = {"format": REPLAY_FORMAT, "wargym": __version__, **self.meta, "options": dict(core.options)}
         if viewer is None:
             return {**head, "initial": core.to_dict(self.initial, 0), "actions": [int(a) for a in self.actions],
+                    "action_text": list(self.texts()),
                     "final": core.to_dict(self.final, 0), "summary": core.summary(self.final, 0)}
         if viewer not in core.players:
             raise ValueError(f"viewer {viewer!r} is not a player of {core.name}: {core.players}")
@@ -83,7 +100,26 @@ class GameRecord:
         return {**head, "viewer": viewer, "initial": core.to_dict(core.view(self.initial, p), 0),
                 "players": [core.players[q] for q in self.players],
                 "actions": [int(a) if q == p else None for a, q in zip(self.actions, self.players)],
+                "action_text": [t if q == p else None for t, q in zip(self.texts(), self.players)],
                 "final": core.to_dict(core.view(self.final, p), 0), "summary": core.summary(self.final, 0, viewer=p)}
+
+
+def describe_as_decider(core, state: BaseState, action: int) -> str:
+    """``action`` in words, in the decision context of ``state`` (batch of 1, the game before the
+    action): the words its decider chose it by.  A ruleset's ``describe_action`` reads only that
+    context (the phase, the hex, a counter the decider can see), so the words are the same on the
+    decider's view (``core.view``), which tests/test_viewer.py checks; the view itself is not taken
+    here, as it costs more than the rules (Attu: 4.5 ms a decision, five times a whole game)."""
+    return core.describe_action(int(action), state, 0)
+
+
+def action_texts(core, initial: BaseState, actions: Sequence[int]) -> list[str]:
+    """Every action of a game in words (``describe_as_decider``), replaying it from ``initial``."""
+    texts, state = [], initial
+    for a in actions:
+        texts.append(describe_as_decider(core, state, a))
+        state = core.step(state, np.array([a], dtype=np.int64))
+    return texts
 
 
 def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any] | None = None,
@@ -97,15 +133,17 @@ def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any
     initial = state
     actions: list[int] = []
     players: list[int] = []
+    texts: list[str] = []
     while not (core.terminated(state)[0] or core.truncated(state)[0]):
         player = int(core.current_player(state)[0])
         action = int(np.asarray(agents[player].act(core, state, player))[0])
+        texts.append(describe_as_decider(core, state, action))
         state = core.step(state, np.array([action], dtype=np.int64))
         actions.append(action)
         players.append(player)
         if on_step is not None:
             on_step(state)
-    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}), players)
+    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}), players, texts)
 
 
 def save_replay(record: GameRecord | Mapping[str, Any], path: str | Path, viewer: str | None = None) -> Path:
@@ -128,6 +166,11 @@ class Replay:
     actions: list[int]
     final: BaseState
     record: dict[str, Any]
+
+    @property
+    def action_text(self) -> list[str] | None:
+        """The recorded actions in words (module docstring); None for a replay written without."""
+        return self.record.get("action_text")
 
     def states(self) -> Iterator[BaseState]:
         state = self.initial
@@ -174,6 +217,10 @@ def _read(path: Path) -> dict[str, Any]:
         raise ReplayError(f"{path}: replay format {data.get('format')!r}, this wargym reads {REPLAY_FORMAT}")
     if not isinstance(data["actions"], list) or not all(isinstance(a, int) for a in data["actions"]):
         raise ReplayError(f"{path}: 'actions' must be a list of integers")
+    text = data.get("action_text")
+    if text is not None and not (isinstance(text, list) and len(text) == len(data["actions"])
+                                 and all(isinstance(t, str) for t in text)):
+        raise ReplayError(f"{path}: 'action_text' must be a list of strings, one per action")
     return data
 
 

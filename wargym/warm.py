@@ -70,6 +70,17 @@ def warm(ruleset: str) -> float:
     return time.perf_counter() - start
 
 
+def _child_env(**extra: str) -> dict[str, str]:
+    """The environment of a child ``python -m wargym...``: it imports this process's wargym (the
+    installed package, or the clone's source folder), not whatever the working directory holds."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    home = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([home, *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONSAFEPATH"] = "1"
+    env.update(extra)
+    return env
+
+
 def _running(ruleset: str) -> bool:
     folder = _folder()
     lock = folder / f"compiling-{ruleset}.pid" if folder else None
@@ -88,11 +99,10 @@ def compile_in_background(ruleset: str) -> tuple[int, Path] | None:
     if folder is None or _running(ruleset) or os.environ.get("WARGYM_BACKGROUND_COMPILE", "1") == "0":
         return None
     log = folder / f"compiling-{ruleset}.log"
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "wargym.warm", "--ruleset", ruleset, "--nice"],
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                start_new_session=True)
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=_child_env(),
+                                cwd=folder, start_new_session=True)
     (folder / f"compiling-{ruleset}.pid").write_text(str(proc.pid))
     return proc.pid, log
 
@@ -103,11 +113,13 @@ def run_interpreted(argv: list[str], ruleset: str) -> int | None:
     if ready(ruleset) or os.environ.get("WARGYM_INTERPRET", "1") == "0" or os.environ.get("NUMBA_DISABLE_JIT"):
         return None
     started = compile_in_background(ruleset)
-    how = (f"compiling them in the background (pid {started[0]}, a few minutes; log {started[1]})"
-           if started else "run `wargym compile` to compile them")
+    how = (f"while they compile in the background (pid {started[0]}, a few minutes; log {started[1]})"
+           if started else "(`wargym compile` compiles them)")
     print(f"wargym: the {ruleset} rules kernels are not compiled on this machine yet; this run plays the "
-          f"same rules interpreted (slower per decision) while {how}.", file=sys.stderr, flush=True)
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+          f"same rules interpreted, slower per decision, {how}.", file=sys.stderr, flush=True)
+    # the random streams' uint64 arithmetic wraps on purpose; numpy warns of it where numba does not
+    quiet = "ignore:overflow encountered in scalar:RuntimeWarning"
+    env = _child_env(NUMBA_DISABLE_JIT="1", PYTHONWARNINGS=",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), quiet])))
     return subprocess.call([sys.executable, "-m", "wargym.cli", *argv], env=env)
 
 

@@ -108,6 +108,7 @@ def test_bad_replay_files_give_clear_errors(demo, tmp_path):
 
     record = json.loads((demo[0] / "replay.json").read_text())
     record["actions"].append(record["actions"][-1])
+    record["action_text"].append(record["action_text"][-1])   # a well-formed record of one action too many
     extra = tmp_path / "extra.json"
     extra.write_text(json.dumps(record))
     with pytest.raises(ReplayError, match="already over"):

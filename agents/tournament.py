@@ -45,6 +45,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -288,8 +289,14 @@ def resolve_game(config: TournamentConfig) -> tuple[TournamentConfig, dict[str, 
     return resolved, game["options"]
 
 
-def make_tasks(config: TournamentConfig) -> list[dict[str, Any]]:
-    """One task per chunk of a pair's games: plain dicts, so they travel to processes and Ray."""
+def pair_folder(a: str, b: str) -> str:
+    """The folder name of a pair's replays (``<a>_vs_<b>``, agent names made safe for a path)."""
+    return "_vs_".join(re.sub(r"[^A-Za-z0-9._-]+", "-", name) for name in (a, b))
+
+
+def make_tasks(config: TournamentConfig, replay_dir: str | Path | None = None) -> list[dict[str, Any]]:
+    """One task per chunk of a pair's games: plain dicts, so they travel to processes and Ray.
+    With ``replay_dir`` every game is saved there as a replay, one folder per pair."""
     config, core_options = resolve_game(config)
     chunk = config.chunk_games + (config.chunk_games % 2)  # keep mirrored pairs of games together
     agents = [a.model_dump() for a in config.agents]
@@ -299,7 +306,9 @@ def make_tasks(config: TournamentConfig) -> list[dict[str, Any]]:
             for first in range(0, config.games_per_pair, chunk):
                 tasks.append({"ruleset": config.ruleset, "scenario": config.scenario, "decisions": config.decisions,
                               "core_options": core_options, "a": a, "b": b, "seed": config.seed,
-                              "first_game": first, "games": min(chunk, config.games_per_pair - first)})
+                              "first_game": first, "games": min(chunk, config.games_per_pair - first),
+                              "replay_dir": (str(Path(replay_dir) / pair_folder(a["name"], b["name"]))
+                                             if replay_dir is not None else None)})
     return tasks
 
 
@@ -310,7 +319,8 @@ def play_task(task: Mapping[str, Any]) -> list[dict[str, Any]]:
         _limit_threads(task["threads"])
     result = evaluate(task["ruleset"], task["a"], task["b"], games=task["games"], seed=task["seed"],
                       scenario=task["scenario"], decisions=task["decisions"], batch_size=task["games"],
-                      first_game=task["first_game"], core_options=task["core_options"])
+                      first_game=task["first_game"], core_options=task["core_options"],
+                      replay_dir=task.get("replay_dir"))
     return [{"a": result.agent_a, "b": result.agent_b, **asdict(g)} for g in result.games]
 
 
@@ -382,12 +392,14 @@ def _run_ray(tasks, address: str, workers: int | None, update) -> list[list[dict
 
 def run_tournament(config: TournamentConfig | Mapping[str, Any] | str | Path, workers: int | None = None,
                    ray_address: str | None = None,
-                   progress: Callable[[int], None] | None = None) -> TournamentResult:
+                   progress: Callable[[int], None] | None = None,
+                   replay_dir: str | Path | None = None) -> TournamentResult:
     """Play the round robin of ``config`` (a TournamentConfig, a dict of one, or a YAML path).
 
     ``workers``: local processes (default the config's, else all cores; 1 plays in this process);
     ``ray_address``: run the tasks on Ray instead ("local" for a local cluster);
-    ``progress(n)``: called as n more games are done."""
+    ``progress(n)``: called as n more games are done; ``replay_dir``: save every game there as a
+    replay (``<a>_vs_<b>/game_NNNNN.json``, the game numbers of results.csv), for ``wargym render``."""
     if isinstance(config, (str, Path)):
         config = load_config(config)
     elif not isinstance(config, TournamentConfig):
@@ -396,7 +408,7 @@ def run_tournament(config: TournamentConfig | Mapping[str, Any] | str | Path, wo
         config = validate(TournamentConfig, dict(config), "<tournament config>")
     config, _ = resolve_game(config)  # the result reports the game played
     workers = workers or config.workers or os.cpu_count() or 1
-    tasks = make_tasks(config)
+    tasks = make_tasks(config, replay_dir)
     start = time.perf_counter()
     if ray_address:
         chunks = _run_ray(tasks, ray_address, workers, progress)
@@ -429,6 +441,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
                         "local Ray cluster (needs the extra wargym[ray])")
     p.add_argument("--games", type=positive_int, default=None, help="override games_per_pair")
     p.add_argument("--json", action="store_true", help="also write summary.json (pairs and ratings)")
+    p.add_argument("--replays", action="store_true",
+                   help="also save every game as a replay: OUT/replays/<a>_vs_<b>/game_NNNNN.json (the game "
+                        "numbers of results.csv); watch one with wargym render FILE --html game.html")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -451,12 +466,13 @@ def run_tournament_cli(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     pairs = len(config.agents) * (len(config.agents) - 1) // 2
+    out = Path(args.out or Path("runs") / "tournament" / config.name)
     update, close = progress_bar(pairs * config.games_per_pair, not args.quiet, desc="tournament")
     try:
-        result = run_tournament(config, workers=args.workers, ray_address=args.ray_address, progress=update)
+        result = run_tournament(config, workers=args.workers, ray_address=args.ray_address, progress=update,
+                                replay_dir=(out / "replays").resolve() if args.replays else None)
     finally:
         close()
-    out = Path(args.out or Path("runs") / "tournament" / config.name)
     paths = result.write(out)
     if args.json:
         summary = {"config": result.config.model_dump(), "pairs": result.pairs(), "seconds": result.seconds,

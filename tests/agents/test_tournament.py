@@ -98,7 +98,8 @@ def local_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("tournament")
     parser = argparse.ArgumentParser()
     add_tournament_arguments(parser)
-    args = parser.parse_args(["--config", str(SMOKE), "--out", str(out), "--workers", "2", "--quiet", "--json"])
+    args = parser.parse_args(["--config", str(SMOKE), "--out", str(out), "--workers", "2", "--quiet", "--json",
+                              "--replays"])
     assert run_tournament_cli(args) == 0
     return out
 
@@ -116,6 +117,21 @@ def test_tournament_writes_tables_and_chart(local_run):
     assert set(rows[0]) >= {"a", "b", "a_side", "seed", "result", "length"}
     assert {r["a_side"] for r in rows} == {"us", "japan"}
     assert (local_run / "tournament.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tournament_saves_each_game_as_a_replay_of_that_game(local_run):
+    """--replays: one file per game of results.csv, in a folder per pair; each replays to the
+    result and length results.csv gives (load_replay plays the actions again and checks the
+    final state)."""
+    from wargym.replay import load_replay
+
+    rows = read_csv(local_run / "results.csv")
+    files = sorted((local_run / "replays").glob("*/game_*.json"))
+    assert len(files) == len(rows) == 12
+    for row in rows[:4] + rows[-2:]:
+        replay = load_replay(local_run / "replays" / f"{row['a']}_vs_{row['b']}" / f"game_{int(row['game']):05d}.json")
+        assert len(replay.actions) == int(row["length"])
+        assert replay.record["a"] == row["a"] and replay.record["seed"] == int(row["seed"])
 
 
 def test_tournament_rates_rule_above_random(local_run):

@@ -401,17 +401,27 @@ def _flag(cv: Canvas, owner: int, x: float, y: float, s: float) -> None:
         cv.rect(x - s, y - s * 0.68, x + s, y + s * 0.68, fill=(200, 200, 200), outline=(60, 60, 60), width=0.6)
 
 
-def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndarray:
-    sc = core.scenario
-    grid = sc.grid
-    R = HEX_R
+def _board_geometry(sc: Scenario) -> tuple[np.ndarray, int, int]:
+    """Hex centres in board pixels, the map's width and the board's height."""
+    grid, R = sc.grid, HEX_R
     centers = grid.center * R + np.array([MARGIN, TITLE_H + MARGIN / 2])
     map_w = int((1.5 * (grid.columns - 1) + 2) * R) + 2 * MARGIN
     map_h = int(math.sqrt(3) * (grid.rows + 0.5) * R) + TITLE_H + MARGIN
-    panel_x = map_w
-    height = max(map_h, 900)
-    cv = Canvas(map_w + PANEL_W, height, PAPER)
+    return centers, map_w, max(map_h, 900)
 
+
+def _static_board(core):
+    """The map as printed (terrain, hexsides, roads, hex numbers, the sheet's edge), drawn once
+    per core and kept on it: it was most of the time of a board (~0.5 s on Saipan), and the HTML
+    viewer draws one board per decision."""
+    base = getattr(core, "_static_board_image", None)
+    if base is not None:
+        return base
+    sc = core.scenario
+    grid = sc.grid
+    R = HEX_R
+    centers, map_w, height = _board_geometry(sc)
+    cv = Canvas(map_w + PANEL_W, height, PAPER)
     names = sc.terrain_names
     passable = sc.hex_move_cost > 0
     entry = sc.entry_hexes.any(axis=0)
@@ -472,6 +482,17 @@ def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndar
                 (0, y1, map_w, height)):
         cv.rect(*box, fill=PAPER)
     cv.rect(x0, y0, x1, y1, outline=(40, 40, 30), width=2)
+    core._static_board_image = cv.image
+    return cv.image
+
+
+def render_rgb(core, state, game: int = 0, viewer: int | None = None) -> np.ndarray:
+    sc = core.scenario
+    R = HEX_R
+    centers, map_w, height = _board_geometry(sc)
+    panel_x = map_w
+    cv = Canvas(map_w + PANEL_W, height, PAPER)
+    cv.image.paste(_static_board(core))  # the map as printed: drawn once per core
     # objectives: a gold ring and the owner's flag
     for i, h in enumerate(sc.objective_hex):
         cx, cy = centers[int(h)]

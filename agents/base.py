@@ -136,11 +136,12 @@ def split_agent(policy: Policy, record: dict[str, Any] | None) -> PhaseAgent | N
 
 
 def checkpoint_path(path: str | Path) -> Path:
-    """The saved model ``path`` names (``runs/us/final`` finds ``runs/us/final.zip``)."""
+    """The saved model ``path`` names: SB3 adds the ``.zip`` itself, so ``runs/us/final`` finds
+    ``runs/us/final.zip`` (and ``model.v2`` finds ``model.v2.zip``); ``path`` when neither exists."""
     path = Path(path)
-    if not path.exists() and path.with_suffix(".zip").exists():
-        return path.with_suffix(".zip")
-    return path
+    if path.exists():
+        return path
+    return next((p for p in (path.with_suffix(".zip"), path.with_name(path.name + ".zip")) if p.is_file()), path)
 
 
 def training_run_path(checkpoint: str | Path) -> Path | None:
@@ -212,6 +213,13 @@ def run_settings(config: Mapping[str, Any], source: str | Path) -> dict[str, Any
             "source": str(source)}
 
 
+def checkpoint_settings(checkpoint: str | Path) -> dict[str, Any] | None:
+    """The settings of the training run a checkpoint belongs to (``run_settings`` of its
+    run.json), or None for a checkpoint without one."""
+    record = training_run_path(checkpoint)
+    return run_settings(training_run(checkpoint) or {}, record) if record is not None else None
+
+
 def sidecar_settings(meta: Mapping[str, Any], source: str | Path) -> dict[str, Any]:
     """The settings an export's sidecar (policy.json) records."""
     phases = list(meta.get("phases") or []) or None
@@ -239,8 +247,7 @@ def agent_settings(spec: Any) -> dict[str, Any] | None:
             path = checkpoint_path(arg)
             if not path.is_file():
                 raise FileNotFoundError(f"agent spec {spec!r}: no saved policy at {arg}")
-            record = training_run_path(path)
-            return run_settings(training_run(path) or {}, record) if record is not None else None
+            return checkpoint_settings(path)
         return None
     settings = getattr(spec, "settings", None)
     return dict(settings) if isinstance(settings, Mapping) and settings else None

@@ -35,16 +35,14 @@ class SB3Agent:
     def __init__(self, path: str | Path, device: str = "cpu", deterministic: bool = True, run_phases: bool = True):
         from sb3_contrib import MaskablePPO
 
-        from wargym.agents.base import checkpoint_path, run_settings, split_agent, training_run, training_run_path
+        from wargym.agents.base import checkpoint_path, checkpoint_settings, split_agent
 
         self.path = checkpoint_path(path)
         if not self.path.exists():
             raise FileNotFoundError(f"no saved policy at {path}")
         self.model = MaskablePPO.load(self.path, device=device)
         self.deterministic = deterministic
-        record = training_run_path(self.path)
-        self.settings: dict[str, Any] | None = (run_settings(training_run(self.path) or {}, record)
-                                                if record is not None else None)
+        self.settings: dict[str, Any] | None = checkpoint_settings(self.path)
         self.phased = split_agent(self.policy_act, self.settings if run_phases else None)
         if self.settings is not None and not run_phases:
             self.settings = {**self.settings, "phases": None, "delegate": None}

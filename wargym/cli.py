@@ -127,26 +127,12 @@ def summary_lines(record) -> list[str]:
     return lines
 
 
-def warm_up(core, agents) -> float:
-    """Take one decision of every agent on a throwaway game so numba compiles (or loads from its
-    cache) before the game is timed; returns the seconds it took."""
-    import numpy as np
-
-    start = time.perf_counter()
-    state = core.init(1, 0)
-    for player, agent in enumerate(agents):
-        action = np.asarray(agent.act(core, state, player), dtype=np.int64)
-        if int(core.current_player(state)[0]) == player:
-            core.step(state, action)
-    core.observe(state, 0)
-    return time.perf_counter() - start
-
-
 def run_demo(args: argparse.Namespace) -> int:
     from PIL import Image
 
     from wargym.agents import make_agent
     from wargym.replay import make_core_for, play_game, save_replay
+    from wargym.warm import warm_up
 
     for option, spec in [("--us", args.us), ("--japan", args.japan),
                          *(("--agent", item.partition("=")[2]) for item in args.agent)]:

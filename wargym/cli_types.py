@@ -90,9 +90,9 @@ def check_sb3_file(path: str | Path, option: str) -> Path:
     """The path of a saved MaskablePPO policy (a zip archive, as ``wargym train`` writes them);
     ``path`` without its ``.zip`` is accepted where ``path.zip`` exists, as SB3 loads it.
     ValueError / FileNotFoundError naming ``option`` and the file otherwise."""
-    p = Path(path)
-    if not p.exists():  # SB3 adds the .zip itself: runs/us/final stands for runs/us/final.zip
-        p = next((q for q in (p.with_suffix(".zip"), p.with_name(p.name + ".zip")) if q.is_file()), p)
+    from wargym.agents.base import checkpoint_path
+
+    p = checkpoint_path(path)  # SB3 adds the .zip itself: runs/us/final stands for runs/us/final.zip
     if not p.exists():
         raise FileNotFoundError(f"{option} {str(path)!r}: no such file (a MaskablePPO .zip saved by wargym train)")
     if p.is_dir():

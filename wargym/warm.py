@@ -45,25 +45,32 @@ def ready(ruleset: str) -> bool:
     return mark is None or mark.exists()
 
 
-def warm(ruleset: str) -> float:
-    """Compile (or load) the kernels a game of ``ruleset`` uses; mark it ready; the seconds taken."""
+def warm_up(core, agents) -> float:
+    """Take one decision of every agent (``agents[i]`` plays player i) on a throwaway game and
+    observe it from every side, so numba compiles (or loads from its cache) what a game of
+    ``core`` uses before it is played or timed; the seconds it took."""
     import numpy as np
 
+    start = time.perf_counter()
+    state = core.init(1, 0)
+    for player, agent in enumerate(agents):
+        action = np.asarray(agent.act(core, state, player), dtype=np.int64)
+        if int(core.current_player(state)[0]) == player:
+            state = core.step(state, action)
+    for player in range(len(core.players)):
+        core.observe(state, player)
+    return time.perf_counter() - start
+
+
+def warm(ruleset: str) -> float:
+    """Compile (or load) the kernels a game of ``ruleset`` uses, with its rule agents on both
+    sides (``warm_up``); mark it ready; the seconds taken."""
     from wargym.agents import make_agent
     from wargym.registry import make_core
 
     start = time.perf_counter()
     core = make_core(ruleset)
-    state = core.init(2, 0)
-    agents = [make_agent("rule", ruleset, p) for p in core.players]
-    for _ in range(2):
-        player = int(core.current_player(state)[0])
-        if player < 0:
-            break
-        state = core.step(state, np.asarray(agents[player].act(core, state, player), dtype=np.int64))
-    core.legal_mask(state)
-    for p in range(len(core.players)):
-        core.observe(state, p)
+    warm_up(core, [make_agent("rule", ruleset, p) for p in core.players])
     mark = _mark(ruleset)
     if mark is not None:
         mark.touch()

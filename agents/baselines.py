@@ -24,6 +24,7 @@ from wargym.agents.base import Agent
 BASELINE_MODULES: dict[str, str] = {
     "island_war": "wargym.agents.island_war_rule",
     "attu": "wargym.agents.attu_rule",
+    "peleliu": "wargym.agents.peleliu_rule",
 }
 
 _REGISTRY: dict[tuple[str, str, str], Callable[..., Agent]] = {}

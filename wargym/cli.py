@@ -85,6 +85,9 @@ def result_text(core, state) -> str:
     if not core.terminated(state)[0]:
         return "not finished"
     rewards = [float(r) for r in core.rewards(state)[0]]
+    if len(rewards) == 1:  # a solitaire game against the book's own system (Peleliu)
+        side = _side(core.players[0])
+        return f"{side} wins" if rewards[0] > 0 else (f"{side} loses" if rewards[0] < 0 else "draw")
     best = max(rewards)
     if best <= 0 or rewards.count(best) > 1:
         return "draw"

@@ -152,3 +152,11 @@ register(Ruleset(
               {"scenario": "hogs_back", "side": "japan", "opponent": "rule", "decisions": "major", "max_decisions": 60},
               {"scenario": "hogs_back", "core_options": {"vp_chits": True}, "max_decisions": 60}),
 ))
+register(Ruleset(
+    "peleliu", title="D-Day at Peleliu (solitaire: the cards play the Japanese)",
+    core="wargym.peleliu.core:PeleliuCore", env_name="Peleliu", default_scenario="sept15",
+    baselines="wargym.agents.peleliu_rule",
+    contract=({"decisions": "major", "max_decisions": 60},
+              {"scenario": "assault", "core_options": {"variable_letters": True, "alt_armor": True},
+               "max_decisions": 60}),
+))

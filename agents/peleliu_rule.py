@@ -1,0 +1,345 @@
+"""Rule-based U.S. baseline for D-Day at Peleliu, registered as ``rule``.
+
+    agent = wargym.agents.baselines.get("peleliu", "us")
+    actions = agent.act(core, state, 0)
+
+One compiled function, ``decide_batch``, takes every decision of every game of the batch; it
+reads only what the U.S. player sees (a Japanese unit's strength and requirements once revealed,
+an estimate before) and calls the engine's own rules (us.py: legal orders, targets, attack
+validity; combat.attack_result on the revealed values), so the rules exist once.
+
+Behaviour by decision:
+
+* Landing: the beach hex with the least live Japanese fire and the fewest units; boxes as listed.
+* Action Phase, select: every unit on the map is scored for its best order; the best one above
+  zero acts (free units first: a unit in command, an HQ, a hero; the two paid actions go to the
+  best remaining plans); END when nothing scores.
+    - attack: an adjacent infantry-type unit opens an attack when the chart (revealed values, an
+      unrevealed unit counted at strength 3) gives the defender a loss; every other unit able
+      to join for free joins, paid ones while actions last; a naval / Dauntless marker is added
+      when the weapons are short or the odds poor; RESOLVE when valid, else NO;
+    - enter for close combat: a revealed, disrupted Japanese unit without depth, with three or
+      more U.S. steps entering;
+    - barrage: tanks and artillery on revealed targets;
+    - move: toward the nearest Japanese-occupied or unsecured position, avoiding live intense fire
+      and full hexes, infantry ending next to the enemy; beach units use their free preservation
+      move.
+* HQ phase: every regimental HQ becomes a command post where it can.
+* Heroes and added steps go to the strongest infantry unit near the enemy / the weakest unit.
+* Close combat: withdraw when one step is left against a Japanese unit with depth; steps are
+  lost by the unit with the most.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wargym.agents import baselines
+from wargym.jit import njit
+from wargym.kernel import first_legal
+from wargym.peleliu.actions import ATTACK, BARRAGE, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
+from wargym.peleliu.board import fire_map, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
+from wargym.peleliu.combat import attack_result
+from wargym.peleliu.scenario import (
+    INTENSE, R_ADD_DEPTH, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL, R_US_DISRUPT, R_US_STEP,
+    REG_HQ, STEADY,
+)
+from wargym.peleliu.state import (
+    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_BOX, P_CC_LOSS, P_CC_WITHDRAW, P_DRIFT, P_HERO_PLACE,
+    P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_REVEAL_PICK, P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET,
+    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, StateArg, US_MAP,
+)
+from wargym.peleliu.us import (
+    attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
+)
+
+OPEN_MIN = 1.0      # an attack is opened when its expected value reaches this
+
+
+@njit(cache=True)
+def result_value(res):
+    v = 0.0
+    if res & R_DEFEAT:
+        v += 10.0
+    if res & R_DEPTH_ELIM:
+        v += 4.0
+    if res & R_JP_DISRUPT:
+        v += 2.0
+    if res & R_REVEAL_DEPTH:
+        v += 2.5
+    if res & R_US_DISRUPT:
+        v -= 1.5
+    if res & R_US_STEP:
+        v -= 3.0
+    if res & R_ADD_DEPTH:
+        v -= 2.0
+    if res & R_UNREVEAL:
+        v -= 1.0
+    return v
+
+
+@njit(cache=True)
+def plan_attack(T, S, g, u, h, commit, live):
+    """Value of an attack from u on h with every unit able to join (free ones, then paid ones
+    while actions last); with ``commit`` the joiners stay marked in att_units."""
+    NU = S.us_loc.shape[1]
+    keep = np.zeros(NU, np.bool_)
+    for v in range(NU):
+        keep[v] = S.att_units[g, v]
+    S.att_units[g, u] = True
+    spent = 0 if is_free(T, S, g, u) else 1
+    for v in range(NU):
+        if v != u and may_join_attack(T, S, g, v, h, live):
+            c = 0 if is_free(T, S, g, v) else 1
+            if c + spent <= S.actions_left[g]:
+                S.att_units[g, v] = True
+                spent += c
+    valid = attack_valid(T, S, g, h)
+    value = -99.0
+    if valid:
+        j = jp_at(T, S, g, h)
+        was = S.jp_rev[g, j]
+        S.jp_rev[g, j] = True  # the unit is revealed first (8.3 step 1); unknown: estimate below
+        res = attack_result(T, S, g, h, j)
+        S.jp_rev[g, j] = was
+        value = result_value(res)
+        if not was:
+            value = 0.5 * value + 1.5  # an unrevealed unit: the revealing itself is worth something
+        value -= 0.7 * spent
+    if not commit:
+        for v in range(NU):
+            S.att_units[g, v] = keep[v]
+    return value
+
+
+@njit(cache=True)
+def objective_distances(T, S, g, occ, out):
+    """out[H] = hexes to the nearest Japanese-occupied position or empty position not held."""
+    H = T.land.shape[0]
+    out[:] = 99
+    usn = np.zeros(H, np.int16)
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP:
+            usn[S.us_hex[g, u]] += 1
+    for p in range(T.pos_hex.shape[0]):
+        if T.pos_prov[p]:
+            continue
+        h = T.pos_hex[p]
+        held = S.garrison[g, p] or usn[h] > 0
+        if occ[h] >= 0 or not held:
+            for x in range(H):
+                if T.dist[x, h] < out[x]:
+                    out[x] = T.dist[x, h]
+
+
+@njit(cache=True)
+def move_value(T, S, g, u, x, live, objd):
+    score = -1.5 * objd[x]
+    if live[x] == INTENSE:
+        score -= 3.0
+    elif live[x] == STEADY:
+        score -= 1.0
+    if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ:
+        score -= 50.0
+    if T.beach_box[x] >= 0:
+        score -= 2.0
+    if T.us_type[u] == REG_HQ:
+        score -= 2.0 * live[x]
+    return score
+
+
+@njit(cache=True)
+def best_move(T, S, g, u, live, objd, buf):
+    H = T.land.shape[0]
+    buf[:] = False
+    n = dest_mask(T, S, g, u, buf, H)
+    here = move_value(T, S, g, u, S.us_hex[g, u], live, objd) + 1.0
+    best, bv = -1, here
+    if n == 0:
+        return -1, 0.0
+    for x in range(H):
+        if buf[x]:
+            v = move_value(T, S, g, u, x, live, objd)
+            if v > bv:
+                best, bv = x, v
+    return best, bv - here
+
+
+@njit(cache=True)
+def unit_plan(T, S, g, u, occ, live, objd, buf):
+    """(value, order, target) of the best order for unit u."""
+    H = T.land.shape[0]
+    best_v, best_o, best_t = 0.0, -1, -1
+    buf[:] = False
+    if attack_targets(T, S, g, u, buf, occ, live, False) > 0 and infantryish(T, u):
+        for h in range(H):
+            if buf[h] and T.dist[S.us_hex[g, u], h] == 1:
+                v = plan_attack(T, S, g, u, h, False, live)
+                if v >= OPEN_MIN and v > best_v:
+                    best_v, best_o, best_t = v, O_ATTACK, h
+    buf[:] = False
+    if barrage_targets(T, S, g, u, buf, occ, live, False) > 0:
+        for h in range(H):
+            if buf[h]:
+                j = jp_at(T, S, g, h)
+                v = 1.5 + (1.0 if has_depth(T, S, g, j) else 0.0)
+                if v > best_v:
+                    best_v, best_o, best_t = v, O_BARRAGE, h
+    buf[:] = False
+    if enter_targets(T, S, g, u, buf, occ) > 0:
+        for h in range(H):
+            if buf[h]:
+                j = jp_at(T, S, g, h)
+                steps = us_steps_in_hex(T, S, g, S.us_hex[g, u])
+                if S.jp_dis[g, j] and not has_depth(T, S, g, j) and steps >= 3:
+                    v = 6.0
+                    if v > best_v:
+                        best_v, best_o, best_t = v, O_ENTER, h
+    x, mv = best_move(T, S, g, u, live, objd, buf)
+    if x >= 0 and mv > 0.5 and mv > best_v:
+        best_v, best_o, best_t = mv, O_MOVE, x
+    if not is_free(T, S, g, u):
+        best_v -= 1.0
+    return best_v, best_o, best_t
+
+
+@njit(cache=True)
+def decide(T, S, g, m):
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    ph = S.phase[g]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    live = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, True, live)
+    buf = np.zeros(H, np.bool_)
+    objd = np.empty(H, np.int16)
+    if ph == P_ACT_SELECT or ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET:
+        objective_distances(T, S, g, occ, objd)
+    if ph == P_LAND:
+        best, bv = -1, 0.0
+        for x in range(H):
+            if m[x]:
+                v = -3.0 * live[x] - stack_count(T, S, g, x)
+                if best < 0 or v > bv:
+                    best, bv = x, v
+        return best
+    if ph == P_ACT_SELECT:
+        best, bv = -1, 0.0
+        for u in range(NU):
+            if not m[H + UNIT_0 + u]:
+                continue
+            v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
+            if o >= 0 and v > bv:
+                best, bv = u, v
+        if best >= 0:
+            return H + UNIT_0 + best
+        return H + END
+    if ph == P_ACT_ORDER:
+        v, o, t = unit_plan(T, S, g, S.sel[g], occ, live, objd, buf)
+        codes = (MOVE, ATTACK, BARRAGE, ENTER)
+        if o >= 0 and m[H + codes[o]]:
+            return H + codes[o]
+        return H + NO
+    if ph == P_MOVE_DEST:
+        x, mv = best_move(T, S, g, S.sel[g], live, objd, buf)
+        if x >= 0 and m[x]:
+            return x
+        return H + NO
+    if ph == P_TARGET:
+        u = S.sel[g]
+        if u < 0:  # a marker barrage: the revealed target with a depth marker, else the first
+            for h in range(H):
+                if m[h] and has_depth(T, S, g, jp_at(T, S, g, h)):
+                    return h
+            return first_legal(m)
+        v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
+        if t >= 0 and t < H and m[t]:
+            return t
+        return H + NO
+    if ph == P_ATTACK_JOIN:
+        h = S.target[g]
+        for v in range(NU):
+            if m[H + UNIT_0 + v] and (is_free(T, S, g, v) or S.actions_left[g] > 1):
+                return H + UNIT_0 + v
+        if S.att_marker[g] < 0 and (m[H + NAVAL] or m[H + DAUNTLESS]):
+            j = jp_at(T, S, g, h)
+            if j >= 0 and S.jp_rev[g, j]:
+                res = attack_result(T, S, g, h, j)
+                if not (res & R_DEFEAT):
+                    return H + (NAVAL if m[H + NAVAL] else DAUNTLESS)
+        if m[H + RESOLVE]:
+            return H + RESOLVE
+        return H + NO
+    if ph == P_STACK_JOIN:
+        if S.order[g] == O_ENTER:
+            for v in range(NU):
+                if m[H + UNIT_0 + v]:
+                    return H + UNIT_0 + v
+            return H + NO
+        x = S.target[g]
+        if stack_count(T, S, g, x) == 0:
+            for v in range(NU):
+                if m[H + UNIT_0 + v] and T.us_type[v] != REG_HQ:
+                    return H + UNIT_0 + v
+        return H + NO
+    if ph == P_HQ_CP:
+        return H + (YES if S.cp[g, S.sel[g]] < 0 else NO)
+    if ph == P_CC_WITHDRAW:
+        steps = 0
+        for u in range(NU):
+            if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP:
+                steps += S.us_steps[g, u]
+        j = S.cc_jp[g]
+        return H + (YES if steps <= 1 and j >= 0 and has_depth(T, S, g, j) else NO)
+    if ph == P_ATTRITION:
+        return H + YES
+    if ph == P_INFIL:
+        return H + YES
+    if ph == P_HERO_PLACE or ph == P_STEP_ADD:
+        best, bv = -1, 0
+        for u in range(NU):
+            if m[H + UNIT_0 + u]:
+                v = S.us_steps[g, u] if ph == P_HERO_PLACE else 10 - S.us_steps[g, u]
+                if best < 0 or v > bv:
+                    best, bv = u, v
+        return H + UNIT_0 + best
+    if ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_DRIFT or ph == P_BOX or ph == P_REVEAL_PICK:
+        return first_legal(m)
+    return first_legal(m)
+
+
+@njit(cache=True)
+def decide_batch(T, S, out):
+    for g in range(out.shape[0]):
+        out[g] = -1
+        if S.terminated[g] or S.truncated[g]:
+            continue
+        m = S.legal_action_mask[g]
+        a = decide(T, S, g, m)
+        if a < 0 or not m[a]:
+            a = first_legal(m)
+        out[g] = a
+
+
+class PeleliuRuleAgent:
+    """The rule-based U.S. player (module docstring)."""
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, core, state, player: int) -> np.ndarray:
+        work = state.copy()  # the planner marks trial attackers in its own copy
+        out = np.zeros(state.batch_size, dtype=np.int64)
+        decide_batch(core.tables, StateArg.of(work), out)
+        return out
+
+    def __repr__(self) -> str:
+        return "PeleliuRuleAgent()"
+
+
+@baselines.register("peleliu", "us")
+def _us_rule(**kwargs) -> PeleliuRuleAgent:
+    return PeleliuRuleAgent(**kwargs)
+
+

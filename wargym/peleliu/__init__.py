@@ -1,0 +1,1 @@
+"""D-Day at Peleliu: the solitaire rules, the Japanese played by the book's cards (data in configs/peleliu/)."""

@@ -1,0 +1,689 @@
+"""What the board says: who stands where, fields of fire, control, communication, command, weapons.
+
+Functions of one game ``(T, S, g, ...)`` compiled with numba (wargym.kernel); none changes the state
+except where named (``place_us``, ``eliminate_us``, ``step_loss``, ``elim_jp``).
+"""
+
+import numpy as np
+
+from wargym.cards import draw_card
+from wargym.jit import njit
+from wargym.peleliu.scenario import AMTANK, CORAL, ENG, HEAVY, INF, INF_HQ, JUNGLE, MOUNTAIN, REG_HQ, STEADY, TANK, W_AR, W_FL
+from wargym.peleliu.state import (
+    DIS_NEW, DIS_OLD, DM_OUT, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_ELIM, JP_MAP, JP_OUT, JP_RESERVE, OPT_BNR,
+    PILE_DECK, PILE_DISCARD, US_ELIM, US_MAP,
+)
+from wargym.rng import uniform
+
+
+# ------------------------------------------------------------------------------------ occupancy
+@njit(cache=True)
+def jp_at(T, S, g, h):
+    """The Japanese unit in hex h, -1 (at most one per hex: 9.0)."""
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_MAP and S.jp_hex[g, j] == h:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def jp_map(T, S, g, out):
+    """out[H] = the Japanese unit in each hex, -1."""
+    out[:] = -1
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_MAP:
+            out[S.jp_hex[g, j]] = j
+
+
+@njit(cache=True)
+def us_count(T, S, g, out):
+    """out[H] = U.S. units on the map in each hex (regimental HQs included)."""
+    out[:] = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP:
+            out[S.us_hex[g, u]] += 1
+
+
+@njit(cache=True)
+def us_in_hex(T, S, g, h):
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def us_steps_in_hex(T, S, g, h):
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+            n += S.us_steps[g, u]
+    return n
+
+
+@njit(cache=True)
+def stack_count(T, S, g, h):
+    """7.51: units counting against stacking in hex h (not regimental HQs, heroes, garrisons)."""
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h and T.us_type[u] != REG_HQ:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def us_occupied_pos(T, S, g, p):
+    """A position hex occupied by a U.S. unit or a garrison (14.41)."""
+    return S.garrison[g, p] or us_in_hex(T, S, g, T.pos_hex[p]) > 0
+
+
+@njit(cache=True)
+def nearest_us(T, S, g, h):
+    """Hexes from h to the nearest U.S. unit on the map (a big number when none)."""
+    best = 9999
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP:
+            d = T.dist[h, S.us_hex[g, u]]
+            if d < best:
+                best = d
+    return best
+
+
+@njit(cache=True)
+def nearest_beach(T, h):
+    """Hexes from h to the nearest landing beach hex."""
+    best = 9999
+    for b in range(T.box_beach.shape[0]):
+        for k in range(T.box_beach.shape[1]):
+            x = T.box_beach[b, k]
+            if x >= 0 and T.dist[h, x] < best:
+                best = T.dist[h, x]
+    return best
+
+
+# -------------------------------------------------------------------------------- fields of fire
+@njit(cache=True)
+def group_units(T, S, g, f, occ):
+    """(occupied hexes, non-disrupted units, of them tanks) of fire group f; occ from jp_map."""
+    n_occ, n_live, n_tank = 0, 0, 0
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        j = occ[T.pos_hex[p]]
+        if j >= 0:
+            n_occ += 1
+            if not S.jp_dis[g, j]:
+                n_live += 1
+                if T.jp_tank[j]:
+                    n_tank += 1
+    return n_occ, n_live, n_tank
+
+
+@njit(cache=True)
+def dot(T, S, g, f, h, tank):
+    """The dot group f projects into hex h (13.1: a tank adds steady fire one hex beyond)."""
+    d = T.grp_dot[f, h]
+    if d == 0 and tank and T.grp_ext[f, h]:
+        return STEADY
+    return d
+
+
+@njit(cache=True)
+def fire_map(T, S, g, occ, live_only, out):
+    """out[H] = strongest dot any field of fire puts in each hex: of positions with a non-disrupted
+    unit (``live_only``: 6.4, 7.31) or with any Japanese unit (11.31)."""
+    out[:] = 0
+    for f in range(T.grp_dot.shape[0]):
+        n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+        if (n_live if live_only else n_occ) == 0:
+            continue
+        for k in range(T.grp_nhex[f]):
+            h = T.grp_hexes[f, k]
+            d = T.grp_dot[f, h]
+            if d > out[h]:
+                out[h] = d
+        if n_tank > 0:
+            for k in range(T.grp_next[f]):
+                h = T.grp_ext_hexes[f, k]
+                if out[h] < STEADY:
+                    out[h] = STEADY
+
+
+@njit(cache=True)
+def in_field_of(T, S, g, f, h, occ):
+    n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+    if n_live == 0:
+        return 0
+    return dot(T, S, g, f, h, n_tank > 0)
+
+
+# ----------------------------------------------------------------------------------------- control
+@njit(cache=True)
+def us_control(T, S, g, occ, own_hex_only, out):
+    """11.1: out[H] = hexes controlled by U.S. units (garrisons and CPs control their own hex; a
+    unit sharing its hex with a Japanese unit controls nothing: 11.11).  ``own_hex_only``: 16.0's
+    night, every unit controls just its own hex."""
+    out[:] = False
+    NU = S.us_loc.shape[1]
+    for p in range(S.garrison.shape[1]):
+        if S.garrison[g, p]:
+            out[T.pos_hex[p]] = True
+    for u in range(NU):
+        if S.us_loc[g, u] != US_MAP:
+            continue
+        h = S.us_hex[g, u]
+        if occ[h] >= 0:
+            continue
+        out[h] = True
+        if own_hex_only:
+            continue
+        t = T.us_type[u]
+        wide = (t == TANK or t == AMTANK) or ((t == INF or t == HEAVY) and S.us_steps[g, u] >= 3)
+        if not wide and (t == INF or t == HEAVY or t == INF_HQ or t == ENG):
+            # two infantry / infantry-HQ / engineer units stacked with three or more steps
+            steps, n = 0, 0
+            for v in range(NU):
+                if S.us_loc[g, v] == US_MAP and S.us_hex[g, v] == h:
+                    tv = T.us_type[v]
+                    if tv == INF or tv == HEAVY or tv == INF_HQ or tv == ENG:
+                        steps += S.us_steps[g, v]
+                        n += 1
+            wide = n >= 2 and steps >= 3
+        if wide:
+            for d in range(6):
+                x = T.nbr[h, d]
+                if x >= 0:
+                    out[x] = True
+
+
+# ------------------------------------------------------------------------------- communication
+@njit(cache=True)
+def jp_communication(T, S, g, night, out):
+    """11.2 (invasion): out[P] = each position hex can trace a path to at least two other
+    Japanese-occupied positions (a group counts once).  The path avoids hexes occupied or controlled
+    by U.S. units (a hex with a Japanese unit next to a U.S. unit is not controlled: 11.21), water,
+    swamp off the roads and landing beach hexes; the position's own hex may be U.S.-controlled.
+    16.0: at night U.S. units control only their own hexes."""
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    usn = np.empty(H, np.int16)
+    us_count(T, S, g, usn)
+    ctrl = np.empty(H, np.bool_)
+    us_control(T, S, g, occ, night, ctrl)
+    passable = np.zeros(H, np.bool_)
+    for h in range(H):
+        if not T.in_play[h] or T.beach_box[h] >= 0:
+            continue
+        if not (T.t_comm[T.terrain[h]] or T.road[h]):
+            continue
+        if usn[h] > 0 and occ[h] < 0:
+            continue
+        if ctrl[h] and occ[h] < 0:
+            continue
+        passable[h] = True
+    # components of the passable hexes
+    comp = np.full(H, -1, np.int32)
+    stack = np.empty(H, np.int32)
+    nc = 0
+    for s in range(H):
+        if not passable[s] or comp[s] >= 0:
+            continue
+        comp[s] = nc
+        top = 0
+        stack[0] = s
+        top = 1
+        while top > 0:
+            top -= 1
+            h = stack[top]
+            for d in range(6):
+                x = T.nbr[h, d]
+                if x >= 0 and passable[x] and comp[x] < 0:
+                    comp[x] = nc
+                    stack[top] = x
+                    top += 1
+        nc += 1
+    F = T.grp_members.shape[0]
+    # which components hold each occupied group
+    for p in range(T.pos_hex.shape[0]):
+        out[p] = False
+        if T.pos_prov[p]:
+            continue
+        own = T.pos_group[p]
+        h0 = T.pos_hex[p]
+        # the components the start hex touches (itself if passable, else its passable neighbours)
+        touch = np.full(7, -1, np.int32)
+        nt = 0
+        if passable[h0]:
+            touch[0] = comp[h0]
+            nt = 1
+        else:
+            for d in range(6):
+                x = T.nbr[h0, d]
+                if x >= 0 and passable[x]:
+                    touch[nt] = comp[x]
+                    nt += 1
+        found = 0
+        for f in range(F):
+            if f == own:
+                continue
+            hit = False
+            for k in range(2):
+                q = T.grp_members[f, k]
+                if q < 0:
+                    continue
+                hq = T.pos_hex[q]
+                if occ[hq] < 0:
+                    continue
+                for t in range(nt):
+                    if touch[t] >= 0 and comp[hq] == touch[t]:
+                        hit = True
+            if hit:
+                found += 1
+                if found >= 2:
+                    break
+        out[p] = found >= 2
+
+
+@njit(cache=True)
+def us_communication(T, S, g, out):
+    """11.3: out[H] = a path of hexes runs from the hex to a landing beach hex through no hex
+    occupied by, or in the field of fire of, a Japanese unit (11.31: even a disrupted one; an empty
+    position has none).  The starting hex itself is exempt (interpretation: a unit in a field of
+    fire still traces out of it)."""
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    fm = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, False, fm)
+    clear = np.zeros(H, np.bool_)
+    for h in range(H):
+        clear[h] = T.in_play[h] and occ[h] < 0 and fm[h] == 0
+    out[:] = False
+    stack = np.empty(H, np.int32)
+    top = 0
+    for h in range(H):
+        if T.beach_box[h] >= 0 and clear[h]:
+            out[h] = True
+            stack[top] = h
+            top += 1
+    reach = np.zeros(H, np.bool_)
+    reach[:] = out
+    while top > 0:
+        top -= 1
+        h = stack[top]
+        for d in range(6):
+            x = T.nbr[h, d]
+            if x >= 0 and clear[x] and not reach[x]:
+                reach[x] = True
+                stack[top] = x
+                top += 1
+    for h in range(H):
+        if reach[h]:
+            out[h] = True
+        elif T.in_play[h]:
+            for d in range(6):
+                x = T.nbr[h, d]
+                if x >= 0 and reach[x]:
+                    out[h] = True
+                    break
+
+
+# ----------------------------------------------------------------------------------------- command
+@njit(cache=True)
+def cp_range(T, S, g, u, night):
+    """14.2/14.3: the command range of regimental HQ u: 1 as a unit, the track's box as a CP; one
+    for the turn under the US CP under fire event; 0 at night (16.0); -1 when a CP is in the field
+    of fire of a non-disrupted Japanese unit (14.32)."""
+    if night:
+        return 0
+    if S.cp[g, u] < 0:
+        return 1
+    if S.cp_fire[g] == u:
+        return 1
+    return T.command_track[S.cp[g, u]]
+
+
+@njit(cache=True)
+def command_reach(T, S, g, src, rng, occ, out):
+    """out[H] |= hexes within ``rng`` of ``src`` counted through hexes without Japanese units (14.31)."""
+    H = T.land.shape[0]
+    dist = np.full(H, 999, np.int16)
+    dist[src] = 0
+    out[src] = True
+    frontier = np.empty(H, np.int32)
+    frontier[0] = src
+    n = 1
+    for step in range(1, rng + 1):
+        nxt = np.empty(H, np.int32)
+        m = 0
+        for i in range(n):
+            h = frontier[i]
+            for d in range(6):
+                x = T.nbr[h, d]
+                if x >= 0 and dist[x] > step and T.land[x]:
+                    dist[x] = step
+                    out[x] = True
+                    if occ[x] < 0:
+                        nxt[m] = x
+                        m += 1
+        frontier = nxt
+        n = m
+
+
+@njit(cache=True)
+def set_command(T, S, g, night):
+    """7.1, 10.21, 10.3, 14.3: which units are in command at the start of the Action Phase
+    (us_cmd) and by which regimental HQ (us_cmd_by, for 7.34), -1 for an infantry/HQ or a CP."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    live = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, True, live)
+    for u in range(NU):
+        S.us_cmd[g, u] = False
+        S.us_cmd_by[g, u] = -1
+    if T.opts[OPT_BNR]:
+        for u in range(NU):
+            S.us_cmd[g, u] = S.us_loc[g, u] == US_MAP  # 18.32: always in command
+        return
+    reach = np.zeros(H, np.bool_)
+    for q in range(NU):
+        if S.us_loc[g, q] != US_MAP or T.us_type[q] != REG_HQ:
+            continue
+        if occ[S.us_hex[g, q]] >= 0:
+            continue
+        r = cp_range(T, S, g, q, night)
+        if S.cp[g, q] >= 0 and live[S.us_hex[g, q]] > 0:
+            continue  # 14.32
+        reach[:] = False
+        command_reach(T, S, g, S.us_hex[g, q], r, occ, reach)
+        for u in range(NU):
+            if S.us_loc[g, u] == US_MAP and reach[S.us_hex[g, u]] and not S.us_cmd[g, u]:
+                S.us_cmd[g, u] = True
+                S.us_cmd_by[g, u] = q if S.cp[g, q] < 0 else -1
+    for q in range(NU):  # 10.3: an undisrupted infantry/HQ commands infantry in its hex
+        if S.us_loc[g, q] != US_MAP or T.us_type[q] != INF_HQ or S.us_dis[g, q] != 0:
+            continue
+        for u in range(NU):
+            if (S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.us_hex[g, q]
+                    and (T.us_type[u] == INF or T.us_type[u] == HEAVY) and not S.us_cmd[g, u]):
+                S.us_cmd[g, u] = True
+
+
+@njit(cache=True)
+def is_free(T, S, g, u):
+    """7.1: unit u acts for free (hero or inspired, disrupted, an HQ, in command)."""
+    t = T.us_type[u]
+    if S.hero[g, u] > 0 or S.us_dis[g, u] != 0 or t == REG_HQ or t == INF_HQ:
+        return True
+    if S.us_cmd[g, u]:
+        by = S.us_cmd_by[g, u]
+        return by < 0 or not S.hq_moved[g, by]  # 7.34: a moved HQ no longer gives free actions
+    return False
+
+
+# ------------------------------------------------------------------------------------ unit values
+@njit(cache=True)
+def unit_range(T, S, g, u):
+    r = T.us_range[u, S.us_steps[g, u]]
+    return r
+
+
+@njit(cache=True)
+def weapons_of(T, S, g, u, d):
+    """8.2, 8.21, 8.27, 8.28: the weapons unit u brings to an attack from d hexes away."""
+    t = T.us_type[u]
+    s = S.us_steps[g, u]
+    if t == TANK or t == AMTANK:
+        for k in range(T.bands.shape[1]):
+            if T.bands[t, k, 0] > 0 and d <= T.bands[t, k, 0]:
+                return T.bands[t, k, 1]
+        return 0
+    printed = T.us_printed[u, s]
+    if (t == INF and s < T.us_steps0[u]) or (t == HEAVY and s <= 1):
+        return printed if (printed >= 0 and d <= 1) else 0
+    if printed >= 0 and t != INF and t != HEAVY:
+        return printed if d <= 1 else 0
+    return T.weapons_adj[t] if d <= 1 else T.weapons_rng[t]
+
+
+@njit(cache=True)
+def jp_defense(T, S, g, j, h):
+    """8.3 step 2: the revealed Japanese strength in hex h (unit, revealed depth marker) times the
+    terrain (not for tanks, 13.3, or units in counterattack stance, 13.45)."""
+    s = np.int64(T.jp_strength[j]) if S.jp_rev[g, j] else 0
+    dm = S.jp_depth[g, j]
+    if dm >= 0 and S.dm_rev[g, dm]:
+        s += T.dm_strength[dm]
+    ca = S.jp_ca[g, j]
+    if ca >= 0 and S.dm_rev[g, ca]:
+        s += T.dm_strength[ca]  # 13.41: the counterattack marker, strength side up, is its depth
+    if T.jp_tank[j] or ca >= 0:
+        return s
+    return s * T.t_defense[T.terrain[h]]
+
+
+@njit(cache=True)
+def jp_requires(T, S, g, j, h):
+    """The weapons required against the revealed Japanese unit and depth marker in hex h (2.22,
+    2.24), plus artillery for a fortification marker (event)."""
+    r = T.jp_requires[j] if S.jp_rev[g, j] else 0
+    dm = S.jp_depth[g, j]
+    if dm >= 0 and S.dm_rev[g, dm]:
+        r |= T.dm_requires[dm]
+        if (T.jp_requires[j] & W_FL) and (T.dm_requires[dm] & W_FL):
+            r |= 1 << 30  # 8.22: both list flanking: three hexes needed
+    ca = S.jp_ca[g, j]
+    if ca >= 0 and S.dm_rev[g, ca]:
+        r |= T.dm_requires[ca]
+    p = T.hex_pos[h]
+    if p >= 0 and S.fort[g, p]:
+        r |= W_AR
+    return r
+
+
+# --------------------------------------------------------------------------------- losses, placement
+@njit(cache=True)
+def eliminate_us(T, S, g, u):
+    """A U.S. unit leaves play (its hero or inspired marker with it, 10.11); a regular or heavy
+    infantry unit's reduced counter goes to the Infantry Loss Box (15.1, 18.41)."""
+    t = T.us_type[u]
+    steps = S.us_steps[g, u]
+    S.us_loc[g, u] = US_ELIM
+    S.us_hex[g, u] = -1
+    S.us_steps[g, u] = 0
+    S.us_dis[g, u] = 0
+    S.hero[g, u] = 0
+    S.cp[g, u] = -1
+    if t == INF or t == HEAVY:
+        S.loss_box[g] += 1
+        if T.us_steps0[u] == 4 and steps >= 3 and not T.opts[OPT_BNR]:
+            S.loss_box[g] += 1  # its full-strength counter goes too (15.1)
+
+
+@njit(cache=True)
+def step_loss(T, S, g, u):
+    """6.32: a unit loses one step; a four-step counter's front counter goes to the Infantry Loss
+    Box when it is replaced by its reduced counter (15.1; in BNR only eliminations count, 18.41).
+    10.15: a hero with a one-step unit is sacrificed instead (the default: it saves the unit)."""
+    if S.us_steps[g, u] <= 1:
+        if S.hero[g, u] == HERO:
+            S.hero[g, u] = INSPIRED
+            return
+        eliminate_us(T, S, g, u)
+        return
+    t = T.us_type[u]
+    if (t == INF or t == HEAVY) and T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and not T.opts[OPT_BNR]:
+        S.loss_box[g] += 1
+    S.us_steps[g, u] -= 1
+
+
+@njit(cache=True)
+def disrupt_us(T, S, g, u, during_actions):
+    if T.us_type[u] == REG_HQ:
+        return  # 6.33, 10.42
+    if S.us_dis[g, u] == 0:
+        S.us_dis[g, u] = DIS_NEW if during_actions else DIS_OLD
+
+
+@njit(cache=True)
+def draw_depth(T, S, g, kind):
+    """9.21: a random depth marker of ``kind`` (0 regular, 1 armor, 2 counterattack) from its pool,
+    -1 when the pool is empty (9.23)."""
+    n = 0
+    for d in range(S.dm_loc.shape[1]):
+        if S.dm_loc[g, d] == DM_POOL and T.dm_kind[d] == kind:
+            n += 1
+    if n == 0:
+        return -1
+    k = uniform(S, g, n)
+    for d in range(S.dm_loc.shape[1]):
+        if S.dm_loc[g, d] == DM_POOL and T.dm_kind[d] == kind:
+            if k == 0:
+                S.dm_loc[g, d] = DM_UNIT
+                S.dm_rev[g, d] = False
+                return d
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def give_depth(T, S, g, j, revealed):
+    """A depth marker from the pool under unit j; False when the pool is empty."""
+    d = draw_depth(T, S, g, 0)
+    if d < 0:
+        return False
+    S.jp_depth[g, j] = d
+    S.dm_rev[g, d] = revealed
+    return True
+
+
+@njit(cache=True)
+def remove_depth(T, S, g, j):
+    """9.23: the unit's depth marker is eliminated (13.46: a counterattack marker flips to its
+    non-depth side instead)."""
+    d = S.jp_depth[g, j]
+    if d >= 0:
+        S.dm_loc[g, d] = DM_OUT
+        S.jp_depth[g, j] = -1
+        return True
+    ca = S.jp_ca[g, j]
+    if ca >= 0 and S.dm_rev[g, ca]:
+        S.dm_rev[g, ca] = False
+        return True
+    return False
+
+
+@njit(cache=True)
+def has_depth(T, S, g, j):
+    """A depth marker under unit j, or its counterattack marker on the depth side (13.46)."""
+    ca = S.jp_ca[g, j]
+    return S.jp_depth[g, j] >= 0 or (ca >= 0 and S.dm_rev[g, ca])
+
+
+@njit(cache=True)
+def depth_hidden(T, S, g, j):
+    d = S.jp_depth[g, j]
+    return d >= 0 and not S.dm_rev[g, d]
+
+
+@njit(cache=True)
+def draw_reserve(T, S, g):
+    """A random unit of the reserve box (9.3), -1 when empty (9.33)."""
+    n = 0
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_RESERVE:
+            n += 1
+    if n == 0:
+        return -1
+    k = uniform(S, g, n)
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_RESERVE:
+            if k == 0:
+                return j
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def place_jp(T, S, g, j, h, revealed):
+    S.jp_loc[g, j] = JP_MAP
+    S.jp_hex[g, j] = h
+    S.jp_rev[g, j] = revealed
+    S.jp_dis[g, j] = False
+    S.jp_from[g, j] = -1
+    p = T.hex_pos[h]
+    if p >= 0 and S.garrison[g, p]:
+        S.garrison[g, p] = False  # 14.41: a Japanese unit entering removes a garrison
+
+
+@njit(cache=True)
+def elim_jp(T, S, g, j, may_withdraw, withdraw_ok):
+    """A defeated Japanese unit: its depth and counterattack markers are eliminated; a tank leaves
+    play (13.3); an elite unit withdraws to the reserve box face down when it may and can trace
+    communication (8.33), else goes to the eliminated elite box; other units leave play."""
+    remove_depth(T, S, g, j)
+    ca = S.jp_ca[g, j]
+    if ca >= 0:
+        S.dm_loc[g, ca] = DM_OUT
+        S.jp_ca[g, j] = -1
+    S.jp_hex[g, j] = -1
+    S.jp_rev[g, j] = False
+    S.jp_dis[g, j] = False
+    S.jp_from[g, j] = -1
+    if T.jp_tank[j]:
+        S.jp_loc[g, j] = JP_OUT
+    elif T.jp_elite[j]:
+        if may_withdraw and withdraw_ok and not T.opts[OPT_BNR]:
+            S.jp_loc[g, j] = JP_RESERVE
+        else:
+            S.jp_loc[g, j] = JP_ELIM if not T.opts[OPT_BNR] else JP_OUT
+    else:
+        S.jp_loc[g, j] = JP_OUT
+
+
+@njit(cache=True)
+def leader(T, u):
+    """10.4: a leader (regimental HQ or infantry/HQ; heroes are markers)."""
+    return T.us_type[u] == REG_HQ or T.us_type[u] == INF_HQ
+
+
+@njit(cache=True)
+def symbol_is(T, S, g, u, sym, concentrated):
+    """A unit has target symbol ``sym`` (6.35: every unit of a concentrated target has it)."""
+    return concentrated or T.us_symbol[u] == sym
+
+
+@njit(cache=True)
+def is_rough(T, h):
+    t = T.terrain[h]
+    return t == MOUNTAIN or t == CORAL or t == JUNGLE
+
+
+@njit(cache=True)
+def draw(T, S, g, dest):
+    """4.0: draw a card (an exhausted deck is reshuffled from the discards at once)."""
+    return draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, dest, PILE_DISCARD)
+
+
+@njit(cache=True)
+def sync_depth_hexes(T, S, g):
+    """dm_hex: where each depth or counterattack marker lies (the hex of its unit, -1); and 6.51:
+    an artillery position occupied solely by U.S. units loses its artillery for good."""
+    for p in range(T.pos_hex.shape[0]):
+        if T.pos_art[p] and not S.art_gone[g, p]:
+            h = T.pos_hex[p]
+            if us_in_hex(T, S, g, h) > 0 and jp_at(T, S, g, h) < 0:
+                S.art_gone[g, p] = True
+    for d in range(S.dm_hex.shape[1]):
+        S.dm_hex[g, d] = -1
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_MAP:
+            if S.jp_depth[g, j] >= 0:
+                S.dm_hex[g, S.jp_depth[g, j]] = S.jp_hex[g, j]
+            if S.jp_ca[g, j] >= 0:
+                S.dm_hex[g, S.jp_ca[g, j]] = S.jp_hex[g, j]

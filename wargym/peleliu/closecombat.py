@@ -1,0 +1,411 @@
+"""Close combat (8.6, 8.7, 8.61-8.66, 12.83, 13.44): a small machine (``start_cc``, ``cc_progress``)
+that stops for the U.S. player's choices (the step to lose, 8.6 3b; withdrawing, 8.63) and resumes
+after them."""
+
+import numpy as np
+
+from wargym.cards import draw_card, move_card, pile_size, top_card
+from wargym.jit import njit
+from wargym.peleliu.board import (
+    disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, jp_at, remove_depth, step_loss, us_communication,
+    weapons_of,
+)
+from wargym.peleliu.forces import leave_ca, reveal_depth_marker, tactical_reinforcement
+from wargym.peleliu.scenario import (
+    CC_CONSCRIPTS, CC_HEROISM, CC_NAVAL_BLAST, CC_REINFORCE, CC_US_FIRE_CA, CC_WITHDRAWAL_HIT, REG_HQ, W_CC, W_FT,
+)
+from wargym.peleliu.state import (
+    CC_CA, CC_US_INIT, DIS_NEW, HERO, JP_MAP, P_CC_LOSS, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US, PILE_DECK,
+    PILE_DISCARD, US_MAP,
+)
+
+
+# ------------------------------------------------------------------------------------ close combat
+@njit(cache=True)
+def start_cc(T, S, g, h, j, kind, colour):
+    """8.6 steps 1-2: reveal the Japanese, draw both piles."""
+    S.cc_hex[g] = h
+    S.cc_jp[g] = j
+    S.cc_kind[g] = kind
+    S.cc_colour[g] = colour
+    S.cc_withdraw[g] = 0
+    S.cc_tr[g] = False
+    S.cc_hits[g] = 0
+    NU = S.us_loc.shape[1]
+    S.jp_rev[g, j] = True
+    if S.jp_depth[g, j] >= 0 and not S.dm_rev[g, S.jp_depth[g, j]]:
+        reveal_depth_marker(T, S, g, j)
+    steps = 0
+    ft = False
+    hero = False
+    for u in range(NU):
+        S.cc_units[g, u] = S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h
+        if S.cc_units[g, u]:
+            steps += S.us_steps[g, u] if T.us_type[u] != REG_HQ else 1  # 10.22
+            if weapons_of(T, S, g, u, 1) & W_FT:
+                ft = True
+            if S.hero[g, u] == HERO:
+                hero = True
+            if kind == CC_CA:
+                S.us_dis[g, u] = 0  # 13.44
+    ca = S.jp_ca[g, j] >= 0
+    n_us = min(steps, 4) + (1 if ft else 0) + (1 if hero else 0) + (1 if ca else 0)
+    n_jp = 1 + (1 if has_depth(T, S, g, j) else 0)
+    if kind != CC_US_INIT and not ca:
+        n_jp += 1
+    st = T.jp_strength[j]
+    d = S.jp_depth[g, j]
+    if d >= 0:
+        st += T.dm_strength[d]
+        if T.dm_requires[d] & W_CC:
+            n_jp += 1
+    elif ca and S.dm_rev[g, S.jp_ca[g, j]]:
+        st += T.dm_strength[S.jp_ca[g, j]]
+    if st >= 4:
+        n_jp += 1
+    if T.jp_requires[j] & W_CC:
+        n_jp += 1
+    if ca and S.dm_rev[g, S.jp_ca[g, j]] and (T.dm_requires[S.jp_ca[g, j]] & W_CC):
+        n_jp += 1  # the counterattack marker's depth side lists CC
+    if is_rough(T, h) or T.jp_tank[j] or S.turn[g] == 13:
+        n_jp += 1
+    for _ in range(n_us):
+        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_CC_US, PILE_DISCARD)
+    for _ in range(n_jp):
+        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_CC_JP, PILE_DISCARD)
+    S.cc_next[g] = 0
+    if ca and us_adjacent(T, S, g, h):
+        S.cc_next[g] = 1  # 8.6 counterattack adjustment, 13.44
+
+
+@njit(cache=True)
+def us_adjacent(T, S, g, h):
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and T.dist[h, S.us_hex[g, u]] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def cc_us_left(T, S, g):
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.cc_hex[g]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def cc_jp_left(T, S, g):
+    j = S.cc_jp[g]
+    return j >= 0 and S.jp_loc[g, j] == JP_MAP and S.jp_hex[g, j] == S.cc_hex[g]
+
+
+@njit(cache=True)
+def pile_discard_top(T, S, g, pile):
+    c = top_card(S.card_pile, S.card_pos, g, pile)
+    if c >= 0:
+        move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+
+
+@njit(cache=True)
+def cc_progress(T, S, g):
+    """8.6 steps 3-4 until a U.S. choice is needed (phase set) or the combat ends."""
+    for _ in range(64):
+        if S.cc_hex[g] < 0:
+            return
+        if S.cc_hits[g] > 0:
+            S.phase[g] = P_CC_LOSS  # 8.6 3b: the player removes the step
+            return
+        if S.cc_withdraw[g] == 3:  # 8.6 3c: after the Japanese card and its losses
+            S.cc_withdraw[g] = 0
+            if cc_us_left(T, S, g) and cc_jp_left(T, S, g):
+                S.phase[g] = P_CC_WITHDRAW
+                return
+        if not cc_us_left(T, S, g) or not cc_jp_left(T, S, g):
+            end_cc(T, S, g)
+            return
+        n_jp = pile_size(S.card_pile, g, PILE_CC_JP)
+        n_us = pile_size(S.card_pile, g, PILE_CC_US)
+        if S.cc_withdraw[g] == 2:
+            end_cc(T, S, g)
+            return
+        side = S.cc_next[g]
+        if S.cc_withdraw[g] == 1:
+            side = 0
+        elif n_jp == 0 and n_us == 0:
+            end_cc(T, S, g)
+            return
+        elif side == 0 and n_jp == 0:
+            side = 1
+        elif side == 1 and n_us == 0 and not us_disrupted(T, S, g):
+            side = 0
+        if side == 0:
+            jp_card(T, S, g)
+            S.cc_next[g] = 1
+            if S.cc_withdraw[g] == 1:
+                S.cc_withdraw[g] = 2
+            else:
+                S.cc_withdraw[g] = 3  # the withdrawal option comes after any step lost
+        else:
+            us_card(T, S, g)
+            S.cc_next[g] = 0
+
+
+@njit(cache=True)
+def us_disrupted(T, S, g):
+    for u in range(S.us_loc.shape[1]):
+        if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_dis[g, u] != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def shows(T, c, colour):
+    return T.card_colour[c, 0] == colour or T.card_colour[c, 1] == colour or T.card_colour[c, 2] == colour
+
+
+@njit(cache=True)
+def jp_card(T, S, g):
+    """8.6 step 3 (and 8.63's extra card for a withdrawal)."""
+    c = top_card(S.card_pile, S.card_pos, g, PILE_CC_JP)
+    if c < 0:
+        c = draw(T, S, g, PILE_DISCARD)
+        if c < 0:
+            return
+    else:
+        move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+    hit = shows(T, c, S.cc_colour[g])
+    ev = T.card_cc[c]
+    ca = S.jp_ca[g, S.cc_jp[g]] >= 0
+    if ev == CC_US_FIRE_CA and ca:
+        hit = False
+    elif ev != 0:
+        cc_event(T, S, g, ev, 0)
+    if ev == CC_WITHDRAWAL_HIT and S.cc_withdraw[g] > 0:
+        S.cc_hits[g] += 1
+    if hit and cc_jp_left(T, S, g):
+        pile_discard_top(T, S, g, PILE_CC_US)
+        S.cc_hits[g] += 1
+
+
+@njit(cache=True)
+def us_card(T, S, g):
+    """8.6 step 4."""
+    if us_disrupted(T, S, g):
+        for u in range(S.us_loc.shape[1]):
+            if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP:
+                S.us_dis[g, u] = 0  # 8.65: a round spent removing the disruption
+        return
+    c = top_card(S.card_pile, S.card_pos, g, PILE_CC_US)
+    if c < 0:
+        return
+    move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+    hit = shows(T, c, S.cc_colour[g])
+    ev = T.card_cc[c]
+    j = S.cc_jp[g]
+    ca = S.jp_ca[g, j] >= 0
+    if ev == CC_REINFORCE and hit:
+        return  # 8.7 Reinforce: the hit and the event offset each other
+    if ev == CC_US_FIRE_CA:
+        if ca:
+            hit = True
+    elif ev != 0:
+        cc_event(T, S, g, ev, 1)
+    if hit and cc_jp_left(T, S, g):
+        pile_discard_top(T, S, g, PILE_CC_JP)
+        if not S.jp_dis[g, j]:
+            S.jp_dis[g, j] = True
+        elif has_depth(T, S, g, j):
+            remove_depth(T, S, g, j)
+        else:
+            elim_jp(T, S, g, j, False, False)
+
+
+@njit(cache=True)
+def cc_event(T, S, g, ev, side):
+    """8.7: a close combat event from the Japanese (side 0) or the U.S. (side 1) pile."""
+    j = S.cc_jp[g]
+    if ev == CC_CONSCRIPTS:
+        if not T.jp_elite[j] and not T.jp_tank[j] and not has_depth(T, S, g, j):
+            elim_jp(T, S, g, j, False, False)
+    elif ev == CC_HEROISM:
+        mine = PILE_CC_JP if side == 0 else PILE_CC_US
+        other = PILE_CC_US if side == 0 else PILE_CC_JP
+        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, mine, PILE_DISCARD)
+        pile_discard_top(T, S, g, other)
+        if side == 0 and not has_depth(T, S, g, j):
+            add_cc_depth(T, S, g, j)
+    elif ev == CC_NAVAL_BLAST:
+        c = draw(T, S, g, PILE_DISCARD)
+        if c < 0 or not shows(T, c, S.cc_colour[g]):
+            return
+        best = -1
+        for u in range(S.us_loc.shape[1]):
+            if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and T.us_symbol[u] == T.card_symbol[c]:
+                if best < 0 or S.us_steps[g, u] > S.us_steps[g, best]:
+                    best = u
+        if best >= 0:
+            step_loss(T, S, g, best)
+        elif not remove_depth(T, S, g, j):
+            elim_jp(T, S, g, j, False, False)
+    elif ev == CC_REINFORCE:
+        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_CC_JP, PILE_DISCARD)
+        if not has_depth(T, S, g, j):
+            add_cc_depth(T, S, g, j)
+
+
+@njit(cache=True)
+def add_cc_depth(T, S, g, j):
+    """8.7: a depth marker placed revealed (a counterattack marker flips to its depth side)."""
+    ca = S.jp_ca[g, j]
+    if ca >= 0:
+        S.dm_rev[g, ca] = True
+    elif not T.jp_tank[j]:
+        give_depth(T, S, g, j, True)
+
+
+@njit(cache=True)
+def cc_loss(T, S, g, u):
+    """8.6 3b: the chosen participant loses a step (10.15: a hero with a one-step unit dies instead)."""
+    step_loss(T, S, g, u)
+    S.cc_hits[g] -= 1
+
+
+@njit(cache=True)
+def cc_loss_default(T, S, g):
+    """The default choice of the unit losing the step: the most steps, then the lowest number."""
+    best = -1
+    for u in range(S.us_loc.shape[1]):
+        if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.cc_hex[g]:
+            if best < 0 or S.us_steps[g, u] > S.us_steps[g, best]:
+                best = u
+    return best
+
+
+@njit(cache=True)
+def end_cc(T, S, g):
+    """8.61-8.63, 8.64, 12.83: the close combat ends; piles back on top of the deck."""
+    h = S.cc_hex[g]
+    j = S.cc_jp[g]
+    for c in range(S.card_pile.shape[1]):
+        if S.card_pile[g, c] == PILE_CC_JP or S.card_pile[g, c] == PILE_CC_US:
+            move_card(S.card_pile, S.card_pos, g, c, PILE_DECK, True)
+    us_left = cc_us_left(T, S, g) > 0
+    jp_left = cc_jp_left(T, S, g)
+    kind = S.cc_kind[g]
+    NU = S.us_loc.shape[1]
+    if S.cc_withdraw[g] == 2 and us_left:
+        if jp_left and kind != CC_US_INIT:
+            p = T.hex_pos[h]
+            if p < 0 or T.pos_prov[p]:
+                jp_home(T, S, g, j)  # 12.83, 8.64: back to a position, disrupted
+        x = retreat_hex(T, S, g, h, True)
+        for u in range(NU):
+            if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+                if x >= 0:
+                    S.us_hex[g, u] = x
+                else:
+                    S.us_dis[g, u] = DIS_NEW
+    elif us_left and jp_left:
+        # 8.62 exhaustion: defenders stay, disrupted; attackers go back, disrupted
+        if kind == CC_US_INIT:
+            S.jp_dis[g, j] = True
+            x = retreat_hex(T, S, g, h, False)
+            for u in range(NU):
+                if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+                    if x >= 0:
+                        S.us_hex[g, u] = x
+                    disrupt_us(T, S, g, u, True)
+        else:
+            for u in range(NU):
+                if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP:
+                    disrupt_us(T, S, g, u, False)
+            jp_home(T, S, g, j)
+    elif us_left:
+        for u in range(NU):  # 8.61: survivors stay, disrupted
+            if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP:
+                disrupt_us(T, S, g, u, kind == CC_US_INIT)
+    elif jp_left:
+        S.jp_dis[g, j] = True
+        p = T.hex_pos[h]
+        if p < 0 or T.pos_prov[p]:
+            jp_home(T, S, g, j)  # 8.61 exception, 12.83, 8.64
+        else:
+            S.jp_from[g, j] = -1
+    if jp_left and S.jp_ca[g, j] >= 0:
+        p = T.hex_pos[S.jp_hex[g, j]]
+        if p >= 0 and not T.pos_prov[p] and T.pos_beachfire[p]:
+            leave_ca(T, S, g, j)
+    if S.cc_tr[g]:
+        tactical_reinforcement(T, S, g, h, False)  # 9.4: after the combat
+    for u in range(NU):
+        S.cc_units[g, u] = False
+    S.cc_hex[g] = -1
+    S.cc_jp[g] = -1
+    S.cc_withdraw[g] = 0
+    S.cc_tr[g] = False
+    S.cc_hits[g] = 0
+
+
+@njit(cache=True)
+def jp_home(T, S, g, j):
+    """A Japanese attacker goes back, disrupted: to the position it came from (12.83), a tank or a
+    unit with no position to go back to into the nearest empty position (8.64, 13.2 R)."""
+    S.jp_dis[g, j] = True
+    src = S.jp_from[g, j]
+    S.jp_from[g, j] = -1
+    h = S.jp_hex[g, j]
+    if src >= 0 and jp_at_other(T, S, g, src, j) < 0 and not any_us(T, S, g, src) and not T.jp_tank[j]:
+        S.jp_hex[g, j] = src
+        return
+    best, bk = -1, 0
+    for p in range(T.pos_hex.shape[0]):
+        x = T.pos_hex[p]
+        if T.pos_prov[p] or jp_at_other(T, S, g, x, j) >= 0 or any_us(T, S, g, x):
+            continue
+        key = T.dist[h, x] * 100000 + p
+        if best < 0 or key < bk:
+            best, bk = p, key
+    if best >= 0:
+        S.jp_hex[g, j] = T.pos_hex[best]
+        S.garrison[g, best] = False
+
+
+@njit(cache=True)
+def jp_at_other(T, S, g, h, j):
+    for k in range(S.jp_loc.shape[1]):
+        if k != j and S.jp_loc[g, k] == JP_MAP and S.jp_hex[g, k] == h:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def any_us(T, S, g, h):
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def retreat_hex(T, S, g, h, withdrawal):
+    """8.62: the land hex next to the combat closest to where the U.S. units came from; 8.63: one
+    with U.S. communication first (then the default: closest to where they came from)."""
+    src = -1
+    for u in range(S.us_loc.shape[1]):
+        if S.cc_units[g, u] and S.us_from[g, u] >= 0:
+            src = S.us_from[g, u]
+            break
+    comm = np.zeros(T.land.shape[0], np.bool_)
+    if withdrawal:
+        us_communication(T, S, g, comm)
+    best, bk = -1, 0
+    for d in range(6):
+        x = T.nbr[h, d]
+        if x < 0 or not T.in_play[x] or not T.land[x] or jp_at(T, S, g, x) >= 0:
+            continue
+        key = (0 if (not withdrawal or comm[x]) else 1) * 10000 + (T.dist[src, x] if src >= 0 else 0) * 100 + d
+        if best < 0 or key < bk:
+            best, bk = x, key
+    return best

@@ -1,0 +1,243 @@
+"""U.S. combat: attacks (8.1-8.3), barrages (8.4-8.5) and close combat (8.6-8.7).
+
+The attack is declared in us.py (target, participants, markers) and resolved here at once; the
+close combat is a small machine (``start_cc``, ``cc_progress``) that stops for the U.S. player's
+choices (the step to lose, 8.6 3b; withdrawing, 8.63) and resumes after them.
+"""
+
+import numpy as np
+
+from wargym.jit import njit
+from wargym.peleliu.board import (
+    depth_hidden, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
+    jp_requires, remove_depth, step_loss, weapons_of,
+)
+from wargym.peleliu.forces import reveal_depth_marker
+from wargym.peleliu.scenario import (
+    CIRCLE, DIAMOND, R_ADD_DEPTH, R_ATTRITION, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL,
+    R_US_DISRUPT, R_US_STEP, REG_HQ, TRIANGLE, W_CC, W_FL, W_RD, B_ART_DESTROYED, B_DEFEAT, B_DEPTH_ELIM,
+    B_JP_DISRUPT,
+)
+from wargym.peleliu.state import HERO, OPT_BNR, OPT_MARKER_STRENGTH, PILE_TRACK, US_MAP
+
+FLANK3 = 1 << 30   # jp_requires: both unit and depth list flanking (8.22)
+
+
+# ------------------------------------------------------------------------------------------ attack
+@njit(cache=True)
+def flanked(T, S, g, h, need):
+    """8.22: attacking from two hexes adjacent to the target and not to each other (three hexes
+    when both the unit and its depth marker list flanking)."""
+    hexes = np.full(6, -1, np.int64)
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
+            x = S.us_hex[g, u]
+            if T.dist[h, x] == 1:
+                dup = False
+                for k in range(n):
+                    if hexes[k] == x:
+                        dup = True
+                if not dup and n < 6:
+                    hexes[n] = x
+                    n += 1
+    if need >= 3:
+        return n >= 3
+    for a in range(n):
+        for b in range(a + 1, n):
+            if T.dist[hexes[a], hexes[b]] > 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def attack_values(T, S, g, h, j):
+    """(U.S. strength, weapons, a hero adjacent) of the declared attack on hex h."""
+    strength = 0
+    weapons = 0
+    hero = False
+    for u in range(S.us_loc.shape[1]):
+        if not S.att_units[g, u] or S.us_loc[g, u] != US_MAP:
+            continue
+        x = S.us_hex[g, u]
+        d = T.dist[h, x]
+        strength += T.us_strength[u, S.us_steps[g, u]]
+        weapons |= weapons_of(T, S, g, u, d)
+        if d == 1:
+            if S.us_cmd[g, u] or T.opts[OPT_BNR]:
+                weapons |= W_RD  # 8.25 (18.32: always in command in BNR)
+            if S.hero[g, u] == HERO:
+                hero = True
+    if S.att_marker[g] >= 0:
+        strength += T.opts[OPT_MARKER_STRENGTH]
+        weapons |= T.marker_weapons[S.att_marker[g]]
+    return strength, weapons, hero
+
+
+@njit(cache=True)
+def attack_result(T, S, g, h, j):
+    """8.3 steps 2-4: the chart's result bits (a hero's wild card or +1 strength chosen by the
+    default: the wild card when it completes the weapons, else the strength)."""
+    strength, weapons, hero = attack_values(T, S, g, h, j)
+    req = jp_requires(T, S, g, j, h)
+    need_fl = 0
+    if req & FLANK3:
+        need_fl = 3
+    elif req & W_FL:
+        need_fl = 2
+    req &= ~FLANK3
+    missing = req & ~weapons & ~W_FL
+    fl_ok = need_fl == 0 or flanked(T, S, g, h, need_fl)
+    has_all = missing == 0 and fl_ok
+    if not has_all and hero and fl_ok and (missing & W_CC) == 0:
+        m = missing
+        if m != 0 and (m & (m - 1)) == 0:
+            has_all = True  # 8.24: the hero stands in for the one missing weapon
+            hero = False
+    if hero:
+        strength += 1  # 8.24: otherwise +1 strength
+    d = jp_defense(T, S, g, j, h)
+    if strength < d:
+        row = 0
+    elif strength < 2 * d:
+        row = 1
+    elif strength < 3 * d:
+        row = 2
+    else:
+        row = 3
+    col = 0
+    if has_depth(T, S, g, j):
+        col = 1 if depth_hidden(T, S, g, j) else 2
+    return T.attack_chart[1 if has_all else 0, col, row]
+
+
+@njit(cache=True)
+def resolve_attack(T, S, g):
+    """8.3: resolve the declared attack on S.target; True when the attrition option waits for the
+    player's choice (P_ATTRITION)."""
+    h = S.target[g]
+    j = jp_at(T, S, g, h)
+    S.hex_attacked[g, h] = True
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u]:
+            S.us_acted[g, u] = True
+    if j < 0:
+        return False
+    S.jp_rev[g, j] = True  # step 1
+    res = attack_result(T, S, g, h, j)
+    for _ in range(3):
+        if not res & R_REVEAL_DEPTH:
+            break
+        reveal_depth_marker(T, S, g, j)
+        res = attack_result(T, S, g, h, j)
+    if res & R_REVEAL_DEPTH:
+        res = 0
+    comm_ok = False
+    if res & R_DEFEAT:
+        p = T.hex_pos[h]
+        if p >= 0:
+            comm = np.empty(T.pos_hex.shape[0], np.bool_)
+            jp_communication(T, S, g, S.turn[g] == 13, comm)
+            comm_ok = comm[p]
+    if res & R_US_DISRUPT:
+        for u in range(S.us_loc.shape[1]):
+            if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
+                disrupt_us(T, S, g, u, True)
+    if res & R_US_STEP:
+        u = adjacent_attacker(T, S, g, h)
+        if u >= 0:
+            step_loss(T, S, g, u)
+    if res & R_DEFEAT:
+        elim_jp(T, S, g, j, True, comm_ok)  # 8.33
+        return False
+    if res & R_DEPTH_ELIM:
+        remove_depth(T, S, g, j)
+    if res & R_JP_DISRUPT:
+        S.jp_dis[g, j] = True
+    if res & R_ADD_DEPTH:
+        p = T.hex_pos[h]
+        if not has_depth(T, S, g, j) and not T.jp_tank[j] and S.jp_ca[g, j] < 0 and p >= 0:
+            comm = np.empty(T.pos_hex.shape[0], np.bool_)
+            jp_communication(T, S, g, S.turn[g] == 13, comm)
+            if comm[p]:
+                give_depth(T, S, g, j, False)
+    if res & R_UNREVEAL:
+        S.jp_rev[g, j] = False
+        d = S.jp_depth[g, j]
+        if d >= 0:
+            S.dm_rev[g, d] = False
+    if res & R_ATTRITION and has_depth(T, S, g, j) and adjacent_attacker(T, S, g, h) >= 0:
+        return True
+    return False
+
+
+@njit(cache=True)
+def adjacent_attacker(T, S, g, h):
+    """The adjacent attacking unit to lose a step (default: the most steps, then the lowest number)."""
+    best = -1
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u] and S.us_loc[g, u] == US_MAP and T.dist[h, S.us_hex[g, u]] == 1 \
+                and T.us_type[u] != REG_HQ:
+            if best < 0 or S.us_steps[g, u] > S.us_steps[g, best]:
+                best = u
+    return best
+
+
+@njit(cache=True)
+def attrition(T, S, g, take):
+    """8.3 (example 2): the optional attrition: the depth marker and a step of an adjacent attacker."""
+    if not take:
+        return
+    h = S.target[g]
+    j = jp_at(T, S, g, h)
+    if j >= 0:
+        remove_depth(T, S, g, j)
+    u = adjacent_attacker(T, S, g, h)
+    if u >= 0:
+        step_loss(T, S, g, u)
+
+
+# ----------------------------------------------------------------------------------------- barrage
+@njit(cache=True)
+def barrage(T, S, g, u, marker, h):
+    """8.4: a barrage by unit u (or a naval / Dauntless marker) on hex h: a fire card against the
+    US Barrage Table (one column left for coral and mountain)."""
+    j = jp_at(T, S, g, h)
+    S.hex_barraged[g, h] = True
+    if u >= 0:
+        S.us_acted[g, u] = True
+        strength = T.us_strength[u, S.us_steps[g, u]]
+        sym_mask = 1 << T.us_symbol[u]
+    else:
+        strength = T.opts[OPT_MARKER_STRENGTH]
+        sym_mask = (1 << DIAMOND) if marker == 1 else ((1 << CIRCLE) | (1 << TRIANGLE))  # 8.52
+    c = draw(T, S, g, PILE_TRACK)
+    if j < 0 or c < 0:
+        return
+    p = T.hex_pos[h]
+    colour = T.pos_colour[p] if p >= 0 else T.jp_colour[j]
+    cm = T.card_colour[c, 0] == colour or T.card_colour[c, 1] == colour or T.card_colour[c, 2] == colour
+    sm = ((1 << T.card_symbol[c]) & sym_mask) != 0
+    row = 0 if (cm and sm) else (1 if cm else (2 if sm else 3))
+    col = -1
+    for k in range(T.barrage_columns.shape[0]):
+        if T.barrage_columns[k] <= strength:
+            col = k
+    if T.t_barrage_left[T.terrain[h]]:
+        col -= 1
+    if col < 0:
+        return
+    res = T.barrage_table[row, col]
+    if res & B_ART_DESTROYED and p >= 0 and T.pos_art[p]:
+        S.art_gone[g, p] = True
+    if res & B_DEFEAT and not (T.jp_requires[j] & W_CC):  # 8.23: a CC unit falls only in close combat
+        comm = np.empty(T.pos_hex.shape[0], np.bool_)
+        jp_communication(T, S, g, S.turn[g] == 13, comm)
+        elim_jp(T, S, g, j, True, p >= 0 and comm[p])
+        return
+    if res & (B_DEPTH_ELIM | B_DEFEAT):
+        remove_depth(T, S, g, j)
+    if res & (B_JP_DISRUPT | B_DEFEAT):
+        S.jp_dis[g, j] = True
+
+

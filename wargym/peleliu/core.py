@@ -1,0 +1,142 @@
+"""PeleliuCore: B games of D-Day at Peleliu stepped at once; the book's cards play the Japanese.
+
+    core = PeleliuCore("sept15")              # assault, bnr
+    state = core.init(batch_size=64, seed=0)
+    state = core.step(state, actions)          # int[B], each legal in core.legal_mask(state)
+
+The only player is the U.S. ("us"); the Japanese are the card system inside the core (SystemPlay
+with no option: always on).  Options: ``decisions`` ("full": every choice the book leaves to the
+player; "major": the minor ones by the defaults of sequence.is_minor), ``variable_letters`` (20.1),
+``alt_armor`` (20.2).  The rules are numba functions of one game run by the shared driver.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from wargym.core import DECISION_MODES, SystemPlay
+from wargym.kernel import KernelCore
+from wargym.peleliu import actions as act
+from wargym.peleliu.fog import HIDDEN
+from wargym.peleliu.observe import N_GLOBAL, N_PLANES, N_UNIT, observe_batch, static_planes
+from wargym.peleliu.scenario import BOXES, PLAYERS, Scenario, list_scenarios, load_scenario
+from wargym.peleliu.sequence import DRIVER
+from wargym.peleliu.state import (
+    JP_LOC_NAMES, PHASE_NAMES, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg, TablesArg, make_tables,
+)
+from wargym.peleliu.victory import standing_batch
+
+SIDES = PLAYERS  # the player names (wargym scenarios)
+
+
+class PeleliuCore(KernelCore):
+    name = "peleliu"
+    state_class = State
+    phase_names = PHASE_NAMES
+    observation_bounds = {"spatial": (0.0, 4.0), "global": (-4.0, 4.0), "units": (0.0, 1.0)}
+    #: 2.0 / 4.0: the cards play the Japanese; nothing is left for a Japanese player to decide
+    system_play = SystemPlay(("japan",), option=None, agent=None)
+    hidden = HIDDEN
+    driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
+
+    def __init__(self, scenario: str | Scenario = "sept15", decisions: str = "full", variable_letters: bool = False,
+                 alt_armor: bool = False, max_decisions: int = 5_000, threads: int = 1):
+        if decisions not in DECISION_MODES:
+            raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
+        if self.scenario.spec.kind == "bnr":
+            raise NotImplementedError("the Bloody Nose Ridge scenario (18.0, 19.0) is not implemented yet "
+                                      "(wargym/peleliu/COVERAGE.md)")
+        self.decisions = decisions
+        self.options = {"variable_letters": bool(variable_letters), "alt_armor": bool(alt_armor)}
+        self.players = PLAYERS
+        self.num_actions = act.num_actions(self.scenario.num_hexes)
+        self.setup_kernels(make_tables(self.scenario, decisions == "major", variable_letters, alt_armor,
+                                       max_decisions), threads)
+        self.static = static_planes(self.scenario)
+
+    @classmethod
+    def scenario_names(cls) -> list[str]:
+        """The playable scenarios (bnr, in scenarios.yaml, waits for 18.0-19.0: COVERAGE.md)."""
+        return [name for name in list_scenarios() if name != "bnr"]
+
+    @classmethod
+    def load_scenario(cls, name: str) -> Scenario:
+        return load_scenario(name)
+
+    # -- protocol ------------------------------------------------------------------------------
+    def _dims(self) -> dict[str, int]:
+        sc = self.scenario
+        return {"U": len(sc.us_names), "J": len(sc.jp_names), "D": len(sc.dm_kind), "POS": len(sc.pos_id),
+                "H": sc.num_hexes, "C": len(sc.card_symbol), "CMD": len(sc.command_track)}
+
+    def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
+        return observe_batch(self, state)
+
+    @property
+    def observation_shapes(self) -> dict[str, tuple[int, ...]]:
+        g = self.scenario.grid
+        return {"spatial": (N_PLANES, g.rows, g.columns), "global": (N_GLOBAL,),
+                "units": (len(self.scenario.us_names), N_UNIT)}
+
+    def score(self, state: State) -> np.ndarray:
+        """float32[B, 1]: the U.S. standing (victory.standing: positions secured, losses)."""
+        out = np.zeros(state.batch_size, np.float64)
+        standing_batch(self.tables, self.kernel_state(state), out)
+        return out[:, None].astype(np.float32)
+
+    def check_state(self, state: State) -> list[str]:
+        from wargym.peleliu.invariants import check
+        return check(self, state)
+
+    def special_hexes(self) -> np.ndarray:
+        return np.full(act.NUM_SPECIALS, -1, dtype=np.int64)
+
+    # -- readable ------------------------------------------------------------------------------
+    def describe_action(self, action: int, state: State | None = None, game: int = 0) -> str:
+        sc = self.scenario
+        H = sc.num_hexes
+        action = int(action)
+        if not 0 <= action < self.num_actions:
+            return f"action {action} (outside [0, {self.num_actions}))"
+        if action >= H:
+            return act.special_name(action - H, sc.us_names, BOXES)
+        where = f"hex {sc.hex_label(action)}"
+        if state is None:
+            return where
+        return f"{PHASE_NAMES[int(state.phase[game])]}: {where}"
+
+    def result(self, state: State, game: int = 0) -> str:
+        return RESULTS[int(state.result[game])]
+
+    def summary(self, state: State, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+        s, g = self.viewed(state, game, viewer)
+        sc = self.scenario
+        from wargym.peleliu.victory import tallies
+        beach = zb = a56 = total = 0
+        if self.tables is not None:
+            beach, zb, a56, _, _, _, total, _, _, _ = tallies(self.tables, self.kernel_state(s), g)
+        turn = int(s.turn[g])
+        return {
+            "scenario": sc.name, "turn": turn, "time": sc.turn_time[turn] if turn < len(sc.turn_time) else "",
+            "stage": STAGE_NAMES[int(s.stage[g])], "phase": PHASE_NAMES[int(s.phase[g])],
+            "decisions": int(s.decisions[g]), "actions_left": int(s.actions_left[g]),
+            "us_units": {US_LOC_NAMES[k]: int((s.us_loc[g] == k).sum()) for k in range(len(US_LOC_NAMES))},
+            "japanese_units": {JP_LOC_NAMES[k]: int((s.jp_loc[g] == k).sum()) for k in range(len(JP_LOC_NAMES))},
+            "infantry_loss_box": int(s.loss_box[g]), "catastrophic_level": int(sc.catastrophic[min(turn, 24)]),
+            "secured": {"total": int(total), "beach_firing": int(beach), "zone_b": int(zb), "A5_A6": int(a56)},
+            "naval_markers": int(s.naval[g]), "dauntless_markers": int(s.dauntless[g]),
+            "result": RESULTS[int(s.result[g])],
+            "terminated": bool(s.terminated[g]), "truncated": bool(s.truncated[g]),
+            "rewards": dict(zip(self.players, s.rewards[g].tolist())),
+        }
+
+    def _render_ansi(self, state: State, game: int, viewer: int | None) -> str:
+        from wargym.peleliu.render import render_ansi
+        return render_ansi(self, state, game, viewer)
+
+    def _render_rgb(self, state: State, game: int, viewer: int | None) -> np.ndarray:
+        from wargym.peleliu.render import render_rgb
+        return render_rgb(self, state, game, viewer)

@@ -1,0 +1,289 @@
+"""The events (2.3, the event descriptions; 9.2, 9.3, 13.4): ``do_event`` carries out the event a
+card lists for the turn and returns the decision it leaves to the U.S. player (a phase) or -1.
+
+Ties the descriptions leave to "your choice" are settled by the default: the lowest unit number.
+"""
+
+import numpy as np
+
+from wargym.jit import njit
+from wargym.peleliu.board import (
+    disrupt_us, draw, draw_reserve, has_depth, jp_at, jp_communication, leader, nearest_beach, nearest_us, place_jp, remove_depth,
+    step_loss, us_steps_in_hex,
+)
+from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker
+from wargym.peleliu.japanese import advance, counterattack_event, group_fire, us_in_field
+from wargym.peleliu.scenario import (
+    CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT, E_HERO,
+    E_JP_INFILTRATION, E_JP_RALLY, E_LOST, E_MINEFIELD, E_NAVAL, E_NAVAL_HITS, E_OBS_PLANE, E_PATROL_REPORT,
+    E_REINFORCE, E_SCATTERED, E_SMOKE, E_SUICIDE, E_TANK_ACTION, E_WAR_DOGS, INF, JUNGLE,
+)
+from wargym.peleliu.state import (
+    JP_MAP, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK, P_STEP_ADD, PILE_TRACK,
+    US_MAP,
+)
+
+
+@njit(cache=True)
+def do_event(T, S, g, c, t):
+    """The event of card c for turn t (0: the BNR event)."""
+    ev = T.card_event[c, t]
+    a0 = T.card_param[c, t, 0]
+    sym = T.card_symbol[c]
+    if ev == E_DEPTH:
+        depth_event(T, S, g, max(1, a0))
+    elif ev == E_REINFORCE:
+        reinforcement(T, S, g, max(1, a0))
+    elif ev == E_NAVAL:
+        if S.naval[g] < T.opts[OPT_NAVAL_MAX]:
+            S.naval[g] += 1  # 8.54: disregarded when all are held
+    elif ev == E_DAUNTLESS:
+        if S.dauntless[g] < T.opts[OPT_DAUNTLESS_MAX]:
+            S.dauntless[g] += 1
+    elif ev == E_JP_RALLY:
+        for j in range(S.jp_loc.shape[1]):
+            if S.jp_loc[g, j] == JP_MAP and S.jp_dis[g, j]:
+                p = T.hex_pos[S.jp_hex[g, j]]
+                col = T.pos_colour[p] if p >= 0 else T.jp_colour[j]
+                for k in range(3):
+                    if T.card_param[c, t, k] >= 0 and T.card_param[c, t, k] == col:
+                        S.jp_dis[g, j] = False
+    elif ev == E_TANK_ACTION:
+        tank_event(T, S, g, c)
+    elif ev == E_COUNTERATTACK:
+        counterattack_event(T, S, g)
+    elif ev == E_HERO:
+        if a0 == 1:
+            depth_event(T, S, g, 1)
+        if S.heroes_placed[g] < T.opts[OPT_HEROES_MAX]:
+            for u in range(S.us_loc.shape[1]):
+                if S.us_loc[g, u] == US_MAP and S.hero[g, u] == 0:
+                    return P_HERO_PLACE
+        else:
+            for h in range(T.land.shape[0]):
+                if reveal_pickable(T, S, g, h):
+                    return P_REVEAL_PICK
+    elif ev == E_BLACK_ANGELS or ev == E_SCATTERED:
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_MAP and T.us_type[u] == INF:
+                s = S.us_steps[g, u]
+                if (ev == E_SCATTERED and s == 1) or (ev == E_BLACK_ANGELS and s < T.us_steps0[u]):
+                    S.k[g] = 1 if ev == E_SCATTERED else 0
+                    return P_STEP_ADD
+    elif ev == E_JP_INFILTRATION:
+        infiltration_event(T, S, g)
+    elif ev == E_HEAT or ev == E_LOST or ev == E_MINEFIELD:
+        disrupt_event(T, S, g, ev, sym)
+    elif ev == E_WAR_DOGS or ev == E_OBS_PLANE or ev == E_PATROL_REPORT:
+        reveal_closest(T, S, g, ev == E_PATROL_REPORT)
+    elif ev == E_FORTIFY_CORAL:
+        fortify(T, S, g)
+    elif ev == E_SUICIDE:
+        suicide(T, S, g)
+    elif ev == E_CP_FIRE:
+        best, bk = -1, 0
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_MAP and S.cp[g, u] >= 0:
+                d = 9999
+                for j in range(S.jp_loc.shape[1]):
+                    if S.jp_loc[g, j] == JP_MAP:
+                        d = min(d, T.dist[S.us_hex[g, u], S.jp_hex[g, j]])
+                if best < 0 or d < bk:
+                    best, bk = u, d
+        S.cp_fire[g] = best
+    elif ev == E_SMOKE:
+        for k in range(3):
+            if T.card_param[c, t, k] >= 0:
+                S.smoke[g, T.card_param[c, t, k]] = True
+    elif ev == E_NAVAL_HITS:
+        naval_hits(T, S, g, c, t)
+    return -1
+
+
+@njit(cache=True)
+def tank_event(T, S, g, c):
+    """13.2: every tank performs its default action (fire or advance); the event card's fire
+    section gives the target symbol (interpretation)."""
+    keep = S.fire_card[g]
+    S.fire_card[g] = c
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP or not T.jp_tank[j] or S.jp_dis[g, j] or S.jp_ca[g, j] >= 0:
+            continue
+        p = T.hex_pos[S.jp_hex[g, j]]
+        if p < 0 or T.pos_prov[p]:
+            continue
+        f = T.pos_group[p]
+        if us_in_field(T, S, g, f, True, False):
+            group_fire(T, S, g, f, False, False, False)
+        else:
+            advance(T, S, g, j)
+    S.fire_card[g] = keep
+
+
+@njit(cache=True)
+def infiltration_event(T, S, g):
+    """Check for Japanese infiltration: a reserve unit face down in an empty position not in
+    Japanese communication, closest to a U.S. unit, then the highest number."""
+    comm = np.empty(T.pos_hex.shape[0], np.bool_)
+    jp_communication(T, S, g, False, comm)
+    best, bk = -1, 0
+    for p in range(T.pos_hex.shape[0]):
+        if T.pos_prov[p] or comm[p]:
+            continue
+        x = T.pos_hex[p]
+        if jp_at(T, S, g, x) >= 0 or us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, p]:
+            continue
+        key = nearest_us(T, S, g, x) * 1000 + (99 - T.pos_num[p])
+        if best < 0 or key < bk:
+            best, bk = p, key
+    if best < 0:
+        return
+    j = draw_reserve(T, S, g)
+    if j >= 0:
+        place_jp(T, S, g, j, T.pos_hex[best], False)
+
+
+@njit(cache=True)
+def disrupt_event(T, S, g, ev, sym):
+    """Heat exhaustion (the regular infantry unit with the fewest steps), Lost! (an infantry unit in
+    jungle, the fewest steps), Minefield (the undisrupted unit with the most steps): then the card's
+    symbol, then the farthest from a landing beach hex."""
+    best, bk = -1, 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] != US_MAP or T.us_type[u] != INF:
+            continue
+        h = S.us_hex[g, u]
+        s = S.us_steps[g, u]
+        if ev == E_LOST and T.terrain[h] != JUNGLE:
+            continue
+        if ev == E_MINEFIELD:
+            if S.us_dis[g, u] != 0:
+                continue
+            s = 10 - s
+        key = s * 100000 + (0 if T.us_symbol[u] == sym else 1) * 10000 + (999 - nearest_beach(T, h)) * 10
+        if best < 0 or key < bk:
+            best, bk = u, key
+    if best >= 0:
+        disrupt_us(T, S, g, best, False)
+
+
+@njit(cache=True)
+def reveal_pickable(T, S, g, h):
+    j = jp_at(T, S, g, h)
+    if j < 0 or S.jp_rev[g, j]:
+        return False
+    for d in range(6):
+        x = T.nbr[h, d]
+        if x >= 0 and us_steps_in_hex(T, S, g, x) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def reveal_unit(T, S, g, j):
+    S.jp_rev[g, j] = True
+    d = S.jp_depth[g, j]
+    if d >= 0 and not S.dm_rev[g, d]:
+        reveal_depth_marker(T, S, g, j)
+
+
+@njit(cache=True)
+def reveal_closest(T, S, g, unrevealed_only):
+    """Marine war dogs / Observation plane / US Patrol Report: the (unrevealed) Japanese unit and
+    depth marker closest to a U.S. unit; a Tactical Reinforcement revealed comes in (9.4)."""
+    best, bk = -1, 0
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP:
+            continue
+        d = S.jp_depth[g, j]
+        hidden = not S.jp_rev[g, j] or (d >= 0 and not S.dm_rev[g, d])
+        if not hidden or (unrevealed_only and S.jp_rev[g, j]):
+            continue
+        key = nearest_us(T, S, g, S.jp_hex[g, j]) * 1000 + j
+        if best < 0 or key < bk:
+            best, bk = j, key
+    if best >= 0:
+        reveal_unit(T, S, g, best)
+
+
+@njit(cache=True)
+def fortify(T, S, g):
+    """Place fortification in Japanese-occupied coral position: closest to a U.S. unit, then the
+    lowest number (artillery becomes a requirement: board.jp_requires)."""
+    best, bk = -1, 0
+    for p in range(T.pos_hex.shape[0]):
+        x = T.pos_hex[p]
+        if T.terrain[x] != CORAL or S.fort[g, p] or jp_at(T, S, g, x) < 0:
+            continue
+        key = nearest_us(T, S, g, x) * 1000 + T.pos_num[p] * 4 + T.pos_zone[p]
+        if best < 0 or key < bk:
+            best, bk = p, key
+    if best >= 0:
+        S.fort[g, best] = True
+
+
+@njit(cache=True)
+def suicide(T, S, g):
+    """Suicide Attack: a Japanese unit with depth next to a U.S. unit (closest to a landing beach,
+    then next to the most U.S. steps) loses its depth; a fire card showing the U.S. unit's symbol
+    costs it a step; the unit is disrupted anyway."""
+    best, bk, bh = -1, 0, -1
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP or not has_depth(T, S, g, j):
+            continue
+        h = S.jp_hex[g, j]
+        most, mh = 0, -1
+        for d in range(6):
+            x = T.nbr[h, d]
+            if x >= 0:
+                st = us_steps_in_hex(T, S, g, x)
+                if st > most:
+                    most, mh = st, x
+        if mh < 0:
+            continue
+        key = nearest_beach(T, h) * 1000 + (99 - most)
+        if best < 0 or key < bk:
+            best, bk, bh = j, key, mh
+    if best < 0:
+        return
+    remove_depth(T, S, g, best)
+    u = -1
+    for v in range(S.us_loc.shape[1]):
+        if S.us_loc[g, v] == US_MAP and S.us_hex[g, v] == bh and not leader(T, v):
+            if u < 0 or S.us_steps[g, v] > S.us_steps[g, u]:
+                u = v
+    if u < 0:
+        return
+    c = draw(T, S, g, PILE_TRACK)
+    if c >= 0 and T.card_symbol[c] == T.us_symbol[u]:
+        step_loss(T, S, g, u)
+    if S.us_loc[g, u] == US_MAP:
+        disrupt_us(T, S, g, u, False)
+
+
+@njit(cache=True)
+def naval_hits(T, S, g, c, t):
+    """Unexpected US naval fire hits position: a fire card picks one of the three positions by its
+    symbol; a Japanese unit there is disrupted and loses its depth; U.S. units there risk a step on
+    a second card's symbol (leaders unaffected)."""
+    k = draw(T, S, g, PILE_TRACK)
+    if k < 0:
+        return
+    p = T.card_param[c, t, T.card_symbol[k]]
+    if p < 0:
+        return
+    h = T.pos_hex[p]
+    j = jp_at(T, S, g, h)
+    if j >= 0:
+        S.jp_dis[g, j] = True
+        remove_depth(T, S, g, j)
+        return
+    if us_steps_in_hex(T, S, g, h) == 0:
+        return
+    k2 = draw(T, S, g, PILE_TRACK)
+    if k2 < 0:
+        return
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h and not leader(T, u) and T.us_symbol[u] == T.card_symbol[k2]:
+            step_loss(T, S, g, u)
+            return

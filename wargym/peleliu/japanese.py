@@ -1,0 +1,1008 @@
+"""The Japanese Fire Phase: the card system's fire (6.0), lettered actions (12.0), tanks and the
+counterattack (13.0), depth markers and reserves (9.0).
+
+``start_fire_phase`` draws the fire card and queues the positions to check (13.42: units in
+counterattack stance first; 12.0: then the card's colours left to right, each colour's positions
+west to east).  ``fire_step`` checks one entry; an action that starts a close combat leaves it to
+combat.py and the phase resumes after it.  Every choice the book leaves to "you" inside the
+Japanese procedures (ties after all the book's priorities) is made by the documented default:
+the lowest unit / position number (README, interpretations).
+"""
+
+import numpy as np
+
+from wargym.jit import njit
+from wargym.rng import uniform
+from wargym.peleliu.board import (
+    disrupt_us, dot, draw, draw_reserve, fire_map, give_depth, group_units, jp_at, jp_communication, jp_map, leader,
+    nearest_beach, nearest_us, place_jp, remove_depth, step_loss, us_count, us_steps_in_hex,
+)
+from wargym.peleliu.closecombat import start_cc
+from wargym.peleliu.forces import fires_on_beach, leave_ca, night, reinforcement
+from wargym.peleliu.scenario import (
+    A_AMBUSH, A_ARTILLERY, A_ASSAULT, A_FIRE, A_FIRE_ADVANCE, A_INFILTRATE, A_MG, A_MORTAR, A_MULTI_FIRE, A_MUSTER,
+    A_NONE, A_OVERRUN, A_PATROL, A_REDEPLOY, A_REINFORCE, A_RESUPPLY, A_ADVANCE_FIRE, A_DOUBLE_ADVANCE, AIRSTRIP,
+    CLEAR, INTENSE, L_I, L_M, REG_HQ, S_ART_NO, S_ART_US, S_OCC_NO, S_OCC_US, S_TANK, S_UN_COMM_NO, S_UN_COMM_US,
+    S_UN_NOCOMM, STEADY,
+)
+from wargym.peleliu.state import (
+    CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_VARIABLE_LETTERS,
+    PILE_TRACK, QMAX, US_BOX, US_MAP, US_TRACK,
+)
+
+Q_CA = 3000       # queue entry: a unit in counterattack stance (13.42)
+Q_HEX = 4000      # queue entry: the second hex of a position group assaulting (12.81)
+LETTER_TURNS = (3, 5, 7, 9, 11)
+
+
+@njit(cache=True)
+def letter_available(T, S, g, L):
+    """12.0: lettered actions become available on turns 3, 5, 7, 9, 11 (20.1: in a random order)."""
+    if L == 0:
+        return True
+    turn = S.turn[g]
+    if T.opts[OPT_VARIABLE_LETTERS]:
+        for k in range(5):
+            if S.letter_order[g, k] == L:
+                return turn >= LETTER_TURNS[k]
+        return False
+    return turn >= T.letter_turn[L]
+
+
+# ------------------------------------------------------------------------------------ the phase
+@njit(cache=True)
+def start_fire_phase(T, S, g):
+    """III: draw the fire card; fix communication for the phase (11.22); queue the positions."""
+    H = T.land.shape[0]
+    c = draw(T, S, g, PILE_TRACK)
+    S.fire_card[g] = c
+    jp_communication(T, S, g, night(T, S, g), S.comm[g])
+    for u in range(S.us_loc.shape[1]):
+        S.us_fired[g, u] = False
+    for j in range(S.jp_loc.shape[1]):
+        S.jp_acted[g, j] = False  # 12.0: each position or unit is checked once per Fire Phase
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    usn = np.empty(H, np.int16)
+    us_count(T, S, g, usn)
+    n = 0
+    # 13.42: counterattack units first, the one closest to a landing beach first, then southernmost
+    NJ = S.jp_loc.shape[1]
+    done = np.zeros(NJ, np.bool_)
+    while True:
+        best, bk = -1, 0
+        for j in range(NJ):
+            if done[j] or S.jp_loc[g, j] != JP_MAP or S.jp_ca[g, j] < 0 or S.jp_dis[g, j]:
+                continue
+            h = S.jp_hex[g, j]
+            key = nearest_beach(T, h) * 1000 - row_of(T, h)
+            if best < 0 or key < bk:
+                best, bk = j, key
+        if best < 0 or n >= QMAX:
+            break
+        done[best] = True
+        S.jq[g, n] = Q_CA + best
+        n += 1
+    F = T.grp_members.shape[0]
+    seen = np.zeros(F, np.bool_)
+    for slot in range(3):
+        col = T.card_colour[c, slot]
+        L = T.card_letter[c, slot]
+        letter = L if letter_available(T, S, g, L) else 0
+        for i in range(T.west_order.shape[0]):
+            p = T.west_order[i]
+            f = T.pos_group[p]
+            if T.pos_prov[p] or T.grp_colour[f] != col or seen[f]:
+                continue
+            n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+            ok = n_occ > 0
+            if not ok:
+                near = nearest_us(T, S, g, T.pos_hex[p]) <= 3
+                if near and S.comm[g, p]:
+                    ok = True
+                elif near and letter == L_I:
+                    ok = True
+            if ok and n < QMAX:
+                seen[f] = True
+                S.jq[g, n] = slot * 1000 + f
+                n += 1
+    S.jq_n[g] = n
+    S.jq_i[g] = 0
+
+
+@njit(cache=True)
+def row_of(T, h):
+    """The hex's row (a bigger row is further south): hexes are numbered column-major."""
+    # dense index = (column - 1) * rows + (row - 1); rows = H / columns is not stored, use the S neighbour walk
+    r = 0
+    x = h
+    while T.nbr[x, 0] >= 0:
+        x = T.nbr[x, 0]
+        r += 1
+    return r
+
+
+@njit(cache=True)
+def col_of(T, h):
+    """The hex's column (a bigger column is further east)."""
+    c = 0
+    x = h
+    while T.nbr[x, 5] >= 0 or T.nbr[x, 4] >= 0:
+        x = T.nbr[x, 5] if T.nbr[x, 5] >= 0 else T.nbr[x, 4]
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def fire_step(T, S, g):
+    """Check the next queued entry; False when the queue is done."""
+    i = S.jq_i[g]
+    if i >= S.jq_n[g]:
+        return False
+    S.jq_i[g] = i + 1
+    e = S.jq[g, i]
+    if e >= Q_HEX:
+        p = e - Q_HEX
+        j = jp_at(T, S, g, T.pos_hex[p])
+        if j >= 0 and not S.jp_dis[g, j]:
+            assault_unit(T, S, g, j, T.grp_colour[T.pos_group[p]])
+        return True
+    if e >= Q_CA:
+        j = e - Q_CA
+        if S.jp_loc[g, j] == JP_MAP and S.jp_ca[g, j] >= 0 and not S.jp_dis[g, j]:
+            S.jp_acted[g, j] = True
+            counterattack(T, S, g, j)
+        return True
+    slot = e // 1000
+    f = e % 1000
+    check_group(T, S, g, f, slot)
+    return True
+
+
+@njit(cache=True)
+def finish_fire_phase(T, S, g):
+    """6.5 then 6.42: artillery fire (from turn 2), then disruption removed from the colours drawn."""
+    c = S.fire_card[g]
+    if c < 0:
+        return
+    if T.card_artillery[c] > 0 and S.turn[g] >= 2:
+        n = 0
+        for p in range(T.pos_hex.shape[0]):
+            if T.pos_art[p] and not S.art_gone[g, p]:
+                j = jp_at(T, S, g, T.pos_hex[p])
+                if j >= 0 and not S.jp_dis[g, j]:
+                    n += 1
+        if n >= T.card_artillery[c]:
+            artillery_hit(T, S, g, T.card_symbol[c], False)
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP or not S.jp_dis[g, j]:
+            continue
+        col = colour_of(T, S, g, j)
+        for k in range(3):
+            if T.card_colour[c, k] == col:
+                S.jp_dis[g, j] = False
+
+
+@njit(cache=True)
+def colour_of(T, S, g, j):
+    """The colour a Japanese unit acts in: its position's, else the tank's own (13.2), else its
+    counterattack marker's (13.44)."""
+    p = T.hex_pos[S.jp_hex[g, j]]
+    if p >= 0 and not T.pos_prov[p]:
+        return T.pos_colour[p]
+    ca = S.jp_ca[g, j]
+    if ca >= 0:
+        return T.dm_colour[ca]
+    if T.jp_colour[j] >= 0:
+        return T.jp_colour[j]
+    if p >= 0:
+        return T.pos_colour[p]
+    return 0
+
+
+# --------------------------------------------------------------------------------- one position
+@njit(cache=True)
+def us_in_field(T, S, g, f, tank, include_garrison):
+    """Any U.S. unit in group f's field of fire (with the tank extension, 13.1)."""
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and dot(T, S, g, f, S.us_hex[g, u], tank) > 0:
+            return True
+    if include_garrison:
+        for p in range(S.garrison.shape[1]):
+            if S.garrison[g, p] and dot(T, S, g, f, T.pos_hex[p], tank) > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def check_group(T, S, g, f, slot):
+    """12.0: the action of fire group f for the card's colour ``slot``."""
+    H = T.land.shape[0]
+    c = S.fire_card[g]
+    L = T.card_letter[c, slot]
+    letter = L if letter_available(T, S, g, L) else 0
+    if night(T, S, g) and letter == L_M:
+        letter = 0  # 16.0
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+    star = T.card_star[c, slot]
+    armor = T.card_armor[c, slot]
+    if n_occ > 0:
+        if n_live == 0:
+            return  # 6.4: disrupted units do not fire or act
+        fresh = False
+        for k in range(2):
+            p = T.grp_members[f, k]
+            if p >= 0:
+                j = occ[T.pos_hex[p]]
+                if j >= 0 and not S.jp_dis[g, j]:
+                    if not S.jp_acted[g, j] and S.jp_ca[g, j] < 0:
+                        fresh = True
+                    S.jp_acted[g, j] = True
+        if not fresh:
+            return  # 12.0, 13.42: a unit that has acted (or counterattacks) is not checked again
+        us_fof = us_in_field(T, S, g, f, n_tank > 0, False)
+        if n_tank > 0:
+            tank_action(T, S, g, f, T.action_chart[0, S_TANK, letter], star, armor, occ)
+            return
+        art = False
+        for k in range(2):
+            p = T.grp_members[f, k]
+            if p >= 0 and occ[T.pos_hex[p]] >= 0 and T.pos_art[p] and not S.art_gone[g, p]:
+                art = True
+        sit = (S_ART_US if us_fof else S_ART_NO) if art else (S_OCC_US if us_fof else S_OCC_NO)
+        act = T.action_chart[0, sit, letter]
+        if act == A_ARTILLERY and night(T, S, g):
+            return  # 16.0
+        do_action(T, S, g, f, act, star, armor, occ)
+        return
+    # unoccupied: a group is unoccupied if no hex holds a Japanese unit and one hex is not U.S.-held
+    free_hex = False
+    in_comm = False
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0:
+            if us_steps_in_hex(T, S, g, T.pos_hex[p]) == 0 and not S.garrison[g, p]:
+                free_hex = True
+            if S.comm[g, p]:
+                in_comm = True
+    if not free_hex:
+        return
+    if in_comm:
+        sit = S_UN_COMM_US if us_in_field(T, S, g, f, False, False) else S_UN_COMM_NO
+    else:
+        sit = S_UN_NOCOMM
+    do_action(T, S, g, f, T.action_chart[0, sit, letter], star, armor, occ)
+
+
+@njit(cache=True)
+def do_action(T, S, g, f, act, star, armor, occ):
+    if act == A_NONE:
+        return
+    if act == A_FIRE:
+        group_fire(T, S, g, f, False, star, armor)
+    elif act == A_MG:
+        group_fire(T, S, g, f, True, star, armor)
+    elif act == A_RESUPPLY:
+        resupply(T, S, g, f)
+        group_fire(T, S, g, f, False, star, armor)
+    elif act == A_REDEPLOY:
+        redeploy(T, S, g, f, star, armor)
+    elif act == A_PATROL:
+        patrol(T, S, g, f)
+    elif act == A_ASSAULT:
+        assault(T, S, g, f)
+    elif act == A_MORTAR:
+        mortar(T, S, g, f)
+    elif act == A_ARTILLERY:
+        artillery_hit(T, S, g, T.card_symbol[S.fire_card[g]], True)
+    elif act == A_MUSTER or act == A_REINFORCE:
+        p = muster_hex(T, S, g, f)
+        if p >= 0:
+            j = draw_reserve(T, S, g)
+            if j >= 0:
+                place_jp(T, S, g, j, T.pos_hex[p], False)
+                give_depth(T, S, g, j, False)  # 12.52: no depth marker left, the unit alone
+                if act == A_REINFORCE and us_in_field(T, S, g, f, False, False):
+                    group_fire(T, S, g, f, False, star, armor)
+    elif act == A_AMBUSH:
+        ambush(T, S, g, f)
+    elif act == A_INFILTRATE:
+        for k in range(2):  # 12.101: both hexes of a group
+            p = T.grp_members[f, k]
+            if p >= 0 and jp_at(T, S, g, T.pos_hex[p]) < 0 and us_steps_in_hex(T, S, g, T.pos_hex[p]) == 0 \
+                    and not S.garrison[g, p]:
+                j = draw_reserve(T, S, g)
+                if j >= 0:
+                    place_jp(T, S, g, j, T.pos_hex[p], False)
+                    S.jp_dis[g, j] = False
+
+
+@njit(cache=True)
+def muster_hex(T, S, g, f):
+    """12.21 / 12.51: the lower-numbered empty hex of the group."""
+    best = -1
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        h = T.pos_hex[p]
+        if jp_at(T, S, g, h) >= 0 or us_steps_in_hex(T, S, g, h) > 0 or S.garrison[g, p]:
+            continue
+        if best < 0 or T.pos_num[p] < T.pos_num[best]:
+            best = p
+    return best
+
+
+# ------------------------------------------------------------------------------------------- fire
+@njit(cache=True)
+def hit_limit(T, S, g, f, occ):
+    """6.31: non-disrupted units and their depth markers in the group."""
+    n = 0
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        j = occ[T.pos_hex[p]]
+        if j >= 0 and not S.jp_dis[g, j]:
+            n += 1
+            if S.jp_depth[g, j] >= 0:
+                n += 1
+            ca = S.jp_ca[g, j]
+            if ca >= 0 and S.dm_rev[g, ca] and S.jp_depth[g, j] < 0:
+                n += 1  # a counterattack marker on its depth side is the unit's depth (13.41)
+    return n
+
+
+@njit(cache=True)
+def group_fire(T, S, g, f, mg, star, armor):
+    """6.3: group f fires at U.S. units in its field of fire; returns the units hit (as -1
+    terminated int array of hit units' hexes is not needed: returns the number hit and leaves the
+    nearest hit hex in S.target for an overrun)."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+    if n_live == 0:
+        return 0
+    tank = n_tank > 0
+    c = S.fire_card[g]
+    sym = T.card_symbol[c]
+    limit = hit_limit(T, S, g, f, occ)
+    unrevealed = 0
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0:
+            j = occ[T.pos_hex[p]]
+            if j >= 0 and not S.jp_dis[g, j] and not S.jp_rev[g, j]:
+                unrevealed = 1
+    is_night = night(T, S, g)
+    # 14.41: lone garrisons in the field are removed (not counted against the limit)
+    for p in range(S.garrison.shape[1]):
+        if S.garrison[g, p] and dot(T, S, g, f, T.pos_hex[p], tank) > 0 and us_steps_in_hex(T, S, g, T.pos_hex[p]) == 0:
+            S.garrison[g, p] = False
+    # candidates: (class, -steps, distance, unit) and effect
+    key = np.full(NU, 1 << 30, np.int64)
+    eff = np.zeros(NU, np.int8)
+    nearest_dist = np.full(NU, 99, np.int64)
+    for u in range(NU):
+        if S.us_loc[g, u] != US_MAP:
+            continue
+        h = S.us_hex[g, u]
+        d = dot(T, S, g, f, h, tank)
+        row = -1
+        if d == INTENSE:
+            row = 1
+        elif d == STEADY:
+            row = 0
+        elif mg:
+            for e in range(6):
+                x = T.nbr[h, e]
+                if x >= 0 and dot(T, S, g, f, x, tank) == INTENSE:
+                    row = 2
+        if row < 0:
+            continue
+        if T.beach_box[h] >= 0 and S.smoke[g, T.grp_colour[f]]:
+            continue  # event Smoke
+        dist = 99
+        for k in range(2):
+            p = T.grp_members[f, k]
+            if p >= 0 and T.dist[h, T.pos_hex[p]] < dist:
+                dist = T.dist[h, T.pos_hex[p]]
+        if is_night and dist > 1:
+            continue  # 16.0: at night fire hits adjacent hexes only
+        nearest_dist[u] = dist
+        if leader(T, u):
+            if not star or S.us_fired[g, u]:
+                continue
+            eff[u] = 2
+            key[u] = (3 << 20) + (10 - S.us_steps[g, u]) * 1000 + dist * 64 + u
+            continue
+        conc = us_steps_in_hex(T, S, g, h) >= 7  # 6.35
+        armored = T.us_armored[u] and not armor  # 6.36
+        match = conc or T.us_symbol[u] == sym
+        cls = (2 if armored else 0) + (1 if match else 0)
+        e = T.fire_chart[row if row < 2 else 2, unrevealed, cls]
+        if e == 0:
+            continue
+        if (e & 2) and S.us_fired[g, u]:
+            continue  # 6.34: one step per unit per Fire Phase
+        eff[u] = e
+        prio = 0 if row == 1 else (1 if row == 0 else 2)
+        key[u] = (prio << 20) + (10 - S.us_steps[g, u]) * 1000 + dist * 64 + u
+    # heroes (10.4): hit last, with the leaders, killed (flipped to inspired)
+    hits = 0
+    S.target[g] = -1
+    best_d = 99
+    for _ in range(limit):
+        b = -1
+        for u in range(NU):
+            if key[u] < (1 << 30) and (b < 0 or key[u] < key[b]):
+                b = u
+        if b < 0:
+            break
+        key[b] = 1 << 30
+        hits += 1
+        h = S.us_hex[g, b]
+        if nearest_dist[b] < best_d:
+            best_d = nearest_dist[b]
+            S.target[g] = h
+        if leader(T, b):
+            leader_hit(T, S, g, b)
+        else:
+            e = eff[b]
+            if e & 2:
+                S.us_fired[g, b] = True
+                step_loss(T, S, g, b)
+            if (e & 1) and S.us_loc[g, b] == US_MAP:
+                disrupt_us(T, S, g, b, False)
+    if hits < limit and star:
+        for u in range(NU):
+            if hits >= limit:
+                break
+            if S.us_loc[g, u] == US_MAP and S.hero[g, u] == HERO and nearest_dist[u] < 99:
+                S.hero[g, u] = INSPIRED  # 10.4: a hero hit is killed, 10.16
+                hits += 1
+    return hits
+
+
+@njit(cache=True)
+def leader_hit(T, S, g, u):
+    """10.4: a regimental HQ goes two turns ahead on the track (a CP reverts instead, 14.33); an
+    infantry/HQ loses a step."""
+    if T.us_type[u] == REG_HQ:
+        if S.cp[g, u] >= 0:
+            S.cp[g, u] = -1
+            return
+        S.us_loc[g, u] = US_TRACK
+        S.us_hex[g, u] = -1
+        S.us_track[g, u] = S.turn[g] + 2
+        S.us_dis[g, u] = 0
+        return
+    S.us_fired[g, u] = True
+    step_loss(T, S, g, u)
+
+
+@njit(cache=True)
+def artillery_hit(T, S, g, sym, action):
+    """6.5 / 12.7: one non-leader U.S. unit with the card's symbol loses a step: first in a landing
+    box, then a landing beach hex, then (6.5) closest to a landing beach / (12.7) in a clear or
+    airstrip hex, then in a live field of fire; then the most steps."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    if action:
+        jp_map(T, S, g, occ)
+        from_fire_map(T, S, g, occ, live)
+    best, bk = -1, 0
+    for u in range(NU):
+        if T.us_symbol[u] != sym or leader(T, u):
+            continue
+        if S.us_loc[g, u] == US_BOX:
+            cls = 0
+        elif S.us_loc[g, u] == US_MAP:
+            h = S.us_hex[g, u]
+            if T.beach_box[h] >= 0:
+                cls = 1
+            elif action:
+                t = T.terrain[h]
+                if t == CLEAR or t == AIRSTRIP:
+                    cls = 2
+                elif live[h] > 0:
+                    cls = 3
+                else:
+                    cls = 4
+            else:
+                cls = 2 + nearest_beach(T, h)
+        else:
+            continue
+        if S.us_fired[g, u]:
+            continue
+        key = cls * 10000 + (10 - S.us_steps[g, u]) * 100 + u
+        if best < 0 or key < bk:
+            best, bk = u, key
+    if best >= 0:
+        S.us_fired[g, best] = True
+        step_loss_any(T, S, g, best)
+        return True
+    return False
+
+
+@njit(cache=True)
+def from_fire_map(T, S, g, occ, out):
+    fire_map(T, S, g, occ, True, out)
+
+
+@njit(cache=True)
+def step_loss_any(T, S, g, u):
+    """A step loss for a unit on the map or in a landing box (5.1, 6.5)."""
+    loc = S.us_loc[g, u]
+    h = S.us_hex[g, u]
+    step_loss(T, S, g, u)
+    if loc == US_BOX and S.us_steps[g, u] > 0:
+        S.us_loc[g, u] = US_BOX
+        S.us_hex[g, u] = h
+
+
+@njit(cache=True)
+def mortar(T, S, g, f):
+    """12.1: up to two U.S. units with the card's symbol within mortar range lose a step (no
+    disruption); one unit for a lone unit without depth (12.11); the most steps first."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    sym = T.card_symbol[S.fire_card[g]]
+    limit = 1 if hit_limit(T, S, g, f, occ) <= 1 else 2
+    mtop = False
+    src = np.full(2, -1, np.int64)
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0 and occ[T.pos_hex[p]] >= 0:
+            src[k] = T.pos_hex[p]
+            if T.pos_mtop[p]:
+                mtop = True
+    done = 0
+    for _ in range(limit):
+        best, bk = -1, 0
+        for u in range(NU):
+            if S.us_loc[g, u] != US_MAP or T.us_symbol[u] != sym or S.us_fired[g, u]:
+                continue
+            h = S.us_hex[g, u]
+            ok = False
+            if mtop:
+                ok = T.mortar_zone[h]
+            else:
+                for k in range(2):
+                    if src[k] >= 0 and T.dist[src[k], h] <= 4:
+                        ok = True
+            if not ok:
+                continue
+            key = (10 - S.us_steps[g, u]) * 100 + u
+            if best < 0 or key < bk:
+                best, bk = u, key
+        if best < 0:
+            break
+        S.us_fired[g, best] = True
+        step_loss(T, S, g, best)
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def resupply(T, S, g, f):
+    """12.3: units without depth in communication get one."""
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        j = jp_at(T, S, g, T.pos_hex[p])
+        if j >= 0 and S.jp_depth[g, j] < 0 and not T.jp_tank[j] and S.jp_ca[g, j] < 0 and S.comm[g, p]:
+            give_depth(T, S, g, j, False)
+
+
+@njit(cache=True)
+def redeploy(T, S, g, f, star, armor):
+    """12.4: each unit moves to an empty position hex within three hexes and closer to the nearest
+    U.S. unit: of another colour first, then nearest, then the lower number; then fires there."""
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        h = T.pos_hex[p]
+        j = jp_at(T, S, g, h)
+        if j < 0 or S.jp_dis[g, j]:
+            continue
+        here = nearest_us(T, S, g, h)
+        best, bk = -1, 0
+        for q in range(T.pos_hex.shape[0]):
+            x = T.pos_hex[q]
+            if T.pos_prov[q] or q == p or T.dist[h, x] > 3:
+                continue
+            if jp_at(T, S, g, x) >= 0 or us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, q]:
+                continue
+            if nearest_us(T, S, g, x) >= here:
+                continue
+            key = (0 if T.pos_colour[q] != T.pos_colour[p] else 1) * 100000 + T.dist[h, x] * 1000 + T.pos_num[q] * 4 + T.pos_zone[q]
+            if best < 0 or key < bk:
+                best, bk = q, key
+        if best < 0:
+            continue
+        S.jp_hex[g, j] = T.pos_hex[best]
+        nf = T.pos_group[best]
+        if us_in_field(T, S, g, nf, T.jp_tank[j], False):
+            group_fire(T, S, g, nf, False, star, armor)
+
+
+@njit(cache=True)
+def patrol(T, S, g, f):
+    """12.6: every non-leader U.S. unit in the field is disrupted; with none there, the closest
+    undisrupted unit within four hexes (then the card's symbol, then the greater strength)."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+    tank = n_tank > 0
+    any_in = False
+    for u in range(NU):
+        if S.us_loc[g, u] == US_MAP and dot(T, S, g, f, S.us_hex[g, u], tank) > 0:
+            any_in = True
+            if not leader(T, u):
+                disrupt_us(T, S, g, u, False)
+    if any_in:
+        return
+    sym = T.card_symbol[S.fire_card[g]]
+    best, bk = -1, 0
+    for u in range(NU):
+        if S.us_loc[g, u] != US_MAP or leader(T, u) or S.us_dis[g, u] != 0:
+            continue
+        d = 99
+        for k in range(2):
+            p = T.grp_members[f, k]
+            if p >= 0 and occ[T.pos_hex[p]] >= 0:
+                d = min(d, T.dist[T.pos_hex[p], S.us_hex[g, u]])
+        if d > 4:
+            continue
+        key = d * 1000000 + (0 if T.us_symbol[u] == sym else 1) * 100000 + (99 - T.us_strength[u, S.us_steps[g, u]]) * 100 + u
+        if best < 0 or key < bk:
+            best, bk = u, key
+    if best >= 0:
+        disrupt_us(T, S, g, best, False)
+
+
+@njit(cache=True)
+def ambush(T, S, g, f):
+    """12.9: one U.S. unit with the card's symbol in the intense field loses a step; else one in
+    the steady field is disrupted; the closest, then more steps."""
+    NU = S.us_loc.shape[1]
+    sym = T.card_symbol[S.fire_card[g]]
+    for want in (INTENSE, STEADY):
+        best, bk = -1, 0
+        for u in range(NU):
+            if S.us_loc[g, u] != US_MAP or T.us_symbol[u] != sym:
+                continue
+            h = S.us_hex[g, u]
+            if T.grp_dot[f, h] != want:
+                continue
+            if want == INTENSE and S.us_fired[g, u]:
+                continue
+            if T.beach_box[h] >= 0 and S.smoke[g, T.grp_colour[f]]:
+                continue  # event Smoke
+            d = 99
+            for k in range(2):
+                p = T.grp_members[f, k]
+                if p >= 0:
+                    d = min(d, T.dist[T.pos_hex[p], h])
+            if night(T, S, g) and d > 1:
+                continue  # 16.0
+            key = d * 1000 + (10 - S.us_steps[g, u]) * 64 + u
+            if best < 0 or key < bk:
+                best, bk = u, key
+        if best >= 0:
+            if want == INTENSE:
+                S.us_fired[g, best] = True
+                step_loss(T, S, g, best)
+            else:
+                disrupt_us(T, S, g, best, False)
+            return
+
+
+# --------------------------------------------------------------------------------------- assault
+@njit(cache=True)
+def assault(T, S, g, f):
+    """12.8 / 12.81: each occupied hex of the group assaults; the second waits in the queue."""
+    first = True
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        j = jp_at(T, S, g, T.pos_hex[p])
+        if j < 0 or S.jp_dis[g, j]:
+            continue
+        if first:
+            first = False
+            assault_unit(T, S, g, j, T.grp_colour[f])
+        else:
+            n = S.jq_n[g]
+            if n < QMAX:  # checked right after this one (12.81)
+                for i in range(n, S.jq_i[g], -1):
+                    S.jq[g, i] = S.jq[g, i - 1]
+                S.jq[g, S.jq_i[g]] = Q_HEX + p
+                S.jq_n[g] = n + 1
+
+
+@njit(cache=True)
+def assault_unit(T, S, g, j, colour):
+    """12.8: into the closest U.S.-occupied hex of the field (fewest U.S. steps on a tie); with none
+    in the field, to a position hex within three hexes closer to the nearest U.S. unit."""
+    h = S.jp_hex[g, j]
+    p = T.hex_pos[h]
+    f = T.pos_group[p] if p >= 0 else -1
+    NU = S.us_loc.shape[1]
+    best, bk = -1, 0
+    if f >= 0:
+        for u in range(NU):
+            if S.us_loc[g, u] != US_MAP:
+                continue
+            x = S.us_hex[g, u]
+            if T.grp_dot[f, x] == 0:
+                continue
+            key = T.dist[h, x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 + x
+            if best < 0 or key < bk:
+                best, bk = x, key
+    if best >= 0:
+        move_into_cc(T, S, g, j, best, CC_JP_ASSAULT, colour)
+        start_cc(T, S, g, best, j, CC_JP_ASSAULT, position_colour_or(T, best, colour))  # 12.83
+        return
+    here = nearest_us(T, S, g, h)
+    bq, bk = -1, 0
+    for q in range(T.pos_hex.shape[0]):
+        x = T.pos_hex[q]
+        if T.pos_prov[q] or x == h or T.dist[h, x] > 3 or jp_at(T, S, g, x) >= 0:
+            continue
+        nx = nearest_us(T, S, g, x)
+        if nx >= here:
+            continue
+        key = nx * 100000 + T.dist[h, x] * 1000 + q
+        if bq < 0 or key < bk:
+            bq, bk = q, key
+    if bq < 0:
+        return
+    x = T.pos_hex[bq]
+    S.garrison[g, bq] = False
+    if us_steps_in_hex(T, S, g, x) > 0:
+        move_into_cc(T, S, g, j, x, CC_JP_ASSAULT, colour)
+        start_cc(T, S, g, x, j, CC_JP_ASSAULT, position_colour_or(T, x, colour))
+    else:
+        S.jp_hex[g, j] = x
+
+
+@njit(cache=True)
+def position_colour_or(T, h, colour):
+    """The colour of the position in hex h, else ``colour`` (12.83, 8.64)."""
+    p = T.hex_pos[h]
+    if p >= 0 and not T.pos_prov[p]:
+        return T.pos_colour[p]
+    return colour
+
+
+@njit(cache=True)
+def move_into_cc(T, S, g, j, x, kind, colour):
+    S.jp_from[g, j] = S.jp_hex[g, j]
+    S.jp_hex[g, j] = x
+
+
+# ------------------------------------------------------------------------------------------ tanks
+@njit(cache=True)
+def tank_of(T, S, g, f, occ):
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0:
+            j = occ[T.pos_hex[p]]
+            if j >= 0 and T.jp_tank[j] and not S.jp_dis[g, j]:
+                return j
+    return -1
+
+
+@njit(cache=True)
+def tank_action(T, S, g, f, act, star, armor, occ):
+    """13.2: the tank actions."""
+    j = tank_of(T, S, g, f, occ)
+    if j < 0:
+        return
+    tank_f = f
+    if act == A_FIRE_ADVANCE:
+        if us_in_field(T, S, g, f, True, False):
+            group_fire(T, S, g, f, False, star, armor)
+        else:
+            advance(T, S, g, j)
+    elif act == A_MULTI_FIRE:
+        if us_in_field(T, S, g, f, True, False):
+            group_fire(T, S, g, f, False, star, armor)
+            if us_in_field(T, S, g, f, True, False):
+                keep = S.us_fired[g].copy()
+                for u in range(S.us_loc.shape[1]):
+                    S.us_fired[g, u] = False  # 13.2M: a completely separate fire (6.34's exception)
+                group_fire(T, S, g, f, False, star, armor)
+                for u in range(S.us_loc.shape[1]):
+                    S.us_fired[g, u] = S.us_fired[g, u] or keep[u]
+    elif act == A_OVERRUN:
+        if us_in_field(T, S, g, f, True, False):
+            if group_fire(T, S, g, f, False, star, armor) > 0 and S.target[g] >= 0:
+                x = S.target[g]
+                if us_steps_in_hex(T, S, g, x) > 0:
+                    colour = T.jp_colour[j]
+                    move_into_cc(T, S, g, j, x, CC_OVERRUN, colour)
+                    start_cc(T, S, g, x, j, CC_OVERRUN, colour_at(T, S, g, j, x))
+    elif act == A_ADVANCE_FIRE:
+        advance(T, S, g, j)
+        p = T.hex_pos[S.jp_hex[g, j]]
+        if p >= 0:
+            tank_f = T.pos_group[p]
+            if us_in_field(T, S, g, tank_f, True, False):
+                group_fire(T, S, g, tank_f, False, star, armor)
+    elif act == A_DOUBLE_ADVANCE:
+        if advance(T, S, g, j):
+            advance(T, S, g, j)
+        elif us_in_field(T, S, g, f, True, False):
+            group_fire(T, S, g, f, False, star, armor)
+
+
+@njit(cache=True)
+def colour_at(T, S, g, j, x):
+    p = T.hex_pos[x]
+    if p >= 0 and not T.pos_prov[p]:
+        return T.pos_colour[p]
+    return colour_of(T, S, g, j)
+
+
+@njit(cache=True)
+def advance(T, S, g, j):
+    """13.2: to a position hex empty or held by a non-armor unit in communication, within three
+    hexes and closer to the nearest U.S. unit; ties: an empty one, then the closest to the tank,
+    then the highest number.  A held position's unit swaps with the tank."""
+    h = S.jp_hex[g, j]
+    here = nearest_us(T, S, g, h)
+    best, bk = -1, 0
+    for q in range(T.pos_hex.shape[0]):
+        x = T.pos_hex[q]
+        if T.pos_prov[q] or x == h or T.dist[h, x] > 3:
+            continue
+        if us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, q]:
+            continue
+        o = jp_at(T, S, g, x)
+        if o >= 0 and (T.jp_tank[o] or not S.comm[g, q]):
+            continue
+        nx = nearest_us(T, S, g, x)
+        if nx >= here:
+            continue
+        key = nx * 10000000 + (1 if o >= 0 else 0) * 1000000 + T.dist[h, x] * 10000 + (99 - T.pos_num[q]) * 10 + (3 - T.pos_zone[q])
+        if best < 0 or key < bk:
+            best, bk = q, key
+    if best < 0:
+        return False
+    x = T.pos_hex[best]
+    o = jp_at(T, S, g, x)
+    if o >= 0:
+        S.jp_hex[g, o] = h
+    S.jp_hex[g, j] = x
+    return True
+
+
+# ------------------------------------------------------------------------------------ counterattack
+@njit(cache=True)
+def counterattack_event(T, S, g):
+    """13.41 (13.48: a repeat is one reinforcement)."""
+    if S.ca_done[g]:
+        reinforcement(T, S, g, 1)
+        return
+    S.ca_done[g] = True
+    NJ = S.jp_loc.shape[1]
+    for j in range(NJ):
+        if S.jp_loc[g, j] != JP_MAP or not T.jp_tank[j]:
+            continue
+        if fires_on_beach(T, S, g, S.jp_hex[g, j]):
+            continue  # 13.4: a unit in such a position is not eligible
+        S.jp_rev[g, j] = True
+        remove_depth(T, S, g, j)
+        S.jp_dis[g, j] = False
+        enter_ca(T, S, g, j)
+    # up to four non-tank units within three hexes of a tank, not in artillery positions: the
+    # closest to a tank, then farthest from a landing beach
+    for _ in range(4):
+        best, bk = -1, 0
+        for j in range(NJ):
+            if S.jp_loc[g, j] != JP_MAP or T.jp_tank[j] or S.jp_ca[g, j] >= 0:
+                continue
+            h = S.jp_hex[g, j]
+            p = T.hex_pos[h]
+            if p >= 0 and T.pos_art[p]:
+                continue
+            if fires_on_beach(T, S, g, h):
+                continue
+            dt = 99
+            for t in range(NJ):
+                if S.jp_loc[g, t] == JP_MAP and T.jp_tank[t]:
+                    dt = min(dt, T.dist[h, S.jp_hex[g, t]])
+            if dt > 3:
+                continue
+            key = dt * 100000 + (999 - nearest_beach(T, h)) * 100 + j
+            if best < 0 or key < bk:
+                best, bk = j, key
+        if best < 0:
+            break
+        S.jp_rev[g, best] = True
+        d = S.jp_depth[g, best]
+        if d >= 0:
+            S.dm_loc[g, d] = DM_POOL  # returned to the pool face down
+            S.dm_rev[g, d] = False
+            S.jp_depth[g, best] = -1
+        S.jp_dis[g, best] = False
+        enter_ca(T, S, g, best)
+
+
+@njit(cache=True)
+def enter_ca(T, S, g, j):
+    """13.41: a counterattack depth marker from the mug on top of the unit, strength side up."""
+    n = 0
+    for d in range(S.dm_loc.shape[1]):
+        if S.dm_loc[g, d] == DM_CUP:
+            n += 1
+    if n == 0:
+        return
+    k = uniform(S, g, n)
+    for d in range(S.dm_loc.shape[1]):
+        if S.dm_loc[g, d] == DM_CUP:
+            if k == 0:
+                S.dm_loc[g, d] = DM_UNIT
+                S.dm_rev[g, d] = True
+                S.jp_ca[g, j] = d
+                return
+            k -= 1
+
+
+@njit(cache=True)
+def counterattack(T, S, g, j):
+    """13.42: move within three hexes: (1) an empty position firing on a landing beach hex, (2) a
+    U.S.-occupied hex (closest to a landing beach, then southernmost) and close combat, (3) an empty
+    position closer to a landing beach; ties: closest, then westernmost, then southernmost."""
+    h = S.jp_hex[g, j]
+    H = T.land.shape[0]
+    here = nearest_beach(T, h)
+    best, bk = -1, 0
+    for x in range(H):
+        if x == h or not T.land[x] or T.dist[h, x] > 3:
+            continue
+        p = T.hex_pos[x]
+        usx = us_steps_in_hex(T, S, g, x) > 0
+        empty_pos = p >= 0 and jp_at(T, S, g, x) < 0 and not usx and not S.garrison[g, p]
+        if empty_pos and not T.pos_prov[p] and T.pos_beachfire[p]:
+            prio = 0
+        elif usx and jp_at(T, S, g, x) < 0:
+            prio = 1
+        elif empty_pos and nearest_beach(T, x) < here:
+            prio = 2
+        else:
+            continue
+        sub = nearest_beach(T, x) * 100 - row_of(T, x) if prio == 1 else 0
+        west_south = col_of(T, x) * 100 + (99 - row_of(T, x))
+        key = prio * 10000000000 + (sub + 5000) * 1000000 + T.dist[h, x] * 10000 + west_south
+        if best < 0 or key < bk:
+            best, bk = x, key
+    if best < 0:
+        return
+    p = T.hex_pos[best]
+    if us_steps_in_hex(T, S, g, best) > 0:
+        move_into_cc(T, S, g, j, best, CC_CA, 0)
+        start_cc(T, S, g, best, j, CC_CA, colour_at(T, S, g, j, best))
+        return
+    S.jp_hex[g, j] = best
+    if p >= 0 and not T.pos_prov[p] and T.pos_beachfire[p]:
+        leave_ca(T, S, g, j)
+
+
+# ---------------------------------------------------------------------------- depth and reserves

@@ -1,0 +1,214 @@
+"""What the U.S. player observes, as arrays (numpy over the batch, from the viewer's view).
+
+``spatial`` float32[N_PLANES, rows, columns]::
+
+    0-9    terrain (one plane per TERRAINS entry)                          static
+    10     a landing beach hex; 11 a position hex; 12 its field covers a landing beach (15.2)
+    13-18  position colour (one plane per colour)
+    19-20  intense / steady dots of any field of fire (printed)
+    21     zone A position, 22 zone B, 23 zone C/D; 24 artillery position; 25 coral victory positions A5/A6
+    --- dynamic
+    26     U.S. units (stacking count / 2); 27 U.S. steps / 8; 28 disrupted U.S. units; 29 U.S. units that
+           may still act (not acted, not disrupted); 30 tanks and amtanks; 31 artillery; 32 HQs
+           (regimental / infantry, CP doubled); 33 heroes / inspired
+    34     a Japanese unit; 35 revealed; 36 disrupted; 37 revealed strength / 8; 38 a depth marker
+           (0.5 face down, 1 revealed); 39 tank; 40 counterattack stance
+    41     live intense dots (non-disrupted occupied positions); 42 live steady dots
+    43     garrison; 44 artillery destroyed; 45 fortification; 46 in Japanese communication (positions)
+    47     attacked / barraged this phase; 48 the selected unit's hex; 49 the target hex; 50 units in the
+           order being declared; 51 close combat hex
+``global`` float32[N_GLOBAL]: turn, stage, phase, actions left, markers, losses and the level, the
+boxes and the turn track, letters available, the fire card's colours and letters, the result.
+``units`` float32[NU, N_UNIT]: per U.S. unit: where it is, steps, disruption, acted, free, hero,
+type, symbol, in the declared order, in close combat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wargym.peleliu.scenario import COLOURS, INTENSE, STEADY, TERRAINS, US_TYPES, Scenario
+from wargym.peleliu.state import (
+    DIS_NEW, JP_MAP, JP_RESERVE, PHASE_NAMES, STAGE_NAMES, US_BOX, US_ELIM, US_MAP, US_TRACK,
+)
+
+N_STATIC = 26
+N_PLANES = 52
+N_GLOBAL = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5
+N_UNIT = 5 + 4 + len(US_TYPES) + 4
+
+
+def static_planes(sc: Scenario) -> np.ndarray:
+    g = sc.grid
+    out = np.zeros((N_STATIC, g.rows, g.columns), np.float32)
+    r, c = g.plane_row, g.plane_col
+    H = g.size
+    for t in range(len(TERRAINS)):
+        out[t, r, c] = sc.terrain == t
+    out[10, r, c] = sc.beach_box >= 0
+    for p, h in enumerate(sc.pos_hex):
+        out[11, r[h], c[h]] = 1
+        out[12, r[h], c[h]] = sc.pos_beachfire[p]
+        out[13 + sc.pos_colour[p], r[h], c[h]] = 1
+        z = sc.pos_zone[p]
+        if z >= 0:
+            out[21 + min(z, 2), r[h], c[h]] = 1
+        out[24, r[h], c[h]] = sc.pos_art[p]
+        if sc.pos_id[p] in ("A5", "A6"):
+            out[25, r[h], c[h]] = 1
+    dots = sc.grp_dot.max(axis=0) if sc.grp_dot.size else np.zeros(H)
+    out[19, r, c] = dots == INTENSE
+    out[20, r, c] = dots == STEADY
+    return out
+
+
+def observe_batch(core, state) -> dict[str, np.ndarray]:
+    sc: Scenario = core.scenario
+    g = sc.grid
+    B = state.batch_size
+    H = g.size
+    r, c = g.plane_row, g.plane_col
+    spatial = np.zeros((B, N_PLANES, g.rows, g.columns), np.float32)
+    spatial[:, :N_STATIC] = core.static
+    dyn = np.zeros((B, N_PLANES - N_STATIC, H), np.float32)
+    NU = len(sc.us_names)
+    on = state.us_loc == US_MAP
+    hexes = np.where(on, state.us_hex, 0)
+    bidx = np.repeat(np.arange(B), NU)
+    uh = hexes.reshape(-1)
+    onf = on.reshape(-1)
+    utype = np.tile(sc.us_type, B)
+
+    def add(plane, values):
+        np.add.at(dyn[:, plane - N_STATIC], (bidx[onf], uh[onf]), values.reshape(-1)[onf])
+
+    stacking = np.tile(sc.us_type != 3, B).astype(np.float32).reshape(B, NU)
+    add(26, stacking * 0.5)
+    add(27, state.us_steps.astype(np.float32) / 8)
+    add(28, (state.us_dis > 0).astype(np.float32))
+    add(29, ((~state.us_acted) & (state.us_dis == 0)).astype(np.float32))
+    add(30, np.isin(utype, (5, 6)).astype(np.float32).reshape(B, NU))
+    add(31, (utype == 7).astype(np.float32).reshape(B, NU))
+    add(32, (np.isin(utype, (2, 3)).astype(np.float32).reshape(B, NU) * (1 + (state.cp >= 0))))
+    add(33, state.hero.astype(np.float32) / 2)
+    jon = state.jp_loc == JP_MAP
+    jb, jj = np.nonzero(jon)
+    jh = state.jp_hex[jb, jj]
+    rev = state.jp_rev[jb, jj]
+    dyn[jb, 34 - N_STATIC, jh] = 1
+    dyn[jb, 35 - N_STATIC, jh] = rev
+    dyn[jb, 36 - N_STATIC, jh] = state.jp_dis[jb, jj]
+    dyn[jb, 37 - N_STATIC, jh] = np.where(rev, sc.jp_strength[jj], 0) / 8
+    dm = state.jp_depth[jb, jj]
+    has = dm >= 0
+    dyn[jb, 38 - N_STATIC, jh] = np.where(has, np.where(state.dm_rev[jb, np.maximum(dm, 0)], 1.0, 0.5), 0)
+    dyn[jb, 39 - N_STATIC, jh] = sc.jp_tank[jj]
+    dyn[jb, 40 - N_STATIC, jh] = state.jp_ca[jb, jj] >= 0
+    # live fields of fire
+    occ = np.full((B, H), -1, np.int64)
+    occ[jb, jh] = jj
+    live_unit = np.zeros((B, H), np.bool_)
+    live_unit[jb, jh] = ~state.jp_dis[jb, jj]
+    mem = sc.grp_members
+    live_grp = np.zeros((B, mem.shape[0]), np.bool_)
+    for k in range(2):
+        ok = mem[:, k] >= 0
+        hx = sc.pos_hex[np.maximum(mem[:, k], 0)]
+        live_grp |= ok[None, :] & live_unit[:, hx]
+    dmax = np.einsum("bf,fh->bfh", live_grp.astype(np.int8), sc.grp_dot).max(axis=1) if mem.shape[0] else 0
+    dyn[:, 41 - N_STATIC] = dmax == INTENSE
+    dyn[:, 42 - N_STATIC] = dmax == STEADY
+    ph = sc.pos_hex
+    dyn[:, 43 - N_STATIC, ph] = state.garrison
+    dyn[:, 44 - N_STATIC, ph] = state.art_gone
+    dyn[:, 45 - N_STATIC, ph] = state.fort
+    dyn[:, 46 - N_STATIC, ph] = state.comm
+    dyn[:, 47 - N_STATIC] = state.hex_attacked | state.hex_barraged
+    sel = state.sel
+    for b in range(B):
+        s = int(sel[b])
+        if 0 <= s < NU and state.us_loc[b, s] == US_MAP:
+            dyn[b, 48 - N_STATIC, state.us_hex[b, s]] = 1
+        t = int(state.target[b])
+        if 0 <= t < H:
+            dyn[b, 49 - N_STATIC, t] = 1
+        x = int(state.cc_hex[b])
+        if x >= 0:
+            dyn[b, 51 - N_STATIC, x] = 1
+    add(50, state.att_units.astype(np.float32))
+    spatial[:, N_STATIC:, r, c] = dyn
+    # global
+    glob = np.zeros((B, N_GLOBAL), np.float32)
+    turn = state.turn.astype(np.int64)
+    level = sc.catastrophic[np.clip(turn, 0, len(sc.catastrophic) - 1)]
+    glob[:, 0] = turn / 24
+    glob[:, 1] = state.actions_left / 2
+    glob[:, 2] = state.naval / 2
+    glob[:, 3] = state.dauntless / 2
+    glob[:, 4] = state.loss_box / 30
+    glob[:, 5] = level / 30
+    glob[:, 6] = np.where(level > 0, (level - state.loss_box) / 10, 1)
+    glob[:, 7] = state.heroes_placed / 8
+    glob[:, 8] = state.ca_done
+    glob[:, 9] = turn == 13
+    o = 10
+    glob[np.arange(B), o + state.stage] = 1
+    o += len(STAGE_NAMES)
+    glob[np.arange(B), o + np.minimum(state.phase, len(PHASE_NAMES) - 1)] = 1
+    o += len(PHASE_NAMES)
+    boxed = state.us_loc == US_BOX
+    for bx in range(5):
+        glob[:, o + bx] = (boxed & (state.us_hex == bx)).sum(axis=1) / 8
+    o += 5
+    track = state.us_loc == US_TRACK
+    for t in range(24):
+        glob[:, o + t] = (track & (state.us_track == t + 1)).sum(axis=1) / 8
+    o += 24
+    for L in range(1, 6):
+        glob[:, o + L - 1] = letters_available(core, state, L)
+    o += 5
+    fc = state.fire_card
+    has_card = fc >= 0
+    cc = np.maximum(fc, 0)
+    for k in range(3):
+        col = sc.card_colour[cc, k]
+        glob[np.arange(B), o + col] += has_card
+        glob[np.arange(B), o + 6 + np.minimum(sc.card_letter[cc, k], 5)] += has_card * (sc.card_letter[cc, k] > 0)
+        glob[np.arange(B), o + 12 + k] = has_card * sc.card_star[cc, k]
+        glob[np.arange(B), o + 15 + k] = has_card * sc.card_armor[cc, k]
+    o += 18
+    glob[np.arange(B), o + sc.card_symbol[cc]] = has_card
+    glob[:, o + 3] = has_card * sc.card_artillery[cc] / 8
+    glob[:, o + 4] = (state.jp_loc == JP_RESERVE).sum(axis=1) / 20
+    glob[:, o + 5] = state.result / 4
+    o += 6
+    glob[:, o] = state.terminated
+    # units
+    units = np.zeros((B, NU, N_UNIT), np.float32)
+    for k, loc in enumerate((US_TRACK, US_BOX, US_MAP, US_ELIM)):
+        units[:, :, k] = state.us_loc == loc
+    units[:, :, 4] = state.us_steps / 4
+    units[:, :, 5] = state.us_dis > 0
+    units[:, :, 6] = state.us_dis == DIS_NEW
+    units[:, :, 7] = state.us_acted
+    units[:, :, 8] = state.hero / 2
+    units[:, np.arange(NU), 9 + sc.us_type] = 1
+    units[:, :, 9 + len(US_TYPES)] = state.att_units
+    units[:, :, 10 + len(US_TYPES)] = state.cc_units
+    units[:, :, 11 + len(US_TYPES)] = state.cp >= 0
+    units[:, :, 12 + len(US_TYPES)] = state.us_cmd
+    return {"spatial": spatial, "global": glob, "units": units}
+
+
+def letters_available(core, state, L: int) -> np.ndarray:
+    sc = core.scenario
+    turn = state.turn
+    if core.options["variable_letters"]:
+        out = np.zeros(state.batch_size, np.bool_)
+        for k, t in enumerate((3, 5, 7, 9, 11)):
+            out |= (state.letter_order[:, k] == L) & (turn >= t)
+        return out
+    return turn >= sc.letter_turn[L]
+
+
+assert len(COLOURS) == 6

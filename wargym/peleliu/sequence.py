@@ -1,0 +1,584 @@
+"""The sequence of play (4.0, 16.0) as a machine of stages and U.S. decisions, and the driver.
+
+    I    amphibious operations   landing checks (5.1, a drifting unit: P_DRIFT), landing (5.2,
+                                 P_LAND), units into the boxes (5.3, P_BOX); turn 1 only the last
+    II   first event (turn 2+)   events.do_event (P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK)
+    III  Japanese fire           japanese.py, one queued position at a time; close combats (combat.py:
+                                 P_CC_LOSS, P_CC_WITHDRAW); artillery; disruption removed
+    IV   second event (turn 5+)
+    V    HQ phase (turn 8+)      garrisons, command posts (P_HQ_CP)
+    VI   U.S. actions            P_ACT_SELECT -> P_ACT_ORDER -> P_MOVE_DEST / P_TARGET -> P_STACK_JOIN /
+                                 P_ATTACK_JOIN -> ... (us.py); END -> close combats, stacking (P_STACK_ELIM)
+    VII  end of turn             cards to the discards (reshuffled when they outnumber the deck), the
+                                 victory checks (15.0, 17.0), turn 13's reorganization (16.0)
+
+``progress`` does the next piece of automatic work; a stage that needs the player sets ``phase``
+and waits for ``apply``.  Decisions with one legal action take themselves; with
+``decisions="major"`` the minor ones (``is_minor``) are made by the documented defaults.
+"""
+
+import numpy as np
+
+from wargym.cards import move_card, new_deck, pile_size, reshuffle
+from wargym.jit import njit
+from wargym.kernel import bind_driver, first_legal, only_action
+from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
+from wargym.peleliu.board import draw, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes, us_steps_in_hex
+from wargym.peleliu.closecombat import cc_loss, cc_loss_default, cc_progress, start_cc
+from wargym.peleliu.combat import attrition, resolve_attack
+from wargym.peleliu.events import do_event, reveal_pickable, reveal_unit
+from wargym.peleliu.japanese import colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase
+from wargym.peleliu.scenario import AMTANK, REG_HQ
+from wargym.peleliu.state import (
+    CC_US_INIT, DM_CUP, DM_POOL, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER,
+    O_MOVE, O_NAVAL, OPT_ALT_ARMOR, OPT_MAJOR, OPT_VARIABLE_LETTERS, P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN,
+    P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS, P_CC_WITHDRAW, P_DRIFT, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND,
+    P_MOVE_DEST, P_OVER, P_REVEAL_PICK, P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, PILE_DECK, PILE_DISCARD,
+    PILE_TRACK, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND, ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2,
+    ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP, US_OUT, US_TRACK,
+)
+from wargym.peleliu.us import (
+    box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
+    execute_barrage, execute_enter, execute_move, finish_move, garrisons, advance_cps, join_mask, land, land_mask,
+    landing_check, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions, step_add_mask,
+    box_units,
+)
+from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory
+from wargym.rng import shuffle
+
+
+# ------------------------------------------------------------------------------------------ set-up
+@njit(cache=True)
+def start_game(T, S, g):
+    """3.0: cards, Japanese units and depth markers, pre-invasion bombardment, U.S. units."""
+    new_deck(S, S.card_pile, S.card_pos, g, PILE_DECK)
+    NJ = S.jp_loc.shape[1]
+    ND = S.dm_loc.shape[1]
+    NU = S.us_loc.shape[1]
+    for d in range(ND):
+        S.dm_loc[g, d] = DM_CUP if T.dm_kind[d] == 2 else DM_POOL
+        S.dm_rev[g, d] = False
+    alt = T.opts[OPT_ALT_ARMOR]
+    # the 51 non-armor units face down, one in each set-up position, the rest in reserve
+    inf = np.empty(NJ, np.int64)
+    n = 0
+    for j in range(NJ):
+        S.jp_depth[g, j] = -1
+        S.jp_ca[g, j] = -1
+        S.jp_from[g, j] = -1
+        S.jp_dis[g, j] = False
+        S.jp_rev[g, j] = False
+        S.jp_hex[g, j] = -1
+        if not T.jp_tank[j]:
+            inf[n] = j
+            n += 1
+    order = inf[:n].copy()
+    shuffle(S, g, order)
+    k = 0
+    for p in range(T.pos_hex.shape[0]):
+        setup = T.setup_alt[p] if alt else T.setup_std[p]
+        if setup and k < n:
+            j = order[k]
+            k += 1
+            S.jp_loc[g, j] = JP_MAP
+            S.jp_hex[g, j] = T.pos_hex[p]
+    for i in range(k, n):
+        S.jp_loc[g, order[i]] = JP_RESERVE
+    # the four armor units, revealed and disrupted, an armor depth marker face down under each
+    tanks = np.empty(NJ, np.int64)
+    nt = 0
+    for j in range(NJ):
+        if T.jp_tank[j]:
+            tanks[nt] = j
+            nt += 1
+    tk = tanks[:nt].copy()
+    shuffle(S, g, tk)
+    k = 0
+    for p in range(T.pos_hex.shape[0]):
+        if T.pos_armor[p] == (2 if alt else 1) and k < nt:
+            j = tk[k]
+            k += 1
+            S.jp_loc[g, j] = JP_MAP
+            S.jp_hex[g, j] = T.pos_hex[p]
+            S.jp_rev[g, j] = True
+            S.jp_dis[g, j] = True
+            for d in range(ND):
+                if T.dm_kind[d] == 1 and S.dm_loc[g, d] == DM_POOL:
+                    S.dm_loc[g, d] = DM_UNIT
+                    S.jp_depth[g, j] = d
+                    break
+    for i in range(k, nt):
+        S.jp_loc[g, tk[i]] = JP_RESERVE
+    # B1, B4, B5 start with a depth marker
+    for p in range(T.pos_hex.shape[0]):
+        if T.depth_start[p]:
+            j = jp_at(T, S, g, T.pos_hex[p])
+            if j >= 0:
+                give_depth(T, S, g, j, False)
+    # 20.1: the action letters' order
+    if T.opts[OPT_VARIABLE_LETTERS]:
+        letters = np.arange(1, 6)
+        shuffle(S, g, letters)
+        for i in range(5):
+            S.letter_order[g, i] = letters[i]
+    # pre-invasion bombardment
+    c = draw(T, S, g, PILE_DISCARD)
+    for j in range(NJ):
+        if S.jp_loc[g, j] == JP_MAP:
+            p = T.hex_pos[S.jp_hex[g, j]]
+            if p >= 0 and (T.pos_colour[p] == T.card_colour[c, 0] or T.pos_colour[p] == T.card_colour[c, 1]
+                           or T.pos_colour[p] == T.card_colour[c, 2]):
+                S.jp_dis[g, j] = True
+    # U.S. units: the three amphibious tanks on their beach hexes, the rest on the turn track
+    for u in range(NU):
+        S.us_steps[g, u] = T.us_steps0[u]
+        S.us_hex[g, u] = -1
+        S.us_loc[g, u] = US_OUT
+        S.us_track[g, u] = -1
+        if T.us_arrival[u] == 1 and T.us_type[u] == AMTANK and T.us_beach[u] < 5 and T.box_amtank[T.us_beach[u]] >= 0:
+            S.us_loc[g, u] = US_MAP
+            S.us_hex[g, u] = T.box_amtank[T.us_beach[u]]
+        elif T.us_arrival[u] >= 1:
+            S.us_loc[g, u] = US_TRACK
+            S.us_track[g, u] = T.us_arrival[u]
+    S.turn[g] = 1
+    S.stage[g] = ST_AOP_BOXES
+    S.phase[g] = P_AUTO
+    S.sel[g] = -1
+    S.k[g] = -1
+
+
+# ---------------------------------------------------------------------------------------- progress
+@njit(cache=True)
+def progress(T, S, g):
+    """The next piece of automatic play; False when a decision waits (or the game is over)."""
+    sync_depth_hexes(T, S, g)
+    if S.phase[g] != P_AUTO:
+        return False
+    if catastrophic_now(T, S, g):
+        return True
+    if S.cc_hex[g] >= 0:
+        cc_progress(T, S, g)
+        return True
+    st = S.stage[g]
+    turn = S.turn[g]
+    if st == ST_AOP_CHECK:
+        if turn == 13:
+            S.stage[g] = ST_EVENT1
+            return True
+        b = S.sel[g] + 1
+        while b < 5 and box_units(T, S, g, b) == 0:
+            b += 1
+        if b >= 5:
+            for u in range(S.us_loc.shape[1]):
+                S.pending[g, u] = False
+            S.stage[g] = ST_AOP_LAND
+            S.sel[g] = -1
+            return True
+        S.sel[g] = b
+        u = landing_check(T, S, g, b)
+        if u >= 0:
+            drift(T, S, g, u, b, S.k[g])
+        elif u == -2:
+            S.phase[g] = P_DRIFT
+        return True
+    if st == ST_AOP_LAND:
+        H = T.land.shape[0]
+        m = np.zeros(H, np.bool_)
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_BOX and not S.pending[g, u]:
+                S.pending[g, u] = True
+                m[:] = False
+                n = land_mask(T, S, g, u, m)
+                if n == 0:
+                    continue  # 5.2: no room, waits in the box
+                S.sel[g] = u
+                if n == 1:
+                    land(T, S, g, u, only_action(m))
+                else:
+                    S.phase[g] = P_LAND
+                return True
+        for u in range(S.us_loc.shape[1]):
+            S.pending[g, u] = False
+        S.stage[g] = ST_AOP_BOXES
+        return True
+    if st == ST_AOP_BOXES:
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_TRACK and S.us_track[g, u] <= turn + 1:
+                S.sel[g] = u
+                code = T.us_beach[u]
+                if code < 5:
+                    S.us_loc[g, u] = US_BOX
+                    S.us_hex[g, u] = code
+                else:
+                    S.phase[g] = P_BOX
+                return True
+        S.stage[g] = ST_EVENT1
+        S.sel[g] = -1
+        return True
+    if st == ST_EVENT1:
+        S.stage[g] = ST_FIRE_START
+        S.k[g] = 0
+        if turn == 13:
+            if not S.ca_done[g]:
+                counterattack_event(T, S, g)  # 16.0 II
+        elif turn >= 2:
+            c = draw(T, S, g, PILE_TRACK)
+            if c >= 0:
+                ph = do_event(T, S, g, c, turn)
+                if ph >= 0:
+                    S.phase[g] = ph
+        return True
+    if st == ST_FIRE_START:
+        S.stage[g] = ST_FIRE
+        start_fire_phase(T, S, g)
+        return True
+    if st == ST_FIRE:
+        if fire_step(T, S, g):
+            return True
+        finish_fire_phase(T, S, g)
+        if turn == 13 and S.jq_pass[g] == 0:
+            S.jq_pass[g] = 1  # 16.0: two Fire Phases in a row
+            start_fire_phase(T, S, g)
+            return True
+        S.jq_pass[g] = 0
+        S.stage[g] = ST_EVENT2
+        return True
+    if st == ST_EVENT2:
+        S.stage[g] = ST_HQ
+        S.sel[g] = -1
+        S.sel[g] = -2  # the HQ phase's first step is still to come
+        if turn >= 5 and turn != 13:
+            c = draw(T, S, g, PILE_TRACK)
+            if c >= 0:
+                ph = do_event(T, S, g, c, turn)
+                if ph >= 0:
+                    S.phase[g] = ph
+        return True
+    if st == ST_HQ:
+        if S.sel[g] == -2:
+            S.sel[g] = -1
+            if turn >= 8 and turn != 13:
+                garrisons(T, S, g)  # V.1
+                advance_cps(T, S, g)  # V.2 (new command posts come after)
+            return True
+        if turn >= 8 and turn != 13:
+            for u in range(S.sel[g] + 1, S.us_loc.shape[1]):
+                if T.us_type[u] == REG_HQ and cp_eligible(T, S, g, u):
+                    S.sel[g] = u
+                    S.phase[g] = P_HQ_CP
+                    return True
+        S.stage[g] = ST_ACTIONS
+        start_actions(T, S, g)
+        S.phase[g] = P_ACT_SELECT
+        return True
+    if st == ST_CC:
+        H = T.land.shape[0]
+        for h in range(S.k[g] + 1, H):
+            j = jp_at(T, S, g, h)
+            if j >= 0 and us_steps_in_hex(T, S, g, h) > 0:
+                S.k[g] = h
+                p = T.hex_pos[h]
+                colour = T.pos_colour[p] if (p >= 0 and not T.pos_prov[p]) else cc_colour_of(T, S, g, j)
+                start_cc(T, S, g, h, j, CC_US_INIT, colour)
+                return True
+        S.stage[g] = ST_STACKING
+        return True
+    if st == ST_STACKING:
+        for h in range(T.land.shape[0]):
+            if stack_count(T, S, g, h) > 2:
+                S.target[g] = h
+                S.phase[g] = P_STACK_ELIM
+                return True
+        new_disruption_ages(T, S, g)
+        S.stage[g] = ST_END_TURN
+        return True
+    if st == ST_END_TURN:
+        end_turn(T, S, g)
+        return True
+    return False
+
+
+@njit(cache=True)
+def cc_colour_of(T, S, g, j):
+    return colour_of(T, S, g, j)
+
+
+@njit(cache=True)
+def end_turn(T, S, g):
+    """VII: cards to the discards (all shuffled back when the discards clearly outnumber the deck),
+    turn 13's reorganization and loss of contact, the victory checks, the next turn."""
+    for c in range(S.card_pile.shape[1]):
+        if S.card_pile[g, c] == PILE_TRACK:
+            move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+    if pile_size(S.card_pile, g, PILE_DISCARD) > pile_size(S.card_pile, g, PILE_DECK):
+        reshuffle(S, S.card_pile, S.card_pos, g, PILE_DISCARD, PILE_DECK)
+    turn = S.turn[g]
+    if turn == 13:
+        reorganize(T, S, g)
+    for k in range(6):
+        S.smoke[g, k] = False
+    S.cp_fire[g] = -1
+    S.fire_card[g] = -1
+    if end_of_turn_victory(T, S, g):
+        return
+    S.turn[g] = turn + 1
+    S.stage[g] = ST_AOP_CHECK
+    S.sel[g] = -1
+    S.k[g] = -1
+
+
+@njit(cache=True)
+def reorganize(T, S, g):
+    """16.0 VII: half the eliminated elite units (rounded down) back to the reserve box at random;
+    every Japanese unit and depth marker on the map turns face down."""
+    NJ = S.jp_loc.shape[1]
+    elim = np.empty(NJ, np.int64)
+    n = 0
+    for j in range(NJ):
+        if S.jp_loc[g, j] == JP_ELIM:
+            elim[n] = j
+            n += 1
+    pick = elim[:n].copy()
+    shuffle(S, g, pick)
+    for i in range(n // 2):
+        S.jp_loc[g, pick[i]] = JP_RESERVE
+    for j in range(NJ):
+        if S.jp_loc[g, j] == JP_MAP:
+            S.jp_rev[g, j] = False
+            d = S.jp_depth[g, j]
+            if d >= 0:
+                S.dm_rev[g, d] = False
+
+
+# ---------------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def fill_mask(T, S, g, m):
+    m[:] = False
+    H = T.land.shape[0]
+    ph = S.phase[g]
+    if ph == P_AUTO or ph == P_OVER:
+        return 0
+    if ph == P_BOX:
+        box_mask(T, S, g, S.sel[g], m, H)
+    elif ph == P_LAND:
+        land_mask(T, S, g, S.sel[g], m)
+    elif ph == P_DRIFT:
+        drift_mask(T, S, g, S.sel[g], S.k[g], m, H)
+    elif ph == P_ACT_SELECT:
+        select_mask(T, S, g, m, H)
+    elif ph == P_ACT_ORDER:
+        order_mask(T, S, g, S.sel[g], m, H)
+    elif ph == P_MOVE_DEST:
+        dest_mask(T, S, g, S.sel[g], m, H)
+        m[H + NO] = True
+    elif ph == P_STACK_JOIN:
+        partner_mask(T, S, g, S.sel[g], m, H)
+    elif ph == P_INFIL:
+        m[H + YES] = True
+        m[H + NO] = True
+    elif ph == P_TARGET:
+        target_mask(T, S, g, m, H)
+    elif ph == P_ATTACK_JOIN:
+        join_mask(T, S, g, m, H)
+    elif ph == P_ATTRITION or ph == P_CC_WITHDRAW or ph == P_HQ_CP:
+        m[H + YES] = True
+        m[H + NO] = True
+    elif ph == P_CC_LOSS:
+        for u in range(S.us_loc.shape[1]):
+            if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.cc_hex[g]:
+                m[H + UNIT_0 + u] = True
+    elif ph == P_STACK_ELIM:
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.target[g] and T.us_type[u] != REG_HQ:
+                m[H + UNIT_0 + u] = True
+    elif ph == P_HERO_PLACE:
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_MAP and S.hero[g, u] == 0:
+                m[H + UNIT_0 + u] = True
+    elif ph == P_STEP_ADD:
+        step_add_mask(T, S, g, m, H, S.k[g] == 1)
+    elif ph == P_REVEAL_PICK:
+        for h in range(H):
+            if reveal_pickable(T, S, g, h):
+                m[h] = True
+        m[H + NO] = True
+    n = 0
+    for i in range(m.shape[0]):
+        if m[i]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def apply(T, S, g, a):
+    H = T.land.shape[0]
+    ph = S.phase[g]
+    k = a - H
+    S.phase[g] = P_AUTO
+    if ph == P_BOX:
+        u = S.sel[g]
+        S.us_loc[g, u] = US_BOX
+        S.us_hex[g, u] = k - BOX_0
+    elif ph == P_LAND:
+        land(T, S, g, S.sel[g], a)
+    elif ph == P_DRIFT:
+        drift(T, S, g, k - UNIT_0, S.sel[g], S.k[g])
+    elif ph == P_ACT_SELECT:
+        if k == END:
+            end_disruption(T, S, g)
+            S.stage[g] = ST_CC
+            S.k[g] = -1
+        elif k == NAVAL or k == DAUNTLESS:
+            S.order[g] = O_NAVAL if k == NAVAL else O_DAUNTLESS
+            S.phase[g] = P_TARGET
+        else:
+            S.sel[g] = k - UNIT_0
+            S.phase[g] = P_ACT_ORDER
+    elif ph == P_ACT_ORDER:
+        if k == NO:
+            clear_order(T, S, g)
+            S.phase[g] = P_ACT_SELECT
+        else:
+            S.order[g] = (O_MOVE if k == MOVE else O_ATTACK if k == ATTACK else O_BARRAGE if k == BARRAGE
+                          else O_ENTER)
+            S.phase[g] = P_MOVE_DEST if k == MOVE else P_TARGET
+    elif ph == P_MOVE_DEST:
+        if k == NO:
+            clear_order(T, S, g)
+            S.phase[g] = P_ACT_SELECT
+        else:
+            S.target[g] = a
+            S.att_units[g, S.sel[g]] = True
+            S.phase[g] = P_STACK_JOIN
+    elif ph == P_STACK_JOIN:
+        if k != NO:
+            S.att_units[g, k - UNIT_0] = True
+        if S.order[g] == O_MOVE:
+            if execute_move(T, S, g):
+                S.phase[g] = P_INFIL
+            else:
+                S.phase[g] = P_ACT_SELECT
+        else:
+            execute_enter(T, S, g)
+            S.phase[g] = P_ACT_SELECT
+    elif ph == P_INFIL:
+        if k == YES:
+            finish_move(T, S, g, False)
+        else:
+            clear_order(T, S, g)
+        S.phase[g] = P_ACT_SELECT
+    elif ph == P_TARGET:
+        if k == NO:
+            clear_order(T, S, g)
+            S.phase[g] = P_ACT_SELECT
+            return
+        S.target[g] = a
+        o = S.order[g]
+        if o == O_ATTACK:
+            S.att_units[g, S.sel[g]] = True
+            S.phase[g] = P_ATTACK_JOIN
+        elif o == O_ENTER:
+            S.att_units[g, S.sel[g]] = True
+            S.phase[g] = P_STACK_JOIN
+        else:
+            execute_barrage(T, S, g)
+            S.phase[g] = P_ACT_SELECT
+    elif ph == P_ATTACK_JOIN:
+        if k == NO:
+            clear_order(T, S, g)
+            S.phase[g] = P_ACT_SELECT
+        elif k == NAVAL or k == DAUNTLESS:
+            S.att_marker[g] = 0 if k == NAVAL else 1
+            S.phase[g] = P_ATTACK_JOIN
+        elif k == RESOLVE:
+            S.actions_left[g] -= cost_of(T, S, g, S.att_units[g])
+            if S.att_marker[g] == 0:
+                S.naval[g] -= 1
+            elif S.att_marker[g] == 1:
+                S.dauntless[g] -= 1
+            if resolve_attack(T, S, g):
+                S.phase[g] = P_ATTRITION
+            else:
+                clear_order(T, S, g)
+                S.phase[g] = P_ACT_SELECT
+        else:
+            S.att_units[g, k - UNIT_0] = True
+            S.phase[g] = P_ATTACK_JOIN
+    elif ph == P_ATTRITION:
+        attrition(T, S, g, k == YES)
+        clear_order(T, S, g)
+        S.phase[g] = P_ACT_SELECT
+    elif ph == P_CC_LOSS:
+        cc_loss(T, S, g, k - UNIT_0)
+    elif ph == P_CC_WITHDRAW:
+        if k == YES:
+            S.cc_withdraw[g] = 1
+    elif ph == P_STACK_ELIM:
+        eliminate_us(T, S, g, k - UNIT_0)
+    elif ph == P_HQ_CP:
+        u = S.sel[g]
+        if k == YES:
+            S.cp[g, u] = -1 if S.cp[g, u] >= 0 else 0
+    elif ph == P_HERO_PLACE:
+        S.hero[g, k - UNIT_0] = 1
+        S.heroes_placed[g] += 1
+    elif ph == P_STEP_ADD:
+        u = k - UNIT_0
+        S.us_steps[g, u] += 1
+        if T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and S.loss_box[g] > 0:
+            S.loss_box[g] -= 1  # the full-strength counter comes back (15.1)
+    elif ph == P_REVEAL_PICK:
+        if k != NO:
+            j = jp_at(T, S, g, a)
+            if j >= 0:
+                reveal_unit(T, S, g, j)
+
+
+@njit(cache=True)
+def decider(T, S, g):
+    return 0
+
+
+@njit(cache=True)
+def is_minor(ph):
+    """The decisions ``decisions="major"`` leaves to the defaults (README): which unit drifts, an
+    infiltrating unit completing its move, the step lost in close combat, the unit eliminated for
+    stacking, the optional attrition."""
+    return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION
+
+
+@njit(cache=True)
+def minor_default(T, S, g, m):
+    H = T.land.shape[0]
+    ph = S.phase[g]
+    if ph == P_INFIL or ph == P_ATTRITION:
+        return H + YES if ph == P_INFIL else H + NO
+    if ph == P_CC_LOSS:
+        return H + UNIT_0 + cc_loss_default(T, S, g)
+    if ph == P_STACK_ELIM:
+        best = -1
+        for u in range(S.us_loc.shape[1]):  # the fewest steps, then the highest number
+            if m[H + UNIT_0 + u] and (best < 0 or S.us_steps[g, u] <= S.us_steps[g, best]):
+                best = u
+        return H + UNIT_0 + best
+    return first_legal(m)
+
+
+@njit(cache=True)
+def automatic(T, S, g, m, n):
+    if n == 1:
+        return only_action(m)
+    if T.opts[OPT_MAJOR] and is_minor(S.phase[g]):
+        return minor_default(T, S, g, m)
+    return -1
+
+
+@njit(cache=True)
+def game_over(T, S, g):
+    sync_depth_hexes(T, S, g)
+    S.phase[g] = P_OVER
+
+
+DRIVER = bind_driver("peleliu", start_game=start_game, apply=apply, fill_mask=fill_mask, decider=decider,
+                     progress=progress, automatic=automatic, game_over=game_over)

@@ -1,0 +1,959 @@
+"""The U.S. player's phases: amphibious operations (5.0), the HQ phase (14.0) and the Action
+Phase (7.0, 8.0): which orders, targets and partners are legal, and carrying them out.
+
+Masks and actions are functions of one game; the action numbers are in actions.py.
+"""
+
+import numpy as np
+
+from wargym.jit import njit
+from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0
+from wargym.peleliu.board import (
+    command_reach, draw, fire_map, group_units, is_free, set_command, jp_at, jp_map, stack_count, step_loss,
+    us_communication, us_count, us_steps_in_hex, weapons_of,
+)
+from wargym.peleliu.combat import barrage
+from wargym.peleliu.scenario import (
+    AMTANK, ART, ENG, HEAVY, INF, INF_HQ, INTENSE, JUNGLE, MOUNTAIN, REG_HQ, STAR, TANK, W_RD,
+)
+from wargym.peleliu.state import (
+    DIS_NEW, JP_MAP, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER, O_MOVE, O_NAVAL, OPT_BNR, PILE_TRACK, US_BOX, US_MAP,
+)
+
+
+# ------------------------------------------------------------------------------ amphibious (5.0)
+@njit(cache=True)
+def box_units(T, S, g, b):
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_BOX and S.us_hex[g, u] == b:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def landing_check(T, S, g, b):
+    """5.1: a landing card for box b: units with its symbol lose a step when a live position of its
+    colour projects a dot into the box; one of them drifts (returns the unit to drift, the
+    player's choice when several: -2, none: -1)."""
+    c = draw(T, S, g, PILE_TRACK)
+    if c < 0:
+        return -1
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    colour = T.card_land_colour[c]
+    sym = T.card_land_symbol[c]
+    live = False
+    for f in range(T.grp_box.shape[0]):
+        if T.grp_box[f, b] and T.grp_colour[f] == colour:
+            n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+            if n_live > 0:
+                live = True
+    NU = S.us_loc.shape[1]
+    for u in range(NU):
+        if S.us_loc[g, u] == US_BOX and S.us_hex[g, u] == b and not S.pending[g, u] and T.us_symbol[u] == sym:
+            if live:
+                loss_in_box(T, S, g, u)
+    S.k[g] = c
+    if T.card_drift[c] == 0:
+        return -1
+    n, first = 0, -1
+    for u in range(NU):
+        if S.us_loc[g, u] == US_BOX and S.us_hex[g, u] == b and not S.pending[g, u] and T.us_symbol[u] == sym:
+            n += 1
+            if first < 0:
+                first = u
+    if n == 0:
+        return -1
+    return first if n == 1 else -2
+
+
+@njit(cache=True)
+def loss_in_box(T, S, g, u):
+    b = S.us_hex[g, u]
+    step_loss(T, S, g, u)
+    if S.us_steps[g, u] > 0:
+        S.us_loc[g, u] = US_BOX
+        S.us_hex[g, u] = b
+
+
+@njit(cache=True)
+def drift(T, S, g, u, b, c):
+    """5.1: the unit drifts to the next box in the card's direction (the other way at an end)."""
+    d = T.card_drift[c]
+    nb = b + d
+    if nb < 0 or nb >= 5:
+        nb = b - d
+    S.us_hex[g, u] = nb
+    S.pending[g, u] = True  # not checked again in the box it drifts into
+
+
+@njit(cache=True)
+def drift_mask(T, S, g, b, c, m, H):
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_BOX and S.us_hex[g, u] == b and not S.pending[g, u] \
+                and T.us_symbol[u] == T.card_land_symbol[c]:
+            m[H + UNIT_0 + u] = True
+
+
+@njit(cache=True)
+def land_mask(T, S, g, u, m):
+    """5.2: a beach hex of the unit's box with room (two units, regimental HQs aside)."""
+    b = S.us_hex[g, u]
+    n = 0
+    for k in range(T.box_beach.shape[1]):
+        h = T.box_beach[b, k]
+        if h < 0 or not T.in_play[h]:
+            continue
+        if T.us_type[u] == REG_HQ or stack_count(T, S, g, h) < 2:
+            m[h] = True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def land(T, S, g, u, h):
+    S.us_loc[g, u] = US_MAP
+    S.us_hex[g, u] = h
+
+
+@njit(cache=True)
+def box_mask(T, S, g, u, m, H):
+    """5.3: the box listed on the unit, any box of its colour code, or any box."""
+    code = T.us_beach[u]
+    n = 0
+    for b in range(5):
+        ok = code == 12 or code == b or (code == 10 and b < 2) or (code == 11 and b >= 2)
+        if ok:
+            m[H + BOX_0 + b] = True
+            n += 1
+    return n
+
+
+# ------------------------------------------------------------------------------------ HQ phase (14)
+@njit(cache=True)
+def potential_fire(T, S, g, h):
+    """14.1: a Japanese-occupied position, or an empty one in Japanese communication, projects a
+    dot into hex h."""
+    H = T.land.shape[0]
+    for f in range(T.grp_dot.shape[0]):
+        if T.grp_dot[f, h] == 0:
+            continue
+        for k in range(2):
+            p = T.grp_members[f, k]
+            if p < 0:
+                continue
+            if jp_at(T, S, g, T.pos_hex[p]) >= 0 or S.comm[g, p]:
+                return True
+    return H < 0
+
+
+@njit(cache=True)
+def occupied_fire(T, S, g, h, live_only):
+    """A Japanese-occupied position (with a non-disrupted unit when ``live_only``) fires into h."""
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    for f in range(T.grp_dot.shape[0]):
+        if T.grp_dot[f, h] == 0 and not T.grp_ext[f, h]:
+            continue
+        n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+        if (n_live if live_only else n_occ) > 0:
+            if T.grp_dot[f, h] > 0 or n_tank > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def garrisons(T, S, g):
+    """14.4: garrison markers in every eligible position hex (the default: always placed): within a
+    CP's command range, occupied by or next to a U.S. unit, in U.S. communication, in no field of
+    fire of a Japanese unit."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    reach = np.zeros(H, np.bool_)
+    anycp = False
+    for q in range(NU):
+        if S.us_loc[g, q] == US_MAP and S.cp[g, q] >= 0:
+            command_reach(T, S, g, S.us_hex[g, q], T.command_track[S.cp[g, q]], occ, reach)
+            anycp = True
+    if not anycp:
+        return
+    comm = np.empty(H, np.bool_)
+    us_communication(T, S, g, comm)
+    fm = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, False, fm)
+    usn = np.empty(H, np.int16)
+    us_count(T, S, g, usn)
+    for p in range(T.pos_hex.shape[0]):
+        h = T.pos_hex[p]
+        if S.garrison[g, p] or T.pos_prov[p] or not reach[h] or not comm[h] or fm[h] > 0 or occ[h] >= 0:
+            continue
+        near = usn[h] > 0
+        for d in range(6):
+            x = T.nbr[h, d]
+            if x >= 0 and usn[x] > 0:
+                near = True
+        if near:
+            S.garrison[g, p] = True
+
+
+@njit(cache=True)
+def cp_eligible(T, S, g, u):
+    """14.1 / 14.11: an HQ may become a CP where no potential field of fire reaches; a CP may
+    revert."""
+    if S.us_loc[g, u] != US_MAP or T.us_type[u] != REG_HQ:
+        return False
+    if S.cp[g, u] >= 0:
+        return True
+    h = S.us_hex[g, u]
+    return jp_at(T, S, g, h) < 0 and not potential_fire(T, S, g, h)
+
+
+@njit(cache=True)
+def advance_cps(T, S, g):
+    """14.2: each established CP's range marker moves one box (the default: always), unless its
+    hex is in the field of fire of an occupied position."""
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.cp[g, u] >= 0 and S.cp[g, u] < T.command_track.shape[0] - 1:
+            if not occupied_fire(T, S, g, S.us_hex[g, u], False):
+                S.cp[g, u] += 1
+
+
+# ------------------------------------------------------------------------------- Action Phase (7)
+@njit(cache=True)
+def night(T, S, g):
+    return S.turn[g] == 13 and not T.opts[OPT_BNR]
+
+
+@njit(cache=True)
+def start_actions(T, S, g):
+    set_command(T, S, g, night(T, S, g))
+    S.actions_left[g] = 2
+    for u in range(S.us_loc.shape[1]):
+        S.us_acted[g, u] = False
+        S.hq_moved[g, u] = False
+        S.us_from[g, u] = -1
+        S.att_units[g, u] = False
+        S.us_start[g, u] = S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1
+    for h in range(S.hex_attacked.shape[1]):
+        S.hex_attacked[g, h] = False
+        S.hex_barraged[g, h] = False
+    S.sel[g] = -1
+    S.order[g] = -1
+    S.target[g] = -1
+    S.att_marker[g] = -1
+
+
+@njit(cache=True)
+def can_act(T, S, g, u):
+    return S.us_loc[g, u] == US_MAP and not S.us_acted[g, u] and S.us_dis[g, u] == 0 \
+        and jp_at(T, S, g, S.us_hex[g, u]) < 0
+
+
+@njit(cache=True)
+def cost_of(T, S, g, units):
+    """7.21: each hex's units acting together cost one action (none when all are free)."""
+    H = T.land.shape[0]
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if units[u] and not is_free(T, S, g, u):
+            first = True
+            for v in range(u):
+                if units[v] and S.us_hex[g, v] == S.us_hex[g, u] and not is_free(T, S, g, v):
+                    first = False
+            if first:
+                n += 1
+    return n + H * 0
+
+
+@njit(cache=True)
+def affordable(T, S, g, units):
+    return cost_of(T, S, g, units) <= S.actions_left[g]
+
+
+@njit(cache=True)
+def infantryish(T, u):
+    t = T.us_type[u]
+    return t == INF or t == HEAVY or t == INF_HQ or t == ENG
+
+
+@njit(cache=True)
+def stop_hex(T, S, g, h, live, occ):
+    """7.31: a move ends on entering an intense dot of a live position, a hex next to a Japanese
+    unit, or mountain, coral or jungle."""
+    if live[h] == INTENSE:
+        return True
+    if T.t_stop[T.terrain[h]] and not T.opts[OPT_BNR]:
+        return True
+    for d in range(6):
+        x = T.nbr[h, d]
+        if x >= 0 and occ[x] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def enterable(T, S, g, u, a, d, occ):
+    x = T.nbr[a, d]
+    if x < 0 or not T.in_play[x] or not T.land[x] or occ[x] >= 0:
+        return -1
+    if T.t_no_entry[T.terrain[x], T.us_type[u]]:
+        return -1
+    return x
+
+
+@njit(cache=True)
+def move_targets(T, S, g, u, out, free_only):
+    """7.3: hexes unit u may move to (1-3 hexes, stopping per 7.31, cliffs per 7.32; one hex at
+    night, 16.0); ``free_only``: only the free preservation move (7.35).  out[h] = 1 a move, 2 a
+    move that is an infiltration (7.33), 3 a cliff crossing."""
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    live = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, True, live)
+    out[:] = 0
+    a = S.us_hex[g, u]
+    t = T.us_type[u]
+    n = 0
+    preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
+    maxd = 1 if night(T, S, g) or free_only else 3
+    dist = np.full(H, 99, np.int16)
+    dist[a] = 0
+    front = np.empty(H, np.int32)
+    front[0] = a
+    nf = 1
+    for step in range(1, maxd + 1):
+        nxt = np.empty(H, np.int32)
+        m = 0
+        for i in range(nf):
+            h = front[i]
+            for d in range(6):
+                if T.cliff[h, d]:
+                    continue
+                x = enterable(T, S, g, u, h, d, occ)
+                if x < 0 or dist[x] <= step:
+                    continue
+                dist[x] = step
+                kind = 1
+                if step == 1 and infiltration(T, S, g, a, x, occ, live) >= 0:
+                    if t == ART or t == REG_HQ or t == INF_HQ:
+                        continue  # 7.33: artillery never, HQs not on their own
+                    kind = 2
+                if free_only and (T.beach_box[x] >= 0 or kind == 2):
+                    continue
+                if out[x] == 0:
+                    out[x] = kind
+                    n += 1
+                if not stop_hex(T, S, g, x, live, occ):
+                    nxt[m] = x
+                    m += 1
+        front = nxt
+        nf = m
+    if not free_only:
+        for d in range(6):
+            if T.cliff[a, d]:
+                x = enterable(T, S, g, u, a, d, occ)
+                if x >= 0 and infantryish(T, u) and out[x] == 0:
+                    out[x] = 3
+                    n += 1
+    if free_only and not preservation:
+        out[:] = 0
+        return 0
+    return n
+
+
+@njit(cache=True)
+def infiltration(T, S, g, a, x, occ, live):
+    """7.33: the fire group a move from a to x infiltrates past (both hexes next to and in the
+    field of an occupied non-disrupted position), -1."""
+    for d in range(6):
+        y = T.nbr[a, d]
+        if y < 0 or occ[y] < 0 or S.jp_dis[g, occ[y]]:
+            continue
+        p = T.hex_pos[y]
+        if p < 0:
+            continue
+        f = T.pos_group[p]
+        if T.dist[x, y] == 1 and T.grp_dot[f, a] > 0 and T.grp_dot[f, x] > 0:
+            return f
+    return -1
+
+
+@njit(cache=True)
+def unit_cost(T, S, g, u):
+    return 0 if is_free(T, S, g, u) else 1
+
+
+@njit(cache=True)
+def board_maps(T, S, g, occ, live):
+    """The Japanese unit in each hex and the live fields of fire, worked out once per decision."""
+    jp_map(T, S, g, occ)
+    fire_map(T, S, g, occ, True, live)
+
+
+@njit(cache=True)
+def may_move(T, S, g, u, occ, live):
+    """move_targets(...) > 0 from the first steps alone: any destination starts with a legal first
+    hex (a paid move when the actions allow, else the free preservation move, 7.35)."""
+    a = S.us_hex[g, u]
+    t = T.us_type[u]
+    paid = unit_cost(T, S, g, u) <= S.actions_left[g]
+    preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
+    for d in range(6):
+        x = enterable(T, S, g, u, a, d, occ)
+        if x < 0:
+            continue
+        if T.cliff[a, d]:
+            if paid and infantryish(T, u):
+                return True
+            continue
+        inf = infiltration(T, S, g, a, x, occ, live) >= 0
+        if inf and (t == ART or t == REG_HQ or t == INF_HQ):
+            continue
+        if paid:
+            return True
+        if preservation and not inf and T.beach_box[x] < 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def in_range(T, S, g, u, h):
+    """8.11: within the unit's range (8.1: infantry range fire not through jungle or mountain)."""
+    a = S.us_hex[g, u]
+    d = T.dist[a, h]
+    r = T.us_range[u, S.us_steps[g, u]]
+    if d <= 1:
+        return True
+    if r <= 1 or d > r:
+        return False
+    if night(T, S, g):
+        return False  # 16.0: no ranged fire
+    t = T.us_type[u]
+    if t == INF or t == HEAVY:
+        open_line = False
+        for k in range(6):
+            y = T.nbr[a, k]
+            if y >= 0 and T.dist[y, h] == 1 and T.terrain[y] != JUNGLE and T.terrain[y] != MOUNTAIN:
+                open_line = True
+        return open_line
+    return True
+
+
+@njit(cache=True)
+def attackable(T, S, g, h, occ):
+    """8.0, 8.31, 8.43: a Japanese-occupied hex with no U.S. unit, not yet attacked or barraged."""
+    return occ[h] >= 0 and not S.hex_attacked[g, h] and not S.hex_barraged[g, h] \
+        and us_steps_in_hex(T, S, g, h) == 0
+
+
+@njit(cache=True)
+def may_join_attack(T, S, g, u, h, live):
+    """8.1: unit u may take part in an attack on h (its own conditions; the attack's are at RESOLVE)."""
+    if not can_act(T, S, g, u) or S.att_units[g, u]:
+        return False
+    t = T.us_type[u]
+    if t == REG_HQ:
+        return False  # 8.13
+    d = T.dist[S.us_hex[g, u], h]
+    if t == INF_HQ or t == ENG:
+        return d == 1
+    if t == INF or t == HEAVY:
+        return in_range(T, S, g, u, h)
+    if t == TANK or t == AMTANK:
+        return T.us_range[u, S.us_steps[g, u]] >= d and (d == 1 or not night(T, S, g))
+    if t == ART:
+        if d > T.us_range[u, S.us_steps[g, u]] or night(T, S, g) or not S.us_cmd[g, u]:
+            return False
+        return live[S.us_hex[g, u]] == 0
+    return False
+
+
+@njit(cache=True)
+def attack_valid(T, S, g, h):
+    """8.1: at least one adjacent infantry / infantry-HQ / engineer attacker; tanks and artillery
+    meet their conditions; a marker needs an attacking infantry unit with a radio or in command."""
+    NU = S.us_loc.shape[1]
+    core = False
+    inf_cmd = False
+    inf_adjacent = np.zeros(T.land.shape[0], np.bool_)
+    for u in range(NU):
+        if S.att_units[g, u]:
+            a = S.us_hex[g, u]
+            if infantryish(T, u) and T.dist[a, h] == 1:
+                core = True
+            if T.us_type[u] == INF or T.us_type[u] == HEAVY or T.us_type[u] == INF_HQ:
+                inf_adjacent[a] = True
+                if S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[a, h]) & W_RD):
+                    inf_cmd = True
+    if not core:
+        return False
+    for u in range(NU):
+        if not S.att_units[g, u]:
+            continue
+        t = T.us_type[u]
+        a = S.us_hex[g, u]
+        if t == TANK or t == AMTANK:
+            ok = T.dist[a, h] == 1 or S.us_cmd[g, u] or inf_cmd or inf_adjacent[a]
+            for d in range(6):
+                x = T.nbr[a, d]
+                if x >= 0 and inf_adjacent[x]:
+                    ok = True
+            if not ok:
+                return False
+        elif t == ART:
+            by = S.us_cmd_by[g, u]
+            ok = False
+            for v in range(NU):  # a regimental HQ commanding the artillery and an attacking infantry unit
+                if S.att_units[g, v] and (T.us_type[v] == INF or T.us_type[v] == HEAVY) and S.us_cmd[g, v] \
+                        and (by < 0 or S.us_cmd_by[g, v] == by or S.us_cmd_by[g, v] < 0):
+                    ok = True
+            if not ok:
+                return False
+    if S.att_marker[g] >= 0 and not inf_cmd:
+        return False
+    return True
+
+
+@njit(cache=True)
+def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
+    """Hexes unit u can open an attack on (some adjacent infantry-type attacker able to act)."""
+    n = 0
+    NU = S.us_loc.shape[1]
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP:
+            continue
+        h = S.jp_hex[g, j]
+        if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, live):
+            continue
+        ok = infantryish(T, u) and T.dist[S.us_hex[g, u], h] == 1 and unit_cost(T, S, g, u) <= S.actions_left[g]
+        if not ok:
+            for v in range(NU):
+                if v != u and infantryish(T, v) and can_act(T, S, g, v) and T.dist[S.us_hex[g, v], h] == 1:
+                    c = unit_cost(T, S, g, u) + unit_cost(T, S, g, v)
+                    if S.us_hex[g, v] == S.us_hex[g, u] and c == 2:
+                        c = 1
+                    if c <= S.actions_left[g]:
+                        ok = True
+                        break
+        if ok:
+            m[h] = True
+            n += 1
+            if stop_at_one:
+                return n
+    return n
+
+
+@njit(cache=True)
+def barrage_ok(T, S, g, u, h, occ, live):
+    """8.4: a tank or artillery unit in range of but not adjacent to a revealed Japanese-occupied
+    hex with no U.S. unit; a tank in the target's field of fire or with an observer; artillery out
+    of every live field of fire and in a regimental HQ's command.  None at night (16.0)."""
+    if night(T, S, g):
+        return False
+    j = occ[h]
+    if j < 0 or not S.jp_rev[g, j] or S.hex_attacked[g, h] or us_steps_in_hex(T, S, g, h) > 0:
+        return False
+    a = S.us_hex[g, u]
+    d = T.dist[a, h]
+    t = T.us_type[u]
+    if d <= 1 or d > T.us_range[u, S.us_steps[g, u]]:
+        return False
+    if t == ART:
+        return S.us_cmd[g, u] and live[a] == 0
+    if t != TANK and t != AMTANK:
+        return False
+    p = T.hex_pos[h]
+    if p < 0:
+        return False
+    f = T.pos_group[p]
+    if T.grp_dot[f, a] > 0:
+        return True
+    for v in range(S.us_loc.shape[1]):  # an observer (not an action)
+        if S.us_loc[g, v] == US_MAP and S.us_dis[g, v] == 0 and infantryish(T, v) and T.us_type[v] != INF_HQ \
+                and T.grp_dot[f, S.us_hex[g, v]] > 0 and (S.us_cmd[g, v] or S.us_cmd[g, u]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def barrage_targets(T, S, g, u, m, occ, live, stop_at_one):
+    n = 0
+    t = T.us_type[u]
+    if (t != TANK and t != AMTANK and t != ART) or unit_cost(T, S, g, u) > S.actions_left[g]:
+        return 0
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP:
+            continue
+        h = S.jp_hex[g, j]
+        if barrage_ok(T, S, g, u, h, occ, live):
+            m[h] = True
+            n += 1
+            if stop_at_one:
+                return n
+    return n
+
+
+@njit(cache=True)
+def marker_targets(T, S, g, m, occ):
+    """8.52: a revealed target with an undisrupted U.S. infantry unit with a radio or in command
+    in its field of fire.  None at night (16.0)."""
+    if night(T, S, g):
+        return 0
+    n = 0
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] != JP_MAP or not S.jp_rev[g, j]:
+            continue
+        h = S.jp_hex[g, j]
+        if S.hex_attacked[g, h] or us_steps_in_hex(T, S, g, h) > 0:
+            continue
+        p = T.hex_pos[h]
+        if p < 0:
+            continue
+        f = T.pos_group[p]
+        ok = False
+        for v in range(S.us_loc.shape[1]):
+            if S.us_loc[g, v] == US_MAP and S.us_dis[g, v] == 0 and (T.us_type[v] == INF or T.us_type[v] == HEAVY
+                                                                     or T.us_type[v] == INF_HQ) \
+                    and T.grp_dot[f, S.us_hex[g, v]] > 0 \
+                    and (S.us_cmd[g, v] or (weapons_of(T, S, g, v, 1) & W_RD)):
+                ok = True
+                break
+        if ok:
+            m[h] = True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def enter_targets(T, S, g, u, m, occ):
+    """7.4: a revealed enemy hex next to where an infantry, infantry/HQ or engineer unit began the
+    phase, not attacked this phase."""
+    if not infantryish(T, u) or unit_cost(T, S, g, u) > S.actions_left[g]:
+        return 0
+    a = S.us_hex[g, u]
+    if S.us_start[g, u] != a:
+        return 0
+    n = 0
+    for d in range(6):
+        h = T.nbr[a, d]
+        if h < 0:
+            continue
+        j = occ[h]
+        if j < 0 or not S.jp_rev[g, j] or S.hex_attacked[g, h]:
+            continue
+        m[h] = True
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def order_ok(T, S, g, u, o, occ, live, scratch):
+    if o == O_MOVE:
+        return may_move(T, S, g, u, occ, live)
+    if o == O_ATTACK:
+        return attack_targets(T, S, g, u, scratch, occ, live, True) > 0
+    if o == O_BARRAGE:
+        return barrage_targets(T, S, g, u, scratch, occ, live, True) > 0
+    if o == O_ENTER:
+        return enter_targets(T, S, g, u, scratch, occ) > 0
+    return False
+
+
+@njit(cache=True)
+def select_mask(T, S, g, m, H):
+    NU = S.us_loc.shape[1]
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
+    scratch = np.zeros(H, np.bool_)
+    for u in range(NU):
+        if not can_act(T, S, g, u):
+            continue
+        for o in range(4):
+            if order_ok(T, S, g, u, o, occ, live, scratch):
+                m[H + UNIT_0 + u] = True
+                break
+    if (S.naval[g] > 0 or S.dauntless[g] > 0) and marker_targets(T, S, g, scratch, occ) > 0:
+        if S.naval[g] > 0:
+            m[H + NAVAL] = True
+        if S.dauntless[g] > 0:
+            m[H + DAUNTLESS] = True
+    m[H + END] = True
+
+
+@njit(cache=True)
+def order_mask(T, S, g, u, m, H):
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
+    scratch = np.zeros(H, np.bool_)
+    codes = (MOVE, ATTACK, BARRAGE, ENTER)
+    for o in range(4):
+        if order_ok(T, S, g, u, o, occ, live, scratch):
+            m[H + codes[o]] = True
+    m[H + NO] = True
+
+
+@njit(cache=True)
+def target_mask(T, S, g, m, H):
+    """P_TARGET: the hexes the declared order may aim at; NO cancels."""
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
+    o = S.order[g]
+    u = S.sel[g]
+    if o == O_ATTACK:
+        attack_targets(T, S, g, u, m, occ, live, False)
+    elif o == O_BARRAGE:
+        barrage_targets(T, S, g, u, m, occ, live, False)
+    elif o == O_ENTER:
+        enter_targets(T, S, g, u, m, occ)
+    else:
+        marker_targets(T, S, g, m, occ)
+    m[H + NO] = True
+
+
+@njit(cache=True)
+def move_cost_ok(T, S, g, u, x, buf):
+    """The destination is legal for u as a paid move or as its free preservation move."""
+    if unit_cost(T, S, g, u) <= S.actions_left[g]:
+        move_targets(T, S, g, u, buf, False)
+        if buf[x] > 0:
+            return True
+    move_targets(T, S, g, u, buf, True)
+    return buf[x] > 0
+
+
+@njit(cache=True)
+def dest_mask(T, S, g, u, m, H):
+    buf = np.zeros(H, np.int8)
+    free = np.zeros(H, np.int8)
+    if unit_cost(T, S, g, u) <= S.actions_left[g]:
+        move_targets(T, S, g, u, buf, False)
+    move_targets(T, S, g, u, free, True)
+    n = 0
+    for h in range(H):
+        if buf[h] > 0 or free[h] > 0:
+            m[h] = True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def partner_mask(T, S, g, u, m, H):
+    """7.21: a second unit of the hex doing the same action (same destination / same hex to enter)."""
+    buf = np.zeros(H, np.int8)
+    n = 0
+    for v in range(S.us_loc.shape[1]):
+        if v == u or not can_act(T, S, g, v) or S.us_hex[g, v] != S.us_hex[g, u]:
+            continue
+        S.att_units[g, v] = True
+        ok = affordable(T, S, g, S.att_units[g])
+        S.att_units[g, v] = False
+        if not ok:
+            continue
+        if S.order[g] == O_MOVE:
+            move_targets(T, S, g, v, buf, False)
+            if buf[S.target[g]] == 0:
+                continue
+            if buf[S.target[g]] == 2 and (T.us_type[v] == ART):
+                continue
+        elif S.order[g] == O_ENTER:
+            if not infantryish(T, v) or S.us_start[g, v] != S.us_hex[g, v]:
+                continue
+        m[H + UNIT_0 + v] = True
+        n += 1
+    m[H + NO] = True
+    return n
+
+
+@njit(cache=True)
+def radio_in_attack(T, S, g, h):
+    """8.51: an attacking infantry unit has a radio or is in command of an HQ."""
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u] and (T.us_type[u] == INF or T.us_type[u] == HEAVY or T.us_type[u] == INF_HQ):
+            if S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[S.us_hex[g, u], h]) & W_RD):
+                return True
+    return False
+
+
+@njit(cache=True)
+def join_mask(T, S, g, m, H):
+    """8.1: units that can still join the attack within the two actions; markers; RESOLVE when the
+    attack is valid; NO cancels."""
+    h = S.target[g]
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
+    for v in range(S.us_loc.shape[1]):
+        if may_join_attack(T, S, g, v, h, live):
+            S.att_units[g, v] = True
+            ok = affordable(T, S, g, S.att_units[g])
+            S.att_units[g, v] = False
+            if ok:
+                m[H + UNIT_0 + v] = True
+    if S.att_marker[g] < 0 and not night(T, S, g) and radio_in_attack(T, S, g, h):
+        if S.naval[g] > 0:
+            m[H + NAVAL] = True
+        if S.dauntless[g] > 0:
+            m[H + DAUNTLESS] = True
+    if attack_valid(T, S, g, h):
+        m[H + RESOLVE] = True
+    m[H + NO] = True
+
+
+@njit(cache=True)
+def execute_move(T, S, g):
+    """Carry out the declared move of the units in att_units to S.target: an infiltration draws a
+    fire card (7.33: the colour of the position and the unit's symbol cost a step); crossing a
+    cliff disrupts (7.32).  Returns True when the infiltration choice (complete or stay) is due."""
+    H = T.land.shape[0]
+    NU = S.us_loc.shape[1]
+    x = S.target[g]
+    u0 = S.sel[g]
+    a = S.us_hex[g, u0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    live = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, True, live)
+    S.actions_left[g] -= cost_of_move(T, S, g, a, x)
+    kinds = np.zeros(H, np.int8)
+    move_targets(T, S, g, u0, kinds, False)
+    cliff = kinds[x] == 3  # only a move across the cliff itself (7.32)
+    f = infiltration(T, S, g, a, x, occ, live) if T.dist[a, x] == 1 else -1
+    for u in range(NU):
+        if S.att_units[g, u]:
+            S.us_acted[g, u] = True
+            if T.us_type[u] == REG_HQ:
+                S.hq_moved[g, u] = True
+    lost = False
+    if f >= 0 and not night(T, S, g):
+        any_check = False
+        for u in range(NU):
+            if S.att_units[g, u] and T.us_type[u] != TANK and T.us_type[u] != AMTANK:
+                any_check = True
+        if any_check:
+            c = draw(T, S, g, PILE_TRACK)
+            if c >= 0 and (T.card_colour[c, 0] == T.grp_colour[f] or T.card_colour[c, 1] == T.grp_colour[f]
+                           or T.card_colour[c, 2] == T.grp_colour[f]):
+                for u in range(NU):
+                    if S.att_units[g, u] and T.us_type[u] != TANK and T.us_type[u] != AMTANK \
+                            and T.us_symbol[u] == T.card_symbol[c] and T.us_symbol[u] != STAR:
+                        step_loss(T, S, g, u)
+                        lost = True
+    if lost:
+        return True
+    finish_move(T, S, g, cliff)
+    return False
+
+
+@njit(cache=True)
+def cost_of_move(T, S, g, a, x):
+    """The actions a move costs: none for a preservation move (7.35) or free units."""
+    NU = S.us_loc.shape[1]
+    c = cost_of(T, S, g, S.att_units[g])
+    if c == 0:
+        return 0
+    if T.beach_box[a] < 0 or T.beach_box[x] >= 0 or T.dist[a, x] != 1:
+        return c
+    for u in range(NU):
+        if S.att_units[g, u] and not is_free(T, S, g, u):
+            t = T.us_type[u]
+            if not (t == INF or t == HEAVY or t == ENG):
+                return c
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    live = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, True, live)
+    if infiltration(T, S, g, a, x, occ, live) >= 0:
+        return c
+    return 0
+
+
+@njit(cache=True)
+def finish_move(T, S, g, cliff):
+    x = S.target[g]
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
+            S.us_hex[g, u] = x
+            if cliff:
+                S.us_dis[g, u] = DIS_NEW
+    clear_order(T, S, g)
+
+
+@njit(cache=True)
+def clear_order(T, S, g):
+    for u in range(S.us_loc.shape[1]):
+        S.att_units[g, u] = False
+    S.sel[g] = -1
+    S.order[g] = -1
+    S.target[g] = -1
+    S.att_marker[g] = -1
+
+
+@njit(cache=True)
+def execute_enter(T, S, g):
+    """7.4: the units move into the enemy hex; the close combat comes after all actions."""
+    x = S.target[g]
+    S.actions_left[g] -= cost_of(T, S, g, S.att_units[g])
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u]:
+            S.us_acted[g, u] = True
+            S.us_from[g, u] = S.us_hex[g, u]
+            S.us_hex[g, u] = x
+    clear_order(T, S, g)
+
+
+@njit(cache=True)
+def execute_barrage(T, S, g):
+    u = S.sel[g]
+    if S.order[g] == O_NAVAL or S.order[g] == O_DAUNTLESS:
+        marker = 0 if S.order[g] == O_NAVAL else 1
+        if marker == 0:
+            S.naval[g] -= 1
+        else:
+            S.dauntless[g] -= 1
+        barrage(T, S, g, -1, marker, S.target[g])
+    else:
+        S.actions_left[g] -= 0 if is_free(T, S, g, u) else 1
+        barrage(T, S, g, u, -1, S.target[g])
+    clear_order(T, S, g)
+
+
+@njit(cache=True)
+def end_disruption(T, S, g):
+    """7.6: units disrupted before the phase that took no action remove their markers."""
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and S.us_dis[g, u] != 0 and S.us_dis[g, u] != DIS_NEW \
+                and not S.us_acted[g, u]:
+            S.us_dis[g, u] = 0
+
+
+@njit(cache=True)
+def new_disruption_ages(T, S, g):
+    """At the end of the Action Phase every disruption counts as older (7.6's two shades)."""
+    for u in range(S.us_loc.shape[1]):
+        if S.us_dis[g, u] == DIS_NEW:
+            S.us_dis[g, u] = 1
+
+
+@njit(cache=True)
+def step_add_mask(T, S, g, m, H, one_step_only):
+    """Black Angels volunteer (a regular infantry unit below full strength) / Scattered platoon
+    regroups (a one-step infantry unit)."""
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] != US_MAP or T.us_type[u] != INF:
+            continue
+        s = S.us_steps[g, u]
+        if (one_step_only and s == 1) or (not one_step_only and s < T.us_steps0[u]):
+            m[H + UNIT_0 + u] = True
+            n += 1
+    return n

@@ -671,14 +671,18 @@ def draw(T, S, g, dest):
 
 
 @njit(cache=True)
-def sync_depth_hexes(T, S, g):
-    """dm_hex: where each depth or counterattack marker lies (the hex of its unit, -1); and 6.51:
-    an artillery position occupied solely by U.S. units loses its artillery for good."""
+def artillery_taken(T, S, g):
+    """6.51: an artillery position occupied solely by U.S. units loses its artillery for good."""
     for p in range(T.pos_hex.shape[0]):
         if T.pos_art[p] and not S.art_gone[g, p]:
             h = T.pos_hex[p]
             if us_in_hex(T, S, g, h) > 0 and jp_at(T, S, g, h) < 0:
                 S.art_gone[g, p] = True
+
+
+@njit(cache=True)
+def sync_depth_hexes(T, S, g):
+    """dm_hex: where each depth or counterattack marker lies (the hex of its unit, -1)."""
     for d in range(S.dm_hex.shape[1]):
         S.dm_hex[g, d] = -1
     for j in range(S.jp_loc.shape[1]):

@@ -14,7 +14,7 @@ import numpy as np
 from wargym.jit import njit
 from wargym.rng import uniform
 from wargym.peleliu.board import (
-    disrupt_us, dot, draw, draw_reserve, fire_map, give_depth, group_units, jp_at, jp_communication, jp_map, leader,
+    artillery_taken,    disrupt_us, dot, draw, draw_reserve, fire_map, give_depth, group_units, jp_at, jp_communication, jp_map, leader,
     nearest_beach, nearest_us, place_jp, remove_depth, step_loss, us_count, us_steps_in_hex,
 )
 from wargym.peleliu.closecombat import start_cc
@@ -27,7 +27,7 @@ from wargym.peleliu.scenario import (
 )
 from wargym.peleliu.state import (
     CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_VARIABLE_LETTERS,
-    PILE_TRACK, QMAX, US_BOX, US_MAP, US_TRACK,
+    JP_RESERVE, PILE_TRACK, QMAX, US_BOX, US_MAP, US_TRACK,
 )
 
 Q_CA = 3000       # queue entry: a unit in counterattack stance (13.42)
@@ -162,6 +162,7 @@ def fire_step(T, S, g):
 @njit(cache=True)
 def finish_fire_phase(T, S, g):
     """6.5 then 6.42: artillery fire (from turn 2), then disruption removed from the colours drawn."""
+    artillery_taken(T, S, g)
     c = S.fire_card[g]
     if c < 0:
         return
@@ -298,41 +299,103 @@ def do_action(T, S, g, f, act, star, armor, occ):
     elif act == A_ARTILLERY:
         artillery_hit(T, S, g, T.card_symbol[S.fire_card[g]], True)
     elif act == A_MUSTER or act == A_REINFORCE:
-        p = muster_hex(T, S, g, f)
-        if p >= 0:
+        p = muster_hex(T, S, g, f, True)
+        if p >= 0 and placement_turn(T, S, g, T.pos_hex[p], False):
             j = draw_reserve(T, S, g)
             if j >= 0:
                 place_jp(T, S, g, j, T.pos_hex[p], False)
+                S.jp_acted[g, j] = True
                 give_depth(T, S, g, j, False)  # 12.52: no depth marker left, the unit alone
                 if act == A_REINFORCE and us_in_field(T, S, g, f, False, False):
                     group_fire(T, S, g, f, False, star, armor)
     elif act == A_AMBUSH:
         ambush(T, S, g, f)
     elif act == A_INFILTRATE:
-        for k in range(2):  # 12.101: both hexes of a group
+        for k in range(2):  # 12.101: both hexes of a group when both are eligible
             p = T.grp_members[f, k]
-            if p >= 0 and jp_at(T, S, g, T.pos_hex[p]) < 0 and us_steps_in_hex(T, S, g, T.pos_hex[p]) == 0 \
-                    and not S.garrison[g, p]:
+            if p >= 0 and placeable(T, S, g, p, False) and placement_turn(T, S, g, T.pos_hex[p], True):
                 j = draw_reserve(T, S, g)
                 if j >= 0:
                     place_jp(T, S, g, j, T.pos_hex[p], False)
-                    S.jp_dis[g, j] = False
+                    S.jp_acted[g, j] = True  # 12.10: it does not fire in the phase it is placed
 
 
 @njit(cache=True)
-def muster_hex(T, S, g, f):
-    """12.21 / 12.51: the lower-numbered empty hex of the group."""
+def placeable(T, S, g, p, comm):
+    """12.2 / 12.5 (comm) and 12.10 (not comm): an empty position hex within three hexes of a U.S.
+    unit, in Japanese communication or not."""
+    h = T.pos_hex[p]
+    if jp_at(T, S, g, h) >= 0 or us_steps_in_hex(T, S, g, h) > 0 or S.garrison[g, p]:
+        return False
+    return S.comm[g, p] == comm and nearest_us(T, S, g, h) <= 3
+
+
+@njit(cache=True)
+def muster_hex(T, S, g, f, comm):
+    """12.21 / 12.51: the lowest-numbered eligible hex of the group."""
     best = -1
     for k in range(2):
         p = T.grp_members[f, k]
-        if p < 0:
-            continue
-        h = T.pos_hex[p]
-        if jp_at(T, S, g, h) >= 0 or us_steps_in_hex(T, S, g, h) > 0 or S.garrison[g, p]:
+        if p < 0 or not placeable(T, S, g, p, comm):
             continue
         if best < 0 or T.pos_num[p] < T.pos_num[best]:
             best = p
     return best
+
+
+@njit(cache=True)
+def placement_action(T, S, g, e):
+    """The reserve placement (A_MUSTER / A_REINFORCE / A_INFILTRATE) queue entry e would make, else
+    A_NONE."""
+    if e >= Q_CA:
+        return A_NONE
+    slot = e // 1000
+    f = e % 1000
+    c = S.fire_card[g]
+    L = T.card_letter[c, slot]
+    letter = L if letter_available(T, S, g, L) else 0
+    if night(T, S, g) and letter == L_M:
+        letter = 0
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0 and jp_at(T, S, g, T.pos_hex[p]) >= 0:
+            return A_NONE
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        if S.comm[g, p]:
+            sit = S_UN_COMM_US if us_in_field(T, S, g, f, False, False) else S_UN_COMM_NO
+            act = T.action_chart[0, sit, letter]
+            if (act == A_MUSTER or act == A_REINFORCE) and muster_hex(T, S, g, f, True) >= 0:
+                return act
+            return A_NONE
+    act = T.action_chart[0, S_UN_NOCOMM, letter]
+    if act == A_INFILTRATE and muster_hex(T, S, g, f, False) >= 0:
+        return act
+    return A_NONE
+
+
+@njit(cache=True)
+def placement_turn(T, S, g, h, infiltrate):
+    """12.22, 12.52, 12.102: with more eligible positions than reserve units, the units go to the
+    hexes closest to U.S. units: does hex h (checked now) get one?  The other candidates are the
+    positions still to be checked this phase that would place a unit the same way."""
+    n = 0
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_RESERVE:
+            n += 1
+    mine = nearest_us(T, S, g, h)
+    closer = 0
+    for i in range(S.jq_i[g], S.jq_n[g]):
+        act = placement_action(T, S, g, S.jq[g, i])
+        if act == A_NONE or (act == A_INFILTRATE) != infiltrate:
+            continue
+        f = S.jq[g, i] % 1000
+        p = muster_hex(T, S, g, f, not infiltrate)
+        if p >= 0 and nearest_us(T, S, g, T.pos_hex[p]) < mine:
+            closer += 1
+    return closer < n
 
 
 # ------------------------------------------------------------------------------------------- fire
@@ -431,7 +494,9 @@ def group_fire(T, S, g, f, mg, star, armor):
             continue  # 6.34: one step per unit per Fire Phase
         eff[u] = e
         prio = 0 if row == 1 else (1 if row == 0 else 2)
-        key[u] = (prio << 20) + (10 - S.us_steps[g, u]) * 1000 + dist * 64 + u
+        # 6.34: hit the most units possible: a unit a position still to fire can hit comes last
+        later = 1 if (e & 2) and hit_later(T, S, g, f, h, occ) else 0
+        key[u] = (later << 24) + (prio << 20) + (10 - S.us_steps[g, u]) * 1000 + dist * 64 + u
     # heroes (10.4): hit last, with the leaders, killed (flipped to inspired)
     hits = 0
     S.target[g] = -1
@@ -466,6 +531,23 @@ def group_fire(T, S, g, f, mg, star, armor):
                 S.hero[g, u] = INSPIRED  # 10.4: a hero hit is killed, 10.16
                 hits += 1
     return hits
+
+
+@njit(cache=True)
+def hit_later(T, S, g, f, h, occ):
+    """Some other position still queued this Fire Phase, with a non-disrupted unit, projects a
+    dot into hex h (6.34's "assume position B hits that unit")."""
+    for i in range(S.jq_i[g], S.jq_n[g]):
+        e = S.jq[g, i]
+        if e >= Q_CA:
+            continue
+        f2 = e % 1000
+        if f2 == f or T.grp_dot[f2, h] == 0:
+            continue
+        n_occ, n_live, n_tank = group_units(T, S, g, f2, occ)
+        if n_live > 0:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ from wargym.cards import move_card, new_deck, pile_size, reshuffle
 from wargym.jit import njit
 from wargym.kernel import bind_driver, first_legal, only_action
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
-from wargym.peleliu.board import draw, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes, us_steps_in_hex
+from wargym.peleliu.board import artillery_taken, draw, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes, us_steps_in_hex
 from wargym.peleliu.closecombat import cc_loss, cc_loss_default, cc_progress, start_cc
 from wargym.peleliu.combat import attrition, resolve_attack
 from wargym.peleliu.events import do_event, reveal_pickable, reveal_unit
@@ -285,6 +285,7 @@ def progress(T, S, g):
         S.stage[g] = ST_STACKING
         return True
     if st == ST_STACKING:
+        artillery_taken(T, S, g)
         for h in range(T.land.shape[0]):
             if stack_count(T, S, g, h) > 2:
                 S.target[g] = h

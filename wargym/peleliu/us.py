@@ -525,8 +525,10 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
     """Hexes unit u can open an attack on (some adjacent infantry-type attacker able to act)."""
     n = 0
     NU = S.us_loc.shape[1]
+    reach = max(1, T.us_range[u, S.us_steps[g, u]])
+    a = S.us_hex[g, u]
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] != JP_MAP:
+        if S.jp_loc[g, j] != JP_MAP or T.dist[a, S.jp_hex[g, j]] > reach:
             continue
         h = S.jp_hex[g, j]
         if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, live):
@@ -885,6 +887,9 @@ def finish_move(T, S, g, cliff):
             S.us_hex[g, u] = x
             if cliff:
                 S.us_dis[g, u] = DIS_NEW
+    p = T.hex_pos[x]
+    if p >= 0 and T.pos_art[p]:
+        S.art_gone[g, p] = True  # 6.51: moved into, so occupied solely by U.S. units
     clear_order(T, S, g)
 
 

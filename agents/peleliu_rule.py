@@ -135,6 +135,12 @@ def objective_distances(T, S, g, occ, out):
 @njit(cache=True)
 def move_value(T, S, g, u, x, live, objd):
     score = -1.5 * objd[x]
+    p = T.hex_pos[x]
+    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and us_steps_in_hex(T, S, g, x) == 0 \
+            and jp_at(T, S, g, x) < 0 and T.us_type[u] != REG_HQ:
+        # an empty position nobody holds: taking it counts for victory (15.2) and denies the
+        # Japanese a place to reinforce (12.2, 12.5)
+        score += 4.0 + (3.0 if T.pos_beachfire[p] else 0.0) + (2.0 if T.pos_zone[p] == 1 else 0.0)
     if live[x] == INTENSE:
         score -= 3.0
     elif live[x] == STEADY:
@@ -175,6 +181,9 @@ def unit_plan(T, S, g, u, occ, live, objd, buf):
         for h in range(H):
             if buf[h] and T.dist[S.us_hex[g, u], h] == 1:
                 v = plan_attack(T, S, g, u, h, False, live)
+                p = T.hex_pos[h]
+                if p >= 0 and T.pos_beachfire[p]:
+                    v += 1.0  # the positions firing on the beaches first (15.2)
                 if v >= OPEN_MIN and v > best_v:
                     best_v, best_o, best_t = v, O_ATTACK, h
     buf[:] = False

@@ -73,7 +73,7 @@ def test_peleliu_8_3_attack_example_1():
     assert s.jp_depth[0, j] == -1 and s.dm_loc[0, 8] == DM_OUT
     assert [b.dis(n) for n in ("A/1/5", "B/1/5", "LVT/1")] == [0, 0, 0]
     assert (b.steps("A/1/5"), b.steps("B/1/5"), b.steps("LVT/1")) == (3, 2, 1)
-    assert s.hex_attacked[0, b.hex(314)]
+    assert s.jp_attacked[0, j]
 
 
 def test_peleliu_8_3_attack_example_1_without_the_flamethrower():
@@ -235,7 +235,7 @@ def test_peleliu_8_4_barrage_example_4():
     combat.barrage(b.T, b.S, 0, t, -1, h)
     s = b.state
     assert not s.jp_dis[0, j] and s.jp_depth[0, j] == 10 and s.jp_loc[0, j] == JP_MAP
-    assert s.hex_barraged[0, h] and s.us_acted[0, t] and s.card_pile[0, card(2)] == PILE_TRACK
+    assert s.jp_barraged[0, j] and s.us_acted[0, t] and s.card_pile[0, card(2)] == PILE_TRACK
 
 
 def test_peleliu_8_41_barrage_needs_a_revealed_target_and_an_observer():
@@ -279,7 +279,7 @@ def test_peleliu_7_4_example_5_enter_revealed_enemy_hex():
     attacked this phase.  Entering is one action; the close combat follows after all actions."""
     b, t, j = barrage_board()
     h = b.hex(216)
-    b.state.hex_barraged[0, h] = True
+    b.state.jp_barraged[0, j] = True
     for name in ("C/1/5", "HQ/1/5"):
         m = np.zeros(b.sc.num_hexes, np.bool_)
         assert b.call(us.enter_targets, u=b.unit(name), m=m) == 1 and m[h]
@@ -287,7 +287,7 @@ def test_peleliu_7_4_example_5_enter_revealed_enemy_hex():
     b.state.jp_rev[0, j] = False
     assert b.call(us.enter_targets, u=b.unit("C/1/5")) == 0
     b.state.jp_rev[0, j] = True
-    b.state.hex_attacked[0, h] = True
+    b.state.jp_attacked[0, j] = True
     assert b.call(us.enter_targets, u=b.unit("C/1/5")) == 0
 
 

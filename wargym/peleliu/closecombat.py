@@ -115,6 +115,9 @@ def cc_progress(T, S, g):
         if S.cc_hex[g] < 0:
             return
         if S.cc_hits[g] > 0:
+            if cc_us_left(T, S, g) == 0:
+                S.cc_hits[g] = 0  # nobody left to take them
+                continue
             S.phase[g] = P_CC_LOSS  # 8.6 3b: the player removes the step
             return
         if S.cc_withdraw[g] == 3:  # 8.6 3c: after the Japanese card and its losses

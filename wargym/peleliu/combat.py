@@ -117,7 +117,8 @@ def resolve_attack(T, S, g):
     player's choice (P_ATTRITION)."""
     h = S.target[g]
     j = jp_at(T, S, g, h)
-    S.hex_attacked[g, h] = True
+    if j >= 0:
+        S.jp_attacked[g, j] = True
     for u in range(S.us_loc.shape[1]):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
@@ -203,7 +204,8 @@ def barrage(T, S, g, u, marker, h):
     """8.4: a barrage by unit u (or a naval / Dauntless marker) on hex h: a fire card against the
     US Barrage Table (one column left for coral and mountain)."""
     j = jp_at(T, S, g, h)
-    S.hex_barraged[g, h] = True
+    if j >= 0:
+        S.jp_barraged[g, j] = True
     if u >= 0:
         S.us_acted[g, u] = True
         strength = T.us_strength[u, S.us_steps[g, u]]

@@ -45,7 +45,8 @@ HIDDEN = (
     *(Anonymous("D", ("us",), _hidden_markers(kind), public=("dm_loc", "dm_rev", "dm_hex"),
                 refs=("jp_depth", "jp_ca")) for kind in range(3)),
     Anonymous("J", ("us",), hidden_units,
-              public=("jp_loc", "jp_hex", "jp_rev", "jp_dis", "jp_depth", "jp_ca", "jp_from", "jp_acted"),
+              public=("jp_loc", "jp_hex", "jp_rev", "jp_dis", "jp_depth", "jp_ca", "jp_from", "jp_acted",
+                      "jp_attacked", "jp_barraged"),
               refs=("cc_jp",)),
     Secret("letter_order", ("us",), when=_letters, values=lambda core: np.arange(1, 6, dtype=np.int8)),
 )

@@ -690,14 +690,17 @@ def resupply(T, S, g, f):
 def redeploy(T, S, g, f, star, armor):
     """12.4: each unit moves to an empty position hex within three hexes and closer to the nearest
     U.S. unit: of another colour first, then nearest, then the lower number; then fires there."""
+    movers = np.full(2, -1, np.int64)  # the units of the group as the action begins (12.41)
     for k in range(2):
         p = T.grp_members[f, k]
-        if p < 0:
+        if p >= 0:
+            movers[k] = jp_at(T, S, g, T.pos_hex[p])
+    for k in range(2):
+        p = T.grp_members[f, k]
+        j = movers[k]
+        if p < 0 or j < 0 or S.jp_dis[g, j]:
             continue
         h = T.pos_hex[p]
-        j = jp_at(T, S, g, h)
-        if j < 0 or S.jp_dis[g, j]:
-            continue
         here = nearest_us(T, S, g, h)
         best, bk = -1, 0
         for q in range(T.pos_hex.shape[0]):

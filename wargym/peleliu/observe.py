@@ -123,7 +123,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     dyn[:, 44 - N_STATIC, ph] = state.art_gone
     dyn[:, 45 - N_STATIC, ph] = state.fort
     dyn[:, 46 - N_STATIC, ph] = state.comm
-    dyn[:, 47 - N_STATIC] = state.hex_attacked | state.hex_barraged
+    dyn[jb, 47 - N_STATIC, jh] = state.jp_attacked[jb, jj] | state.jp_barraged[jb, jj]
     sel = state.sel
     for b in range(B):
         s = int(sel[b])

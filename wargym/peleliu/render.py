@@ -711,7 +711,8 @@ def _draw_state(cv: Canvas, core, s, g: int, viewer) -> None:
     sc = core.scenario
     R = HEX_R
     centers, _, _, _ = _geometry(sc)
-    for h in np.flatnonzero(s.hex_attacked[g] | s.hex_barraged[g]):
+    struck = (s.jp_attacked[g] | s.jp_barraged[g]) & (s.jp_loc[g] == JP_MAP)
+    for h in s.jp_hex[g][struck]:
         cv.polygon(_hexagon(*centers[h], 0.93 * R), outline=ATTACKING, width=1.2)
     for p, h in enumerate(sc.pos_hex):  # markers on positions
         cx, cy = centers[int(h)]

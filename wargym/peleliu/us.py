@@ -239,9 +239,9 @@ def start_actions(T, S, g):
         S.us_from[g, u] = -1
         S.att_units[g, u] = False
         S.us_start[g, u] = S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1
-    for h in range(S.hex_attacked.shape[1]):
-        S.hex_attacked[g, h] = False
-        S.hex_barraged[g, h] = False
+    for j in range(S.jp_attacked.shape[1]):
+        S.jp_attacked[g, j] = False
+        S.jp_barraged[g, j] = False
     S.sel[g] = -1
     S.order[g] = -1
     S.target[g] = -1
@@ -255,24 +255,36 @@ def can_act(T, S, g, u):
 
 
 @njit(cache=True)
-def cost_of(T, S, g, units):
-    """7.21: each hex's units acting together cost one action (none when all are free)."""
-    H = T.land.shape[0]
-    n = 0
-    for u in range(S.us_loc.shape[1]):
-        if units[u] and not is_free(T, S, g, u):
-            first = True
-            for v in range(u):
-                if units[v] and S.us_hex[g, v] == S.us_hex[g, u] and not is_free(T, S, g, v):
-                    first = False
-            if first:
-                n += 1
-    return n + H * 0
+def can_act_on(T, S, g, u, occ):
+    """can_act with the board's occupancy at hand."""
+    return S.us_loc[g, u] == US_MAP and not S.us_acted[g, u] and S.us_dis[g, u] == 0 and occ[S.us_hex[g, u]] < 0
 
 
 @njit(cache=True)
-def affordable(T, S, g, units):
-    return cost_of(T, S, g, units) <= S.actions_left[g]
+def cost_of(T, S, g, units):
+    """7.21: each hex's units acting together cost one action (none when all are free)."""
+    H = T.land.shape[0]
+    charged = np.zeros(H, np.bool_)
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if units[u] and not is_free(T, S, g, u):
+            h = S.us_hex[g, u]
+            if not charged[h]:
+                charged[h] = True
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def cost_if_joined(T, S, g, units, v, base):
+    """cost_of(units + v) from base = cost_of(units)."""
+    if is_free(T, S, g, v):
+        return base
+    h = S.us_hex[g, v]
+    for u in range(S.us_loc.shape[1]):
+        if units[u] and S.us_hex[g, u] == h and not is_free(T, S, g, u):
+            return base
+    return base + 1
 
 
 @njit(cache=True)
@@ -308,14 +320,20 @@ def enterable(T, S, g, u, a, d, occ):
 
 @njit(cache=True)
 def move_targets(T, S, g, u, out, free_only):
+    """move_targets_on with the board's maps worked out here."""
+    H = T.land.shape[0]
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
+    return move_targets_on(T, S, g, u, out, free_only, occ, live)
+
+
+@njit(cache=True)
+def move_targets_on(T, S, g, u, out, free_only, occ, live):
     """7.3: hexes unit u may move to (1-3 hexes, stopping per 7.31, cliffs per 7.32; one hex at
     night, 16.0); ``free_only``: only the free preservation move (7.35).  out[h] = 1 a move, 2 a
     move that is an infiltration (7.33), 3 a cliff crossing."""
     H = T.land.shape[0]
-    occ = np.empty(H, np.int16)
-    jp_map(T, S, g, occ)
-    live = np.empty(H, np.int8)
-    fire_map(T, S, g, occ, True, live)
     out[:] = 0
     a = S.us_hex[g, u]
     t = T.us_type[u]
@@ -404,6 +422,14 @@ def may_move(T, S, g, u, occ, live):
     t = T.us_type[u]
     paid = unit_cost(T, S, g, u) <= S.actions_left[g]
     preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
+    if not paid and not preservation:
+        return False
+    # an infiltration (7.33) starts next to an occupied, non-disrupted position
+    watched = False
+    for d in range(6):
+        y = T.nbr[a, d]
+        if y >= 0 and occ[y] >= 0 and not S.jp_dis[g, occ[y]] and T.hex_pos[y] >= 0:
+            watched = True
     for d in range(6):
         x = enterable(T, S, g, u, a, d, occ)
         if x < 0:
@@ -412,7 +438,7 @@ def may_move(T, S, g, u, occ, live):
             if paid and infantryish(T, u):
                 return True
             continue
-        inf = infiltration(T, S, g, a, x, occ, live) >= 0
+        inf = watched and infiltration(T, S, g, a, x, occ, live) >= 0
         if inf and (t == ART or t == REG_HQ or t == INF_HQ):
             continue
         if paid:
@@ -448,7 +474,7 @@ def in_range(T, S, g, u, h):
 @njit(cache=True)
 def attackable(T, S, g, h, occ):
     """8.0, 8.31, 8.43: a Japanese-occupied hex with no U.S. unit, not yet attacked or barraged."""
-    return occ[h] >= 0 and not S.hex_attacked[g, h] and not S.hex_barraged[g, h] \
+    return occ[h] >= 0 and not S.jp_attacked[g, occ[h]] and not S.jp_barraged[g, occ[h]] \
         and us_steps_in_hex(T, S, g, h) == 0
 
 
@@ -525,6 +551,9 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
     """Hexes unit u can open an attack on (some adjacent infantry-type attacker able to act)."""
     n = 0
     NU = S.us_loc.shape[1]
+    cu = unit_cost(T, S, g, u)
+    if cu > S.actions_left[g]:
+        return 0  # u must act to take part (8.12)
     reach = max(1, T.us_range[u, S.us_steps[g, u]])
     a = S.us_hex[g, u]
     for j in range(S.jp_loc.shape[1]):
@@ -533,11 +562,12 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
         h = S.jp_hex[g, j]
         if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, live):
             continue
-        ok = infantryish(T, u) and T.dist[S.us_hex[g, u], h] == 1 and unit_cost(T, S, g, u) <= S.actions_left[g]
+        ok = infantryish(T, u) and T.dist[a, h] == 1
         if not ok:
             for v in range(NU):
-                if v != u and infantryish(T, v) and can_act(T, S, g, v) and T.dist[S.us_hex[g, v], h] == 1:
-                    c = unit_cost(T, S, g, u) + unit_cost(T, S, g, v)
+                if v != u and S.us_loc[g, v] == US_MAP and T.dist[S.us_hex[g, v], h] == 1 and infantryish(T, v) \
+                        and can_act_on(T, S, g, v, occ):
+                    c = cu + unit_cost(T, S, g, v)
                     if S.us_hex[g, v] == S.us_hex[g, u] and c == 2:
                         c = 1
                     if c <= S.actions_left[g]:
@@ -559,7 +589,7 @@ def barrage_ok(T, S, g, u, h, occ, live):
     if night(T, S, g):
         return False
     j = occ[h]
-    if j < 0 or not S.jp_rev[g, j] or S.hex_attacked[g, h] or us_steps_in_hex(T, S, g, h) > 0:
+    if j < 0 or not S.jp_rev[g, j] or S.jp_attacked[g, j] or us_steps_in_hex(T, S, g, h) > 0:
         return False
     a = S.us_hex[g, u]
     d = T.dist[a, h]
@@ -607,28 +637,34 @@ def marker_targets(T, S, g, m, occ):
     in its field of fire.  None at night (16.0)."""
     if night(T, S, g):
         return 0
+    H = T.land.shape[0]
+    usn = np.zeros(H, np.int16)
+    spotter = np.zeros(H, np.bool_)
+    for v in range(S.us_loc.shape[1]):
+        if S.us_loc[g, v] != US_MAP:
+            continue
+        x = S.us_hex[g, v]
+        usn[x] += 1
+        t = T.us_type[v]
+        if S.us_dis[g, v] == 0 and (t == INF or t == HEAVY or t == INF_HQ) \
+                and (S.us_cmd[g, v] or (weapons_of(T, S, g, v, 1) & W_RD)):
+            spotter[x] = True
     n = 0
     for j in range(S.jp_loc.shape[1]):
         if S.jp_loc[g, j] != JP_MAP or not S.jp_rev[g, j]:
             continue
         h = S.jp_hex[g, j]
-        if S.hex_attacked[g, h] or us_steps_in_hex(T, S, g, h) > 0:
+        if S.jp_attacked[g, j] or usn[h] > 0:
             continue
         p = T.hex_pos[h]
         if p < 0:
             continue
         f = T.pos_group[p]
-        ok = False
-        for v in range(S.us_loc.shape[1]):
-            if S.us_loc[g, v] == US_MAP and S.us_dis[g, v] == 0 and (T.us_type[v] == INF or T.us_type[v] == HEAVY
-                                                                     or T.us_type[v] == INF_HQ) \
-                    and T.grp_dot[f, S.us_hex[g, v]] > 0 \
-                    and (S.us_cmd[g, v] or (weapons_of(T, S, g, v, 1) & W_RD)):
-                ok = True
+        for k in range(T.grp_nhex[f]):
+            if spotter[T.grp_hexes[f, k]]:
+                m[h] = True
+                n += 1
                 break
-        if ok:
-            m[h] = True
-            n += 1
     return n
 
 
@@ -647,7 +683,7 @@ def enter_targets(T, S, g, u, m, occ):
         if h < 0:
             continue
         j = occ[h]
-        if j < 0 or not S.jp_rev[g, j] or S.hex_attacked[g, h]:
+        if j < 0 or not S.jp_rev[g, j] or S.jp_attacked[g, j]:
             continue
         m[h] = True
         n += 1
@@ -675,8 +711,8 @@ def select_mask(T, S, g, m, H):
     board_maps(T, S, g, occ, live)
     scratch = np.zeros(H, np.bool_)
     for u in range(NU):
-        if not can_act(T, S, g, u):
-            continue
+        if S.us_loc[g, u] != US_MAP or S.us_acted[g, u] or S.us_dis[g, u] != 0 or occ[S.us_hex[g, u]] >= 0:
+            continue  # can_act
         for o in range(4):
             if order_ok(T, S, g, u, o, occ, live, scratch):
                 m[H + UNIT_0 + u] = True
@@ -736,9 +772,12 @@ def move_cost_ok(T, S, g, u, x, buf):
 def dest_mask(T, S, g, u, m, H):
     buf = np.zeros(H, np.int8)
     free = np.zeros(H, np.int8)
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
     if unit_cost(T, S, g, u) <= S.actions_left[g]:
-        move_targets(T, S, g, u, buf, False)
-    move_targets(T, S, g, u, free, True)
+        move_targets_on(T, S, g, u, buf, False, occ, live)
+    move_targets_on(T, S, g, u, free, True, occ, live)
     n = 0
     for h in range(H):
         if buf[h] > 0 or free[h] > 0:
@@ -751,17 +790,17 @@ def dest_mask(T, S, g, u, m, H):
 def partner_mask(T, S, g, u, m, H):
     """7.21: a second unit of the hex doing the same action (same destination / same hex to enter)."""
     buf = np.zeros(H, np.int8)
+    occ = np.empty(H, np.int16)
+    live = np.empty(H, np.int8)
+    board_maps(T, S, g, occ, live)
     n = 0
     for v in range(S.us_loc.shape[1]):
         if v == u or not can_act(T, S, g, v) or S.us_hex[g, v] != S.us_hex[g, u]:
             continue
-        S.att_units[g, v] = True
-        ok = affordable(T, S, g, S.att_units[g])
-        S.att_units[g, v] = False
-        if not ok:
+        if cost_if_joined(T, S, g, S.att_units[g], v, cost_of(T, S, g, S.att_units[g])) > S.actions_left[g]:
             continue
         if S.order[g] == O_MOVE:
-            move_targets(T, S, g, v, buf, False)
+            move_targets_on(T, S, g, v, buf, False, occ, live)
             if buf[S.target[g]] == 0:
                 continue
             if buf[S.target[g]] == 2 and (T.us_type[v] == ART):
@@ -793,13 +832,11 @@ def join_mask(T, S, g, m, H):
     occ = np.empty(H, np.int16)
     live = np.empty(H, np.int8)
     board_maps(T, S, g, occ, live)
+    base = cost_of(T, S, g, S.att_units[g])
     for v in range(S.us_loc.shape[1]):
-        if may_join_attack(T, S, g, v, h, live):
-            S.att_units[g, v] = True
-            ok = affordable(T, S, g, S.att_units[g])
-            S.att_units[g, v] = False
-            if ok:
-                m[H + UNIT_0 + v] = True
+        if can_act_on(T, S, g, v, occ) and may_join_attack(T, S, g, v, h, live) \
+                and cost_if_joined(T, S, g, S.att_units[g], v, base) <= S.actions_left[g]:
+            m[H + UNIT_0 + v] = True
     if S.att_marker[g] < 0 and not night(T, S, g) and radio_in_attack(T, S, g, h):
         if S.naval[g] > 0:
             m[H + NAVAL] = True

@@ -20,7 +20,8 @@ from wargym.core import DECISION_MODES, SystemPlay
 from wargym.kernel import KernelCore
 from wargym.peleliu import actions as act
 from wargym.peleliu.fog import HIDDEN
-from wargym.peleliu.observe import N_GLOBAL, N_PLANES, N_UNIT, observe_batch, static_planes
+from wargym.peleliu.japanese import Q_HEX
+from wargym.peleliu.observe import N_PLANES, n_global, observe_batch, static_planes
 from wargym.peleliu.scenario import BOXES, PLAYERS, Scenario, list_scenarios, load_scenario
 from wargym.peleliu.sequence import DRIVER
 from wargym.peleliu.state import (
@@ -35,7 +36,7 @@ class PeleliuCore(KernelCore):
     name = "peleliu"
     state_class = State
     phase_names = PHASE_NAMES
-    observation_bounds = {"spatial": (0.0, 4.0), "global": (-4.0, 4.0), "units": (0.0, 1.0)}
+    observation_bounds = {"spatial": (0.0, 4.0), "global": (-4.0, 4.0)}
     #: 2.0 / 4.0: the cards play the Japanese; nothing is left for a Japanese player to decide
     system_play = SystemPlay(("japan",), option=None, agent=None)
     hidden = HIDDEN
@@ -70,7 +71,8 @@ class PeleliuCore(KernelCore):
     def _dims(self) -> dict[str, int]:
         sc = self.scenario
         return {"U": len(sc.us_names), "J": len(sc.jp_names), "D": len(sc.dm_kind), "POS": len(sc.pos_id),
-                "H": sc.num_hexes, "C": len(sc.card_symbol), "CMD": len(sc.command_track)}
+                "H": sc.num_hexes, "C": len(sc.card_symbol), "CMD": len(sc.command_track),
+                "JQ": Q_HEX + len(sc.pos_id)}  # the Fire Phase queue's entries (japanese.py)
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         return observe_batch(self, state)
@@ -78,8 +80,7 @@ class PeleliuCore(KernelCore):
     @property
     def observation_shapes(self) -> dict[str, tuple[int, ...]]:
         g = self.scenario.grid
-        return {"spatial": (N_PLANES, g.rows, g.columns), "global": (N_GLOBAL,),
-                "units": (len(self.scenario.us_names), N_UNIT)}
+        return {"spatial": (N_PLANES, g.rows, g.columns), "global": (n_global(len(self.scenario.us_names)),)}
 
     def score(self, state: State) -> np.ndarray:
         """float32[B, 1]: the U.S. standing (victory.standing: positions secured, losses)."""

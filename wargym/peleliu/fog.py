@@ -2,7 +2,9 @@
 not know
 
 * 4.0, 8.6: the order of the draw deck, nor the close combat piles drawn blindly;
-* 3.0, 9.1: which Japanese unit a face-down counter is (on the map or in the reserve box);
+* 3.0, 9.1: which Japanese unit a face-down counter is (on the map or in the reserve box), among
+  those of its general type (printed on the back, 9.1: infantry, engineer, HQ, antitank, machinegun,
+  tank);
 * 2.24, 9.2: which depth marker lies face down under a unit or in a pool (armor, counterattack and
   regular markers are told apart by their backs, so each kind is anonymous among its own);
 * 20.1: the action letter markers not yet flipped on the turn track.
@@ -11,6 +13,7 @@ not know
 import numpy as np
 
 from wargym.hidden import Anonymous, Secret
+from wargym.peleliu.scenario import JP_TYPES
 from wargym.peleliu.state import DM_CUP, DM_POOL, DM_UNIT, JP_MAP, JP_RESERVE, PILE_CC_JP, PILE_CC_US, PILE_DECK
 
 LETTER_TURNS = np.array([3, 5, 7, 9, 11])
@@ -21,8 +24,13 @@ def hidden_cards(core, state, viewer: int) -> np.ndarray:
     return (pile == PILE_DECK) | (pile == PILE_CC_US) | (pile == PILE_CC_JP)
 
 
-def hidden_units(core, state, viewer: int) -> np.ndarray:
-    return (state.jp_loc == JP_RESERVE) | ((state.jp_loc == JP_MAP) & ~state.jp_rev)
+def _hidden_units(kind: int):
+    """9.1: a face-down unit shows its general type on its back, so it is anonymous among the
+    face-down units of its type."""
+    def who(core, state, viewer: int) -> np.ndarray:
+        face_down = (state.jp_loc == JP_RESERVE) | ((state.jp_loc == JP_MAP) & ~state.jp_rev)
+        return face_down & (core.scenario.jp_type == kind)[None, :]
+    return who
 
 
 def _hidden_markers(kind: int):
@@ -44,9 +52,9 @@ HIDDEN = (
     # the markers' canonical numbers when the units are put in order
     *(Anonymous("D", ("us",), _hidden_markers(kind), public=("dm_loc", "dm_rev", "dm_hex"),
                 refs=("jp_depth", "jp_ca")) for kind in range(3)),
-    Anonymous("J", ("us",), hidden_units,
-              public=("jp_loc", "jp_hex", "jp_rev", "jp_dis", "jp_depth", "jp_ca", "jp_from", "jp_acted",
-                      "jp_attacked", "jp_barraged"),
-              refs=("cc_jp",)),
+    *(Anonymous("J", ("us",), _hidden_units(kind),
+                public=("jp_loc", "jp_hex", "jp_rev", "jp_dis", "jp_depth", "jp_ca", "jp_from", "jp_acted",
+                        "jp_attacked", "jp_barraged"),
+                refs=("cc_jp",)) for kind in range(len(JP_TYPES))),
     Secret("letter_order", ("us",), when=_letters, values=lambda core: np.arange(1, 6, dtype=np.int8)),
 )

@@ -17,8 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.cards import check_deck
-from wargym.peleliu.scenario import HEAVY, INF
-from wargym.peleliu.state import DM_UNIT, JP_MAP, N_PILES, P_AUTO, PILE_CC_JP, PILE_CC_US, US_BOX, US_MAP
+from wargym.peleliu.japanese import Q_CA, Q_HEX
+from wargym.peleliu.scenario import HEAVY, INF, REG_HQ
+from wargym.peleliu.state import (
+    DM_UNIT, JP_MAP, N_PILES, O_DAUNTLESS, O_NAVAL, P_ACT_ORDER, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS,
+    P_CC_WITHDRAW, P_DRIFT, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_STACK_ELIM, P_STACK_JOIN, P_TARGET, PILE_CC_JP,
+    PILE_CC_US, US_BOX, US_MAP, US_TRACK,
+)
 
 
 def check(core, state) -> list[str]:
@@ -69,6 +74,19 @@ def check(core, state) -> list[str]:
             kind = sc.dm_kind[state.jp_depth[g, j]]
             if kind == 2 or (kind == 1) != bool(sc.jp_tank[j]):
                 errors.append(f"field jp_depth: game {g} unit {sc.jp_names[j]} holds a depth marker of the wrong kind")
+        # the Fire Phase queue names fire groups (card slot x 1000 + group), units in counterattack
+        # stance (Q_CA + unit) or position hexes (Q_HEX + position)
+        F, NJ, P = len(sc.grp_members), len(sc.jp_names), len(sc.pos_id)
+        for e in state.jq[g][:int(state.jq_n[g])].tolist():
+            ok = (e < Q_CA and e // 1000 < 3 and e % 1000 < F) or (Q_CA <= e < Q_CA + NJ) or (Q_HEX <= e < Q_HEX + P)
+            if not ok:
+                errors.append(f"field jq: game {g} queues {e}, not a fire group, a unit or a position (12.0)")
+                break
+        why = decision_context(sc, state, g)
+        if why:
+            errors.append(f"field phase: game {g} {why}")
+        if state.phase[g] == P_DRIFT and not (0 <= state.k[g] < len(sc.card_symbol) and 0 <= state.sel[g] < 5):
+            errors.append(f"field k: game {g} drifts by card {int(state.k[g])} from box {int(state.sel[g])} (5.1)")
         inf = np.isin(sc.us_type, (INF, HEAVY))
         most = int((np.where(sc.us_steps[inf] == 4, 2, 1)).sum())
         if state.loss_box[g] > most:
@@ -77,3 +95,30 @@ def check(core, state) -> list[str]:
         if errors:
             break
     return errors
+
+
+def decision_context(sc, state, g) -> str:
+    """The decision in progress has what it works on (the unit, hex, order or close combat it names),
+    so no kernel reads past a table: '' when it does, else what is wrong."""
+    ph = int(state.phase[g])
+    NU, NJ, H = len(sc.us_names), len(sc.jp_names), sc.num_hexes
+    sel, loc = int(state.sel[g]), state.us_loc[g]
+    unit_ok = 0 <= sel < NU
+    if ph == P_LAND and not (unit_ok and loc[sel] == US_BOX):
+        return f"lands unit {sel}, not a unit in a landing box (5.2)"
+    if ph == P_BOX and not (unit_ok and loc[sel] == US_TRACK):
+        return f"boxes unit {sel}, not a unit on the turn track (5.3)"
+    if ph == P_INFIL and not (state.att_units[g] & (loc == US_MAP)).any():
+        return "asks about an infiltration with no infiltrating unit left (7.33)"
+    if ph in (P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN) and not (unit_ok and loc[sel] == US_MAP):
+        return f"gives an order to unit {sel}, not a unit on the map (7.0)"
+    if ph == P_TARGET and not (int(state.order[g]) in (O_NAVAL, O_DAUNTLESS) or (unit_ok and loc[sel] == US_MAP)):
+        return f"aims order {int(state.order[g])} of unit {sel} (7.0)"
+    if ph in (P_ATTACK_JOIN, P_ATTRITION, P_STACK_ELIM) and not 0 <= int(state.target[g]) < H:
+        return f"works on hex {int(state.target[g])}, not a hex (8.1, 7.53)"
+    if ph == P_HQ_CP and not (unit_ok and loc[sel] == US_MAP and sc.us_type[sel] == REG_HQ):
+        return f"asks unit {sel}, not a regimental HQ on the map, about a command post (14.1)"
+    if (ph in (P_CC_LOSS, P_CC_WITHDRAW) or state.cc_hex[g] >= 0) and not (
+            0 <= int(state.cc_hex[g]) < H and 0 <= int(state.cc_jp[g]) < NJ):
+        return f"resolves a close combat in hex {int(state.cc_hex[g])} with unit {int(state.cc_jp[g])} (8.6)"
+    return ""

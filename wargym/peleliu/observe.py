@@ -19,8 +19,8 @@
            order being declared; 51 close combat hex
 ``global`` float32[N_GLOBAL]: turn, stage, phase, actions left, markers, losses and the level, the
 boxes and the turn track, letters available, the fire card's colours and letters, the result.
-``units`` float32[NU, N_UNIT]: per U.S. unit: where it is, steps, disruption, acted, free, hero,
-type, symbol, in the declared order, in close combat.
+then, per U.S. unit (N_UNIT each, in counters.yaml order): where it is, steps, disruption, acted,
+hero, type, in the declared order, in close combat, command post, in command.
 """
 
 from __future__ import annotations
@@ -34,8 +34,12 @@ from wargym.peleliu.state import (
 
 N_STATIC = 26
 N_PLANES = 52
-N_GLOBAL = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5
+N_SCALARS = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5
 N_UNIT = 5 + 4 + len(US_TYPES) + 4
+
+
+def n_global(num_units: int) -> int:
+    return N_SCALARS + num_units * N_UNIT
 
 
 def static_planes(sc: Scenario) -> np.ndarray:
@@ -138,7 +142,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     add(50, state.att_units.astype(np.float32))
     spatial[:, N_STATIC:, r, c] = dyn
     # global
-    glob = np.zeros((B, N_GLOBAL), np.float32)
+    glob = np.zeros((B, N_SCALARS), np.float32)
     turn = state.turn.astype(np.int64)
     level = sc.catastrophic[np.clip(turn, 0, len(sc.catastrophic) - 1)]
     glob[:, 0] = turn / 24
@@ -197,7 +201,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     units[:, :, 10 + len(US_TYPES)] = state.cc_units
     units[:, :, 11 + len(US_TYPES)] = state.cp >= 0
     units[:, :, 12 + len(US_TYPES)] = state.us_cmd
-    return {"spatial": spatial, "global": glob, "units": units}
+    return {"spatial": spatial, "global": np.concatenate([glob, units.reshape(B, -1)], axis=1)}
 
 
 def letters_available(core, state, L: int) -> np.ndarray:

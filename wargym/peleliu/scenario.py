@@ -452,6 +452,7 @@ class Scenario:
     us_bnr_hex: np.ndarray      # int16[NU] BNR set-up anchor hex
     # Japanese units (NJ: the 51 non-armor then the 4 armor), depth markers (ND), fortifications
     jp_names: list
+    jp_type: np.ndarray         # int8[NJ] JP_TYPES (printed on the back too: 9.1)
     jp_elite: np.ndarray        # bool[NJ]
     jp_tank: np.ndarray         # bool[NJ]
     jp_strength: np.ndarray     # int8[NJ]
@@ -899,7 +900,8 @@ def compile_scenario(name: str, spec: ScenarioSpec, folder: Path | None = None) 
         us_printed=us_printed, us_armored=np.array([u.armored for u in us], np.bool_),
         us_arrival=np.array([u.arrival or -1 for u in us], np.int8), us_beach=us_beach, us_bnr=us_bnr,
         us_bnr_hex=us_bnr_hex,
-        jp_names=[u.name for u in jp], jp_elite=np.array([getattr(u, "elite", False) for u in jp], np.bool_),
+        jp_names=[u.name for u in jp],
+        jp_type=np.array([JP_TYPES.index(getattr(u, "type", "tank")) for u in jp], np.int8), jp_elite=np.array([getattr(u, "elite", False) for u in jp], np.bool_),
         jp_tank=jp_tank, jp_strength=np.array([u.strength for u in jp], np.int8),
         jp_requires=np.array([_bits(u.requires) for u in jp], np.int32),
         jp_colour=np.array([COLOURS.index(u.colour) if hasattr(u, "colour") else -1 for u in jp], np.int8),

@@ -887,7 +887,11 @@ def execute_move(T, S, g):
                         step_loss(T, S, g, u)
                         lost = True
     if lost:
-        return True
+        for u in range(NU):
+            if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
+                return True  # 7.33: complete the move or stay
+        clear_order(T, S, g)  # the infiltrating units are gone
+        return False
     finish_move(T, S, g, cliff)
     return False
 

@@ -73,6 +73,13 @@ def stack_count(T, S, g, h):
 
 
 @njit(cache=True)
+def empty_position(T, S, g, p):
+    """Position p holds no Japanese unit, no U.S. unit and no garrison (9.32, 9.4, 12.4)."""
+    h = T.pos_hex[p]
+    return jp_at(T, S, g, h) < 0 and us_in_hex(T, S, g, h) == 0 and not S.garrison[g, p]
+
+
+@njit(cache=True)
 def us_occupied_pos(T, S, g, p):
     """A position hex occupied by a U.S. unit or a garrison (14.41)."""
     return S.garrison[g, p] or us_in_hex(T, S, g, T.pos_hex[p]) > 0

@@ -8,8 +8,8 @@ import numpy as np
 
 from wargym.jit import njit
 from wargym.peleliu.board import (
-    disrupt_us, draw, draw_reserve, has_depth, jp_at, jp_communication, leader, nearest_beach, nearest_us, place_jp, remove_depth,
-    step_loss, us_steps_in_hex,
+    disrupt_us, draw, draw_reserve, empty_position, has_depth, jp_at, jp_communication, leader, nearest_beach,
+    nearest_us, place_jp, remove_depth, step_loss, us_steps_in_hex,
 )
 from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker
 from wargym.peleliu.japanese import advance, counterattack_event, group_fire, us_in_field
@@ -131,7 +131,7 @@ def infiltration_event(T, S, g):
         if T.pos_prov[p] or comm[p]:
             continue
         x = T.pos_hex[p]
-        if jp_at(T, S, g, x) >= 0 or us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, p]:
+        if not empty_position(T, S, g, p):
             continue
         key = nearest_us(T, S, g, x) * 1000 + (99 - T.pos_num[p])
         if best < 0 or key < bk:

@@ -5,7 +5,7 @@ import numpy as np
 
 from wargym.jit import njit
 from wargym.peleliu.board import (
-    draw_reserve, give_depth, jp_at, jp_communication, nearest_beach, nearest_us, place_jp, us_steps_in_hex,
+    draw_reserve, empty_position, give_depth, jp_communication, nearest_beach, nearest_us, place_jp,
 )
 from wargym.peleliu.state import DM_OUT, JP_MAP
 
@@ -73,7 +73,7 @@ def reinforcement(T, S, g, count):
             if T.pos_prov[p] or not comm[p]:
                 continue
             x = T.pos_hex[p]
-            if jp_at(T, S, g, x) >= 0 or us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, p]:
+            if not empty_position(T, S, g, p):
                 continue
             d = nearest_us(T, S, g, x)
             cls = 0 if d <= 1 else (1 if d <= 2 else 2)
@@ -98,7 +98,7 @@ def tactical_reinforcement(T, S, g, h, revealed):
         if T.pos_prov[p]:
             continue
         x = T.pos_hex[p]
-        if jp_at(T, S, g, x) >= 0 or us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, p]:
+        if not empty_position(T, S, g, p):
             continue
         key = T.dist[h, x] * 10000000 + nearest_us(T, S, g, x) * 1000 + T.pos_num[p] * 10 + T.pos_zone[p]
         if best < 0 or key < bk:

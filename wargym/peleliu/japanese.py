@@ -14,8 +14,9 @@ import numpy as np
 from wargym.jit import njit
 from wargym.rng import uniform
 from wargym.peleliu.board import (
-    artillery_taken,    disrupt_us, dot, draw, draw_reserve, fire_map, give_depth, group_units, jp_at, jp_communication, jp_map, leader,
-    nearest_beach, nearest_us, place_jp, remove_depth, step_loss, us_count, us_steps_in_hex,
+    artillery_taken, disrupt_us, dot, draw, draw_reserve, empty_position, fire_map, give_depth, group_units, jp_at,
+    jp_communication, jp_map, leader, nearest_beach, nearest_us, place_jp, remove_depth, step_loss, us_count,
+    us_steps_in_hex,
 )
 from wargym.peleliu.closecombat import start_cc
 from wargym.peleliu.forces import fires_on_beach, leave_ca, night, reinforcement
@@ -325,7 +326,7 @@ def placeable(T, S, g, p, comm):
     """12.2 / 12.5 (comm) and 12.10 (not comm): an empty position hex within three hexes of a U.S.
     unit, in Japanese communication or not."""
     h = T.pos_hex[p]
-    if jp_at(T, S, g, h) >= 0 or us_steps_in_hex(T, S, g, h) > 0 or S.garrison[g, p]:
+    if not empty_position(T, S, g, p):
         return False
     return S.comm[g, p] == comm and nearest_us(T, S, g, h) <= 3
 
@@ -707,7 +708,7 @@ def redeploy(T, S, g, f, star, armor):
             x = T.pos_hex[q]
             if T.pos_prov[q] or q == p or T.dist[h, x] > 3:
                 continue
-            if jp_at(T, S, g, x) >= 0 or us_steps_in_hex(T, S, g, x) > 0 or S.garrison[g, q]:
+            if not empty_position(T, S, g, q):
                 continue
             if nearest_us(T, S, g, x) >= here:
                 continue

@@ -223,11 +223,7 @@ def progress(T, S, g):
             if not S.ca_done[g]:
                 counterattack_event(T, S, g)  # 16.0 II
         elif turn >= 2:
-            c = draw(T, S, g, PILE_TRACK)
-            if c >= 0:
-                ph = do_event(T, S, g, c, turn)
-                if ph >= 0:
-                    S.phase[g] = ph
+            event_phase(T, S, g, turn)
         return True
     if st == ST_FIRE_START:
         S.stage[g] = ST_FIRE
@@ -246,14 +242,9 @@ def progress(T, S, g):
         return True
     if st == ST_EVENT2:
         S.stage[g] = ST_HQ
-        S.sel[g] = -1
         S.sel[g] = -2  # the HQ phase's first step is still to come
         if turn >= 5 and turn != 13:
-            c = draw(T, S, g, PILE_TRACK)
-            if c >= 0:
-                ph = do_event(T, S, g, c, turn)
-                if ph >= 0:
-                    S.phase[g] = ph
+            event_phase(T, S, g, turn)
         return True
     if st == ST_HQ:
         if S.sel[g] == -2:
@@ -298,6 +289,16 @@ def progress(T, S, g):
         end_turn(T, S, g)
         return True
     return False
+
+
+@njit(cache=True)
+def event_phase(T, S, g, turn):
+    """II / IV: draw an event card and carry out the turn's event; a decision it leaves waits."""
+    c = draw(T, S, g, PILE_TRACK)
+    if c >= 0:
+        ph = do_event(T, S, g, c, turn)
+        if ph >= 0:
+            S.phase[g] = ph
 
 
 @njit(cache=True)

@@ -71,30 +71,24 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     g = sc.grid
     B = state.batch_size
     H = g.size
-    r, c = g.plane_row, g.plane_col
-    spatial = np.zeros((B, N_PLANES, g.rows, g.columns), np.float32)
-    spatial[:, :N_STATIC] = core.static
+    # the dynamic planes in hex order (hex h = column * rows + row), copied into the row-major
+    # planes at the end by one transposed view
     dyn = np.zeros((B, N_PLANES - N_STATIC, H), np.float32)
     NU = len(sc.us_names)
     on = state.us_loc == US_MAP
-    hexes = np.where(on, state.us_hex, 0)
-    bidx = np.repeat(np.arange(B), NU)
-    uh = hexes.reshape(-1)
-    onf = on.reshape(-1)
-    utype = np.tile(sc.us_type, B)
+    flat = (np.arange(B)[:, None] * H + np.where(on, state.us_hex, 0))[on]
 
     def add(plane, values):
-        np.add.at(dyn[:, plane - N_STATIC], (bidx[onf], uh[onf]), values.reshape(-1)[onf])
+        dyn[:, plane - N_STATIC] += np.bincount(flat, np.broadcast_to(values, (B, NU))[on], B * H).reshape(B, H)
 
-    stacking = np.tile(sc.us_type != 3, B).astype(np.float32).reshape(B, NU)
-    add(26, stacking * 0.5)
-    add(27, state.us_steps.astype(np.float32) / 8)
-    add(28, (state.us_dis > 0).astype(np.float32))
-    add(29, ((~state.us_acted) & (state.us_dis == 0)).astype(np.float32))
-    add(30, np.isin(utype, (5, 6)).astype(np.float32).reshape(B, NU))
-    add(31, (utype == 7).astype(np.float32).reshape(B, NU))
-    add(32, (np.isin(utype, (2, 3)).astype(np.float32).reshape(B, NU) * (1 + (state.cp >= 0))))
-    add(33, state.hero.astype(np.float32) / 2)
+    add(26, (sc.us_type != 3) * 0.5)
+    add(27, state.us_steps / 8)
+    add(28, state.us_dis > 0)
+    add(29, (~state.us_acted) & (state.us_dis == 0))
+    add(30, np.isin(sc.us_type, (5, 6)))
+    add(31, sc.us_type == 7)
+    add(32, np.isin(sc.us_type, (2, 3)) * (1 + (state.cp >= 0)))
+    add(33, state.hero / 2)
     jon = state.jp_loc == JP_MAP
     jb, jj = np.nonzero(jon)
     jh = state.jp_hex[jb, jj]
@@ -108,39 +102,37 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     dyn[jb, 38 - N_STATIC, jh] = np.where(has, np.where(state.dm_rev[jb, np.maximum(dm, 0)], 1.0, 0.5), 0)
     dyn[jb, 39 - N_STATIC, jh] = sc.jp_tank[jj]
     dyn[jb, 40 - N_STATIC, jh] = state.jp_ca[jb, jj] >= 0
-    # live fields of fire
-    occ = np.full((B, H), -1, np.int64)
-    occ[jb, jh] = jj
-    live_unit = np.zeros((B, H), np.bool_)
-    live_unit[jb, jh] = ~state.jp_dis[jb, jj]
+    # live fields of fire: groups with a non-disrupted unit in one of their positions
     mem = sc.grp_members
-    live_grp = np.zeros((B, mem.shape[0]), np.bool_)
-    for k in range(2):
-        ok = mem[:, k] >= 0
-        hx = sc.pos_hex[np.maximum(mem[:, k], 0)]
-        live_grp |= ok[None, :] & live_unit[:, hx]
-    dmax = np.einsum("bf,fh->bfh", live_grp.astype(np.int8), sc.grp_dot).max(axis=1) if mem.shape[0] else 0
-    dyn[:, 41 - N_STATIC] = dmax == INTENSE
-    dyn[:, 42 - N_STATIC] = dmax == STEADY
+    if mem.shape[0]:
+        live_unit = np.zeros((B, H), np.bool_)
+        live_unit[jb, jh] = ~state.jp_dis[jb, jj]
+        live_grp = np.zeros((B, mem.shape[0]), np.bool_)
+        for k in range(2):
+            ok = mem[:, k] >= 0
+            live_grp |= ok[None, :] & live_unit[:, sc.pos_hex[np.maximum(mem[:, k], 0)]]
+        live_grp = live_grp.astype(np.float32)
+        intense = live_grp @ (sc.grp_dot == INTENSE).astype(np.float32) > 0
+        dyn[:, 41 - N_STATIC] = intense
+        dyn[:, 42 - N_STATIC] = (live_grp @ (sc.grp_dot == STEADY).astype(np.float32) > 0) & ~intense
     ph = sc.pos_hex
     dyn[:, 43 - N_STATIC, ph] = state.garrison
     dyn[:, 44 - N_STATIC, ph] = state.art_gone
     dyn[:, 45 - N_STATIC, ph] = state.fort
     dyn[:, 46 - N_STATIC, ph] = state.comm
     dyn[jb, 47 - N_STATIC, jh] = state.jp_attacked[jb, jj] | state.jp_barraged[jb, jj]
-    sel = state.sel
-    for b in range(B):
-        s = int(sel[b])
-        if 0 <= s < NU and state.us_loc[b, s] == US_MAP:
-            dyn[b, 48 - N_STATIC, state.us_hex[b, s]] = 1
-        t = int(state.target[b])
-        if 0 <= t < H:
-            dyn[b, 49 - N_STATIC, t] = 1
-        x = int(state.cc_hex[b])
-        if x >= 0:
-            dyn[b, 51 - N_STATIC, x] = 1
-    add(50, state.att_units.astype(np.float32))
-    spatial[:, N_STATIC:, r, c] = dyn
+    games = np.arange(B)
+    sel = state.sel.astype(np.int64)
+    ok = (sel >= 0) & (sel < NU)
+    ok[ok] = state.us_loc[games[ok], sel[ok]] == US_MAP
+    dyn[games[ok], 48 - N_STATIC, state.us_hex[games[ok], sel[ok]]] = 1
+    for plane, where in ((49, state.target), (51, state.cc_hex)):
+        ok = (where >= 0) & (where < H)
+        dyn[games[ok], plane - N_STATIC, where[ok]] = 1
+    add(50, state.att_units)
+    spatial = np.empty((B, N_PLANES, g.rows, g.columns), np.float32)
+    spatial[:, :N_STATIC] = core.static
+    spatial[:, N_STATIC:] = dyn.reshape(B, N_PLANES - N_STATIC, g.columns, g.rows).transpose(0, 1, 3, 2)
     # global
     glob = np.zeros((B, N_SCALARS), np.float32)
     turn = state.turn.astype(np.int64)

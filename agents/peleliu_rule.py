@@ -88,8 +88,10 @@ def plan_attack(T, S, g, u, h, commit, live):
         keep[v] = S.att_units[g, v]
     S.att_units[g, u] = True
     spent = 0 if is_free(T, S, g, u) else 1
+    occ = np.empty(T.land.shape[0], np.int16)
+    jp_map(T, S, g, occ)
     for v in range(NU):
-        if v != u and may_join_attack(T, S, g, v, h, live):
+        if v != u and may_join_attack(T, S, g, v, h, occ, live):
             c = 0 if is_free(T, S, g, v) else 1
             if c + spent <= S.actions_left[g]:
                 S.att_units[g, v] = True

@@ -152,7 +152,6 @@ def start_game(T, S, g):
 @njit(cache=True)
 def progress(T, S, g):
     """The next piece of automatic play; False when a decision waits (or the game is over)."""
-    sync_depth_hexes(T, S, g)
     if S.phase[g] != P_AUTO:
         return False
     if catastrophic_now(T, S, g):
@@ -264,24 +263,22 @@ def progress(T, S, g):
         S.phase[g] = P_ACT_SELECT
         return True
     if st == ST_CC:
-        H = T.land.shape[0]
-        for h in range(S.k[g] + 1, H):
-            j = jp_at(T, S, g, h)
-            if j >= 0 and us_steps_in_hex(T, S, g, h) > 0:
-                S.k[g] = h
-                p = T.hex_pos[h]
-                colour = T.pos_colour[p] if (p >= 0 and not T.pos_prov[p]) else cc_colour_of(T, S, g, j)
-                start_cc(T, S, g, h, j, CC_US_INIT, colour)
-                return True
+        h, j = next_contested(T, S, g, S.k[g])
+        if h >= 0:
+            S.k[g] = h
+            p = T.hex_pos[h]
+            colour = T.pos_colour[p] if (p >= 0 and not T.pos_prov[p]) else cc_colour_of(T, S, g, j)
+            start_cc(T, S, g, h, j, CC_US_INIT, colour)
+            return True
         S.stage[g] = ST_STACKING
         return True
     if st == ST_STACKING:
         artillery_taken(T, S, g)
-        for h in range(T.land.shape[0]):
-            if stack_count(T, S, g, h) > 2:
-                S.target[g] = h
-                S.phase[g] = P_STACK_ELIM
-                return True
+        h = first_overstacked(T, S, g)
+        if h >= 0:
+            S.target[g] = h
+            S.phase[g] = P_STACK_ELIM
+            return True
         new_disruption_ages(T, S, g)
         S.stage[g] = ST_END_TURN
         return True
@@ -289,6 +286,32 @@ def progress(T, S, g):
         end_turn(T, S, g)
         return True
     return False
+
+
+@njit(cache=True)
+def next_contested(T, S, g, after):
+    """8.6: the next hex after ``after`` (hex order) holding a Japanese unit and U.S. steps: (hex,
+    unit), (-1, -1) when none."""
+    best, unit = T.land.shape[0], -1
+    for j in range(S.jp_loc.shape[1]):
+        if S.jp_loc[g, j] == JP_MAP:
+            h = S.jp_hex[g, j]
+            if after < h < best:  # the lowest unit of a hex comes first (jp_at)
+                if us_steps_in_hex(T, S, g, h) > 0:
+                    best, unit = h, j
+    return (best, unit) if unit >= 0 else (-1, -1)
+
+
+@njit(cache=True)
+def first_overstacked(T, S, g):
+    """7.51: the first hex (hex order) with more than two units counting against stacking, -1."""
+    best = -1
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and T.us_type[u] != REG_HQ:
+            h = S.us_hex[g, u]
+            if (best < 0 or h < best) and stack_count(T, S, g, h) > 2:
+                best = h
+    return best
 
 
 @njit(cache=True)
@@ -356,6 +379,7 @@ def reorganize(T, S, g):
 # ---------------------------------------------------------------------------------------- decisions
 @njit(cache=True)
 def fill_mask(T, S, g, m):
+    sync_depth_hexes(T, S, g)  # a decision waits: the position is settled (fog.py reads dm_hex)
     m[:] = False
     H = T.land.shape[0]
     ph = S.phase[g]

@@ -249,14 +249,9 @@ def start_actions(T, S, g):
 
 
 @njit(cache=True)
-def can_act(T, S, g, u):
-    return S.us_loc[g, u] == US_MAP and not S.us_acted[g, u] and S.us_dis[g, u] == 0 \
-        and jp_at(T, S, g, S.us_hex[g, u]) < 0
-
-
-@njit(cache=True)
 def can_act_on(T, S, g, u, occ):
-    """can_act with the board's occupancy at hand."""
+    """7.2: unit u may still act (on the map, not acted, not disrupted, not in a close combat hex);
+    occ from jp_map."""
     return S.us_loc[g, u] == US_MAP and not S.us_acted[g, u] and S.us_dis[g, u] == 0 and occ[S.us_hex[g, u]] < 0
 
 
@@ -479,9 +474,9 @@ def attackable(T, S, g, h, occ):
 
 
 @njit(cache=True)
-def may_join_attack(T, S, g, u, h, live):
+def may_join_attack(T, S, g, u, h, occ, live):
     """8.1: unit u may take part in an attack on h (its own conditions; the attack's are at RESOLVE)."""
-    if not can_act(T, S, g, u) or S.att_units[g, u]:
+    if not can_act_on(T, S, g, u, occ) or S.att_units[g, u]:
         return False
     t = T.us_type[u]
     if t == REG_HQ:
@@ -560,7 +555,7 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
         if S.jp_loc[g, j] != JP_MAP or T.dist[a, S.jp_hex[g, j]] > reach:
             continue
         h = S.jp_hex[g, j]
-        if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, live):
+        if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, occ, live):
             continue
         ok = infantryish(T, u) and T.dist[a, h] == 1
         if not ok:
@@ -712,7 +707,7 @@ def select_mask(T, S, g, m, H):
     scratch = np.zeros(H, np.bool_)
     for u in range(NU):
         if S.us_loc[g, u] != US_MAP or S.us_acted[g, u] or S.us_dis[g, u] != 0 or occ[S.us_hex[g, u]] >= 0:
-            continue  # can_act
+            continue  # can_act_on
         for o in range(4):
             if order_ok(T, S, g, u, o, occ, live, scratch):
                 m[H + UNIT_0 + u] = True
@@ -795,7 +790,7 @@ def partner_mask(T, S, g, u, m, H):
     board_maps(T, S, g, occ, live)
     n = 0
     for v in range(S.us_loc.shape[1]):
-        if v == u or not can_act(T, S, g, v) or S.us_hex[g, v] != S.us_hex[g, u]:
+        if v == u or not can_act_on(T, S, g, v, occ) or S.us_hex[g, v] != S.us_hex[g, u]:
             continue
         if cost_if_joined(T, S, g, S.att_units[g], v, cost_of(T, S, g, S.att_units[g])) > S.actions_left[g]:
             continue
@@ -834,7 +829,7 @@ def join_mask(T, S, g, m, H):
     board_maps(T, S, g, occ, live)
     base = cost_of(T, S, g, S.att_units[g])
     for v in range(S.us_loc.shape[1]):
-        if can_act_on(T, S, g, v, occ) and may_join_attack(T, S, g, v, h, live) \
+        if may_join_attack(T, S, g, v, h, occ, live) \
                 and cost_if_joined(T, S, g, S.att_units[g], v, base) <= S.actions_left[g]:
             m[H + UNIT_0 + v] = True
     if S.att_marker[g] < 0 and not night(T, S, g) and radio_in_attack(T, S, g, h):

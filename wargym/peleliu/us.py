@@ -753,17 +753,6 @@ def target_mask(T, S, g, m, H):
 
 
 @njit(cache=True)
-def move_cost_ok(T, S, g, u, x, buf):
-    """The destination is legal for u as a paid move or as its free preservation move."""
-    if unit_cost(T, S, g, u) <= S.actions_left[g]:
-        move_targets(T, S, g, u, buf, False)
-        if buf[x] > 0:
-            return True
-    move_targets(T, S, g, u, buf, True)
-    return buf[x] > 0
-
-
-@njit(cache=True)
 def dest_mask(T, S, g, u, m, H):
     buf = np.zeros(H, np.int8)
     free = np.zeros(H, np.int8)
@@ -853,12 +842,11 @@ def execute_move(T, S, g):
     u0 = S.sel[g]
     a = S.us_hex[g, u0]
     occ = np.empty(H, np.int16)
-    jp_map(T, S, g, occ)
     live = np.empty(H, np.int8)
-    fire_map(T, S, g, occ, True, live)
-    S.actions_left[g] -= cost_of_move(T, S, g, a, x)
+    board_maps(T, S, g, occ, live)
+    S.actions_left[g] -= cost_of_move(T, S, g, a, x, occ, live)
     kinds = np.zeros(H, np.int8)
-    move_targets(T, S, g, u0, kinds, False)
+    move_targets_on(T, S, g, u0, kinds, False, occ, live)
     cliff = kinds[x] == 3  # only a move across the cliff itself (7.32)
     f = infiltration(T, S, g, a, x, occ, live) if T.dist[a, x] == 1 else -1
     for u in range(NU):
@@ -892,8 +880,9 @@ def execute_move(T, S, g):
 
 
 @njit(cache=True)
-def cost_of_move(T, S, g, a, x):
-    """The actions a move costs: none for a preservation move (7.35) or free units."""
+def cost_of_move(T, S, g, a, x, occ, live):
+    """The actions a move costs: none for a preservation move (7.35) or free units; occ and live
+    from board_maps."""
     NU = S.us_loc.shape[1]
     c = cost_of(T, S, g, S.att_units[g])
     if c == 0:
@@ -905,11 +894,6 @@ def cost_of_move(T, S, g, a, x):
             t = T.us_type[u]
             if not (t == INF or t == HEAVY or t == ENG):
                 return c
-    H = T.land.shape[0]
-    occ = np.empty(H, np.int16)
-    jp_map(T, S, g, occ)
-    live = np.empty(H, np.int8)
-    fire_map(T, S, g, occ, True, live)
     if infiltration(T, S, g, a, x, occ, live) >= 0:
         return c
     return 0

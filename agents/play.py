@@ -256,7 +256,8 @@ def play(ruleset: str | None = None, side: str | None = None, vs: str = "rule", 
     title, name = core.scenario.title, core.scenario.name
     others = ", ".join(_side(core.players[p]) for p in opponents)
     out.write(f"{ruleset} / {name}" + (f": {title}" if title else "") + f" (seed {seed}, decisions={decisions})\n")
-    out.write(f"You play {_side(side)}; {others} played by '{vs}'.\n")
+    out.write(f"You play {_side(side)}; {others} played by '{vs}'.\n" if opponents else
+              f"You play {_side(side)}; the rules themselves play the other side (a solitaire game).\n")
     out.write(f"At each decision type the number of your move; {KEYS}.\n")
     out.flush()
     _warm_up(core, opponents)

@@ -205,3 +205,14 @@ def test_the_text_board_shows_the_hex_id_beside_each_unit():
         for side, name in enumerate(("US", "Japan")):  # Saipan's US units all land later
             assert (f"{name} units by hex: " in board) == any(sc.unit_side[u] == side for u in on_map)
         assert max(len(line) for line in board.splitlines()) <= 120, scenario
+
+
+def test_peleliu_solitaire_is_playable_at_the_terminal():
+    """Peleliu has one player: no opponent to name; the landing and the Action Phase take moves."""
+    script = Script(["1"] * 12 + ["q"])
+    code = play("peleliu", None, "rule", "sept15", 3, "major", input_fn=script, out=script.out)
+    text = script.out.getvalue()
+    assert code == 0
+    assert "You play US; the rules themselves play the other side (a solitaire game)." in text
+    assert "D-Day at Peleliu -- sept15 (viewed by the U.S.)" in text
+    assert "amphibious: land in beach hex" in text and "You quit at Game-Turn" in text

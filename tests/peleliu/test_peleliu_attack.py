@@ -38,7 +38,7 @@ def attack(b: Board, target: int, *names: str) -> bool:
     for n in names:
         s.att_units[0, b.unit(n)] = True
     s.target[0] = b.hex(target)
-    return combat.resolve_attack(b.T, b.S, 0)
+    return combat.resolve_attack(b.T, b.S, 0, False) == combat.ATTACK_ATTRITION
 
 
 def test_peleliu_8_3_terrain_doubles_coral_and_buildings():
@@ -92,6 +92,70 @@ def test_peleliu_8_3_attack_example_1_without_the_flamethrower():
     assert b.dis("A/1/5") == b.dis("B/1/5") == DIS_NEW
     # us_step: one adjacent attacker loses a step (the engine's default: the one with the most steps)
     assert (b.steps("A/1/5"), b.steps("B/1/5")) == (2, 2)
+
+
+def hero_attack(choice: int | None):
+    """Attack example 1 without the amtank, a hero with A/1/5: resolved asking for the hero's
+    benefit, then finished with ``choice`` (combat.HERO_WILD / HERO_STRENGTH)."""
+    b = Board(turn=7)
+    j = b.jp(314, "J01", depth=8)
+    b.us("A/1/5", 213, steps=3)
+    b.us("B/1/5", 315, steps=2)
+    b.state.hero[0, b.unit("A/1/5")] = 1
+    for n in ("A/1/5", "B/1/5"):
+        b.state.att_units[0, b.unit(n)] = True
+    b.state.target[0] = b.hex(314)
+    outcome = combat.resolve_attack(b.T, b.S, 0, True)
+    if choice is not None:
+        outcome = (outcome, combat.finish_attack(b.T, b.S, 0, choice))
+    return b, j, outcome
+
+
+def test_peleliu_8_24_hero_choice_comes_when_the_depth_requirement_is_revealed():
+    """8.24: the choice comes after all requirements are revealed.  Revealing J01 (FL BR) leaves
+    nothing missing: no choice yet; the first reading reveals depth marker 8 (FT), which nobody
+    has: one weapon missing, so the wild card and +1 differ and the attack waits for the choice."""
+    b, j, outcome = hero_attack(None)
+    assert outcome == combat.ATTACK_HERO
+    assert b.state.jp_rev[0, j] and b.state.dm_rev[0, 8] and b.state.jp_depth[0, j] == 8
+    assert b.dis("A/1/5") == b.dis("B/1/5") == 0  # nothing applied yet
+
+
+def test_peleliu_8_24_hero_wild_card_stands_in_for_the_flamethrower():
+    """Wild card: FT supplied, strength 9 against (3 + 2) x 2 = 10: 'less' in the lower (weapons)
+    section, unit + revealed depth: the attackers are disrupted, nobody loses a step (without the
+    hero the upper section costs A/1/5 a step as well)."""
+    assert cell("weapons", "depth_revealed", "less") == {"us_disrupt"}
+    b, j, (first, outcome) = hero_attack(combat.HERO_WILD)
+    assert first == combat.ATTACK_HERO and outcome == combat.ATTACK_DONE
+    assert b.dis("A/1/5") == b.dis("B/1/5") == DIS_NEW
+    assert (b.steps("A/1/5"), b.steps("B/1/5")) == (3, 2)
+    assert b.state.jp_depth[0, j] == 8 and not b.state.jp_dis[0, j]
+
+
+def test_peleliu_10_13_hero_adds_one_strength_instead():
+    """+1: strength 10 against 10 is 'more' in the upper (no weapons) section: disrupted, no step."""
+    assert cell("no_weapons", "depth_revealed", "more") == {"us_disrupt"}
+    b, j, (first, outcome) = hero_attack(combat.HERO_STRENGTH)
+    assert outcome == combat.ATTACK_DONE
+    assert b.dis("A/1/5") == b.dis("B/1/5") == DIS_NEW
+    assert (b.steps("A/1/5"), b.steps("B/1/5")) == (3, 2)
+
+
+def test_peleliu_8_24_no_hero_choice_when_no_weapon_is_missing():
+    """Attack example 1 with the amtank (FT present) and a hero: the wild card cannot matter, the
+    attack resolves without asking (+1 strength: 12 against 10, still 'more')."""
+    b = Board(turn=7)
+    j = b.jp(314, "J01", depth=8)
+    b.us("A/1/5", 213, steps=3)
+    b.us("B/1/5", 315, steps=2)
+    b.us("LVT/1", 315)
+    b.state.hero[0, b.unit("B/1/5")] = 1
+    for n in ("A/1/5", "B/1/5", "LVT/1"):
+        b.state.att_units[0, b.unit(n)] = True
+    b.state.target[0] = b.hex(314)
+    assert combat.resolve_attack(b.T, b.S, 0, True) == combat.ATTACK_DONE
+    assert b.state.jp_depth[0, j] == -1 and b.state.jp_dis[0, j]
 
 
 def test_peleliu_8_3_attack_example_2():

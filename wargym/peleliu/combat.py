@@ -74,11 +74,30 @@ def attack_values(T, S, g, h, j):
     return strength, weapons, hero
 
 
+HERO_ASK, HERO_DEFAULT, HERO_STRENGTH, HERO_WILD = -2, -1, 0, 1
+ATTACK_DONE, ATTACK_ATTRITION, ATTACK_HERO = 0, 1, 2
+
+
 @njit(cache=True)
 def attack_result(T, S, g, h, j):
-    """8.3 steps 2-4: the chart's result bits (a hero's wild card or +1 strength chosen by the
-    default: the wild card when it completes the weapons, else the strength)."""
+    """attack_result_as with the hero's benefit chosen by the default (HERO_DEFAULT)."""
+    return attack_result_as(T, S, g, h, j, HERO_DEFAULT)
+
+
+@njit(cache=True)
+def hero_choice_matters(T, S, g, h, j):
+    """8.24 / 10.13: an adjacent hero could stand in for the one weapon the attack lacks (neither
+    flanking nor close combat, flanking met): then the wild card and +1 strength differ."""
     strength, weapons, hero = attack_values(T, S, g, h, j)
+    if not hero:
+        return False
+    missing, fl_ok = missing_weapons(T, S, g, h, j, weapons)
+    return fl_ok and missing != 0 and (missing & (missing - 1)) == 0 and (missing & W_CC) == 0
+
+
+@njit(cache=True)
+def missing_weapons(T, S, g, h, j, weapons):
+    """(required weapons the attack lacks, flanking FL / FL3 met) for unit j in hex h."""
     req = jp_requires(T, S, g, j, h)
     need_fl = 0
     if req & FLANK3:
@@ -86,10 +105,18 @@ def attack_result(T, S, g, h, j):
     elif req & W_FL:
         need_fl = 2
     req &= ~FLANK3
-    missing = req & ~weapons & ~W_FL
-    fl_ok = need_fl == 0 or flanked(T, S, g, h, need_fl)
+    return req & ~weapons & ~W_FL, need_fl == 0 or flanked(T, S, g, h, need_fl)
+
+
+@njit(cache=True)
+def attack_result_as(T, S, g, h, j, hero_mode):
+    """8.3 steps 2-4: the chart's result bits.  An adjacent hero (8.24, 10.13) stands in for the
+    one missing weapon (HERO_WILD) or adds 1 to the strength (HERO_STRENGTH); HERO_DEFAULT: the
+    wild card when it completes the weapons, else the strength."""
+    strength, weapons, hero = attack_values(T, S, g, h, j)
+    missing, fl_ok = missing_weapons(T, S, g, h, j, weapons)
     has_all = missing == 0 and fl_ok
-    if not has_all and hero and fl_ok and (missing & W_CC) == 0:
+    if not has_all and hero and hero_mode != HERO_STRENGTH and fl_ok and (missing & W_CC) == 0:
         m = missing
         if m != 0 and (m & (m - 1)) == 0:
             has_all = True  # 8.24: the hero stands in for the one missing weapon
@@ -112,9 +139,11 @@ def attack_result(T, S, g, h, j):
 
 
 @njit(cache=True)
-def resolve_attack(T, S, g):
-    """8.3: resolve the declared attack on S.target; True when the attrition option waits for the
-    player's choice (P_ATTRITION)."""
+def resolve_attack(T, S, g, ask_hero):
+    """8.3: resolve the declared attack on S.target.  Returns ATTACK_DONE, ATTACK_ATTRITION (the
+    attrition option waits: P_ATTRITION) or, with ``ask_hero`` when the hero's benefit makes a
+    difference once the unit is revealed (8.24: the choice comes after the requirements are
+    revealed), ATTACK_HERO (P_HERO_BONUS; finish_attack carries on)."""
     h = S.target[g]
     j = jp_at(T, S, g, h)
     if j >= 0:
@@ -123,14 +152,29 @@ def resolve_attack(T, S, g):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
     if j < 0:
-        return False
+        return ATTACK_DONE
     S.jp_rev[g, j] = True  # step 1
-    res = attack_result(T, S, g, h, j)
-    for _ in range(3):
-        if not res & R_REVEAL_DEPTH:
+    return finish_attack(T, S, g, HERO_ASK if ask_hero else HERO_DEFAULT)
+
+
+@njit(cache=True)
+def finish_attack(T, S, g, hero_mode):
+    """8.3 steps 2-5 of the attack resolve_attack opened.  The hero's benefit as chosen; HERO_ASK:
+    stop with ATTACK_HERO at the first reading (the unit revealed, or its depth marker too) where
+    the choice makes a difference; finish_attack with the choice then re-reads from there."""
+    h = S.target[g]
+    j = jp_at(T, S, g, h)
+    if j < 0:
+        return ATTACK_DONE
+    mode = HERO_DEFAULT if hero_mode == HERO_ASK else hero_mode
+    res = 0
+    for reading in range(4):  # the first reading and up to three after revealing depth (step 3)
+        if hero_mode == HERO_ASK and hero_choice_matters(T, S, g, h, j):
+            return ATTACK_HERO
+        res = attack_result_as(T, S, g, h, j, mode)
+        if not res & R_REVEAL_DEPTH or reading == 3:
             break
         reveal_depth_marker(T, S, g, j)
-        res = attack_result(T, S, g, h, j)
     if res & R_REVEAL_DEPTH:
         res = 0
     comm_ok = False
@@ -150,7 +194,7 @@ def resolve_attack(T, S, g):
             step_loss(T, S, g, u)
     if res & R_DEFEAT:
         elim_jp(T, S, g, j, True, comm_ok)  # 8.33
-        return False
+        return ATTACK_DONE
     if res & R_DEPTH_ELIM:
         remove_depth(T, S, g, j)
     if res & R_JP_DISRUPT:
@@ -168,8 +212,8 @@ def resolve_attack(T, S, g):
         if d >= 0:
             S.dm_rev[g, d] = False
     if res & R_ATTRITION and has_depth(T, S, g, j) and adjacent_attacker(T, S, g, h) >= 0:
-        return True
-    return False
+        return ATTACK_ATTRITION
+    return ATTACK_DONE
 
 
 @njit(cache=True)

@@ -21,8 +21,8 @@ from wargym.peleliu.japanese import Q_CA, Q_HEX
 from wargym.peleliu.scenario import HEAVY, INF, REG_HQ
 from wargym.peleliu.state import (
     DM_UNIT, JP_MAP, N_PILES, O_DAUNTLESS, O_NAVAL, P_ACT_ORDER, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS,
-    P_CC_WITHDRAW, P_DRIFT, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_STACK_ELIM, P_STACK_JOIN, P_TARGET, PILE_CC_JP,
-    PILE_CC_US, US_BOX, US_MAP, US_TRACK,
+    P_CC_WITHDRAW, P_DRIFT, P_HERO_BONUS, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_STACK_ELIM, P_STACK_JOIN, P_TARGET,
+    PILE_CC_JP, PILE_CC_US, US_BOX, US_MAP, US_TRACK,
 )
 
 
@@ -114,7 +114,7 @@ def decision_context(sc, state, g) -> str:
         return f"gives an order to unit {sel}, not a unit on the map (7.0)"
     if ph == P_TARGET and not (int(state.order[g]) in (O_NAVAL, O_DAUNTLESS) or (unit_ok and loc[sel] == US_MAP)):
         return f"aims order {int(state.order[g])} of unit {sel} (7.0)"
-    if ph in (P_ATTACK_JOIN, P_ATTRITION, P_STACK_ELIM) and not 0 <= int(state.target[g]) < H:
+    if ph in (P_ATTACK_JOIN, P_ATTRITION, P_STACK_ELIM, P_HERO_BONUS) and not 0 <= int(state.target[g]) < H:
         return f"works on hex {int(state.target[g])}, not a hex (8.1, 7.53)"
     if ph == P_HQ_CP and not (unit_ok and loc[sel] == US_MAP and sc.us_type[sel] == REG_HQ):
         return f"asks unit {sel}, not a regimental HQ on the map, about a command post (14.1)"

@@ -25,14 +25,16 @@ from wargym.kernel import bind_driver, first_legal, only_action
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
 from wargym.peleliu.board import artillery_taken, draw, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes, us_steps_in_hex
 from wargym.peleliu.closecombat import cc_loss, cc_loss_default, cc_progress, start_cc
-from wargym.peleliu.combat import attrition, resolve_attack
+from wargym.peleliu.combat import (
+    ATTACK_ATTRITION, ATTACK_HERO, HERO_STRENGTH, HERO_WILD, attrition, finish_attack, resolve_attack,
+)
 from wargym.peleliu.events import do_event, reveal_pickable, reveal_unit
 from wargym.peleliu.japanese import colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase
 from wargym.peleliu.scenario import AMTANK, REG_HQ
 from wargym.peleliu.state import (
     CC_US_INIT, DM_CUP, DM_POOL, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER,
     O_MOVE, O_NAVAL, OPT_ALT_ARMOR, OPT_MAJOR, OPT_VARIABLE_LETTERS, P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN,
-    P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS, P_CC_WITHDRAW, P_DRIFT, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND,
+    P_ATTRITION, P_AUTO, P_BOX, P_HERO_BONUS, P_CC_LOSS, P_CC_WITHDRAW, P_DRIFT, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND,
     P_MOVE_DEST, P_OVER, P_REVEAL_PICK, P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, PILE_DECK, PILE_DISCARD,
     PILE_TRACK, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND, ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2,
     ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP, US_OUT, US_TRACK,
@@ -407,7 +409,7 @@ def fill_mask(T, S, g, m):
         target_mask(T, S, g, m, H)
     elif ph == P_ATTACK_JOIN:
         join_mask(T, S, g, m, H)
-    elif ph == P_ATTRITION or ph == P_CC_WITHDRAW or ph == P_HQ_CP:
+    elif ph == P_ATTRITION or ph == P_CC_WITHDRAW or ph == P_HQ_CP or ph == P_HERO_BONUS:
         m[H + YES] = True
         m[H + NO] = True
     elif ph == P_CC_LOSS:
@@ -523,14 +525,12 @@ def apply(T, S, g, a):
                 S.naval[g] -= 1
             elif S.att_marker[g] == 1:
                 S.dauntless[g] -= 1
-            if resolve_attack(T, S, g):
-                S.phase[g] = P_ATTRITION
-            else:
-                clear_order(T, S, g)
-                S.phase[g] = P_ACT_SELECT
+            after_attack(T, S, g, resolve_attack(T, S, g, True))
         else:
             S.att_units[g, k - UNIT_0] = True
             S.phase[g] = P_ATTACK_JOIN
+    elif ph == P_HERO_BONUS:
+        after_attack(T, S, g, finish_attack(T, S, g, HERO_WILD if k == YES else HERO_STRENGTH))
     elif ph == P_ATTRITION:
         attrition(T, S, g, k == YES)
         clear_order(T, S, g)
@@ -562,6 +562,19 @@ def apply(T, S, g, a):
 
 
 @njit(cache=True)
+def after_attack(T, S, g, outcome):
+    """The decision after resolve_attack / finish_attack: the hero's benefit, the attrition
+    option, or the next unit."""
+    if outcome == ATTACK_HERO:
+        S.phase[g] = P_HERO_BONUS
+    elif outcome == ATTACK_ATTRITION:
+        S.phase[g] = P_ATTRITION
+    else:
+        clear_order(T, S, g)
+        S.phase[g] = P_ACT_SELECT
+
+
+@njit(cache=True)
 def decider(T, S, g):
     return 0
 
@@ -570,16 +583,17 @@ def decider(T, S, g):
 def is_minor(ph):
     """The decisions ``decisions="major"`` leaves to the defaults (README): which unit drifts, an
     infiltrating unit completing its move, the step lost in close combat, the unit eliminated for
-    stacking, the optional attrition."""
-    return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION
+    stacking, the optional attrition, the hero's wild card or +1 strength."""
+    return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION \
+        or ph == P_HERO_BONUS
 
 
 @njit(cache=True)
 def minor_default(T, S, g, m):
     H = T.land.shape[0]
     ph = S.phase[g]
-    if ph == P_INFIL or ph == P_ATTRITION:
-        return H + YES if ph == P_INFIL else H + NO
+    if ph == P_INFIL or ph == P_ATTRITION or ph == P_HERO_BONUS:
+        return H + NO if ph == P_ATTRITION else H + YES  # the hero: the wild card completes the weapons
     if ph == P_CC_LOSS:
         return H + UNIT_0 + cc_loss_default(T, S, g)
     if ph == P_STACK_ELIM:

@@ -64,14 +64,15 @@ QMAX = 96
 
 # decision phases
 (P_BOX, P_LAND, P_DRIFT, P_ACT_SELECT, P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN, P_INFIL, P_TARGET, P_ATTACK_JOIN,
- P_ATTRITION, P_CC_LOSS, P_CC_WITHDRAW, P_STACK_ELIM, P_HQ_CP, P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK, P_AUTO,
- P_OVER) = range(20)
+ P_ATTRITION, P_CC_LOSS, P_CC_WITHDRAW, P_STACK_ELIM, P_HQ_CP, P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK, P_HERO_BONUS,
+ P_AUTO, P_OVER) = range(21)
 PHASE_NAMES = (
     "amphibious: landing box", "amphibious: land in beach hex", "amphibious: drifting unit", "actions: select unit",
     "actions: order", "move: destination", "stack: second unit", "infiltration: complete the move",
     "target hex", "attack: add unit or resolve", "attack: optional attrition", "close combat: step loss",
     "close combat: withdraw", "stacking: eliminate unit", "HQ phase: command post", "hero: unit",
-    "event: unit gaining a step", "event: Japanese unit to reveal", "(automatic)", "game over",
+    "event: unit gaining a step", "event: Japanese unit to reveal",
+    "attack: hero's wild card (yes) or +1 strength (no)", "(automatic)", "game over",
 )
 RESULTS = ("in play", "U.S. victory", "U.S. defeat", "decisive U.S. defeat", "draw")
 R_NONE, R_WIN, R_LOSS, R_DECISIVE, R_DRAW = range(5)

@@ -21,9 +21,9 @@ import pytest
 from peleliu_board import Board, card
 from wargym.data import config_path, load_yaml
 from wargym.peleliu import combat, us
-from wargym.peleliu.board import set_command
+from wargym.peleliu.board import set_command, step_loss
 from wargym.peleliu.scenario import W_FL
-from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK
+from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK, US_ELIM, US_MAP
 
 CHARTS = load_yaml(config_path("peleliu", "charts.yaml"))
 
@@ -389,3 +389,23 @@ def test_peleliu_9_4_tactical_reinforcement_revealed_in_an_attack():
     r = b.jp_unit("J40")
     assert s.jp_loc[0, r] == JP_MAP and b.jp_where(r) == 312 and not s.jp_rev[0, r]
     assert s.jp_loc[0, j] == 0       # JP_OUT: a defeated non-elite unit leaves play
+
+
+@pytest.mark.parametrize("cause", ["attrition", "japanese_fire"])
+def test_peleliu_10_15_hero_sacrifice_only_against_fire_and_close_combat(cause):
+    """10.15: a hero may be sacrificed instead of eliminating a one-step unit that loses a step to
+    close combat or Japanese fire; the attacker's own attrition (8.3) is neither: the one-step unit
+    with the hero is eliminated and the hero with it (10.11).  Against fire the hero is sacrificed
+    (the default) and the unit, now inspired (10.16), stays."""
+    b = Board(turn=7)
+    b.jp(314, "J01", depth=8)
+    u = b.us("A/1/5", 213, steps=1)
+    b.state.hero[0, u] = 1
+    if cause == "attrition":
+        b.state.att_units[0, u] = True
+        b.state.target[0] = b.hex(314)
+        combat.attrition(b.T, b.S, 0, True)
+        assert b.loc("A/1/5") == US_ELIM and b.state.hero[0, u] == 0
+    else:
+        step_loss(b.T, b.S, 0, u)
+        assert b.loc("A/1/5") == US_MAP and b.steps("A/1/5") == 1 and b.state.hero[0, u] == 2

@@ -374,3 +374,18 @@ def test_peleliu_16_0_night_fire_only_adjacent(turn, expected):
     b.fire_card(34)
     japanese.group_fire(b.T, b.S, 0, b.group("A15"), False, False, False)
     assert (b.steps("B/1/5"), b.steps("I/3/5")) == expected
+
+
+@pytest.mark.parametrize("turn, kept", [(3, False), (13, True)])
+def test_peleliu_14_41_lone_garrison_removed_by_fire_but_not_from_afar_at_night(turn, kept):
+    """14.41: a garrison alone in a position hex in the field of a firing position is removed.  A
+    unit in A1 (0410) fires; the garrison in A2 (0312) lies in A1's steady field two hexes away.
+    On turn 13, the night turn, fire into non-adjacent hexes is disregarded (16.0): it stays."""
+    b = Board(turn=turn)
+    assert b.pos_hexnum("A1") == 410 and b.pos_hexnum("A2") == 312
+    assert b.dot("A1", 312) == "steady" and b.dist(410, 312) == 2
+    b.jp(410, "J22")
+    b.state.garrison[0, b.pos("A2")] = True
+    b.fire_card(34)
+    japanese.group_fire(b.T, b.S, 0, b.group("A1"), False, False, False)
+    assert bool(b.state.garrison[0, b.pos("A2")]) == kept

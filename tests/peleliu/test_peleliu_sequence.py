@@ -15,9 +15,9 @@ import pytest
 from peleliu_board import Board, card, make_core
 from wargym.agents import sample_legal
 from wargym.data import config_path, load_yaml
-from wargym.peleliu import us
+from wargym.peleliu import events, us
 from wargym.peleliu.board import step_loss
-from wargym.peleliu.state import DIS_NEW, O_MOVE, R_DECISIVE, R_LOSS, R_NONE, US_ELIM
+from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_MAP, O_MOVE, R_DECISIVE, R_LOSS, R_NONE, US_ELIM
 from wargym.peleliu.victory import catastrophic_now
 
 
@@ -255,6 +255,27 @@ def test_peleliu_14_4_garrisons():
     assert int(g.sum()) == 1
 
 
+@pytest.mark.parametrize("case", ["cp_under_fire_event", "cp_in_live_field", "cp_next_to_disrupted_unit"])
+def test_peleliu_14_4_garrisons_use_the_cps_range_of_the_turn(case):
+    """14.4 takes the CP's command range as it stands this turn.  US CP under fire: range one, so A5
+    (0314, two hexes from the CP in 0415) gets no garrison.  14.32: a CP in the field of a
+    non-disrupted Japanese unit commands nobody: the CP in 0515 lies in B5's (0616) steady field,
+    so no garrison; with B5's unit disrupted the CP commands again and A5 (in no field: A7 is empty)
+    gets its garrison."""
+    b = Board(turn=9)
+    cp_hex = 415 if case == "cp_under_fire_event" else 515
+    assert b.dist(cp_hex, 314) == 2 and b.pos_hexnum("B5") == 616 and b.dot("B5", 515)
+    q = b.us("RHQ/5", cp_hex)
+    b.state.cp[0, q] = 4                    # range 3
+    b.us("B/1/5", 315)                      # next to A5
+    if case == "cp_under_fire_event":
+        b.state.cp_fire[0] = q
+    else:
+        b.jp(616, dis=case == "cp_next_to_disrupted_unit")
+    us.garrisons(b.T, b.S, 0)
+    assert bool(b.state.garrison[0, b.pos("A5")]) == (case == "cp_next_to_disrupted_unit")
+
+
 # ------------------------------------------------------------------------------------------ 15.1
 def test_peleliu_15_1_catastrophic_loss_counting():
     """15.1: a four-step company puts its full-strength counter in the Infantry Loss Box when it is
@@ -432,3 +453,39 @@ def test_peleliu_16_0_night_command_range_zero(turn, commanded):
     b.us("C/1/5", 1019)
     set_command(b.T, b.S, 0, turn == 13)
     assert bool(b.state.us_cmd[0, b.unit("B/1/5")]) == commanded and b.state.us_cmd[0, b.unit("C/1/5")]
+
+
+@pytest.mark.parametrize("event", ["patrol_report", "war_dogs"])
+def test_peleliu_events_patrol_report_brings_the_reinforcement_face_up(event):
+    """US Patrol Report: "If a revealed depth marker calls for a Tactical Reinforcement, place the
+    reinforcement per 9.4, but face up."  J05 (face down) in A5 (0314) next to B/1/5 holds depth
+    marker 0, a Tactical Reinforcement; J30 waits in the reserve box.  Revealing J05 takes the
+    marker out of play and brings J30 to the nearest empty position (9.4): face up for the Patrol
+    Report, face down for the war dogs (no such sentence)."""
+    b = Board(turn=9)
+    assert b.sc.dm_tr[0]
+    j = b.jp(314, "J05", depth=0)
+    b.us("B/1/5", 315)
+    r = b.jp_unit("J30")
+    b.reserve("J30")
+    events.reveal_closest(b.T, b.S, 0, event == "patrol_report")
+    s = b.state
+    assert s.jp_rev[0, j] and s.jp_depth[0, j] == -1 and s.dm_loc[0, 0] == DM_OUT
+    assert s.jp_loc[0, r] == JP_MAP and bool(s.jp_rev[0, r]) == (event == "patrol_report")
+
+
+def test_peleliu_events_scattered_platoon_takes_heavy_infantry_too():
+    """Scattered platoon regroups: "a 1-step infantry unit ... Infantry/HQ units are not eligible":
+    a one-step heavy weapons company (W/5) qualifies, an infantry/HQ does not; Black Angels
+    volunteer adds a step to a regular infantry unit only."""
+    b = Board(turn=9)
+    b.us("W/5", 315, steps=1)
+    b.us("HQ/1/5", 316, steps=1)
+    b.us("A/1/5", 317, steps=2)
+    m = np.zeros(b.core.num_actions, np.bool_)
+    H = b.sc.num_hexes
+    us.step_add_mask(b.T, b.S, 0, m, H, True)
+    assert {b.sc.us_names[a - H] for a in np.flatnonzero(m)} == {"W/5"}
+    m[:] = False
+    us.step_add_mask(b.T, b.S, 0, m, H, False)
+    assert {b.sc.us_names[a - H] for a in np.flatnonzero(m)} == {"A/1/5"}

@@ -514,11 +514,18 @@ def eliminate_us(T, S, g, u):
 
 @njit(cache=True)
 def step_loss(T, S, g, u):
+    """A step lost to Japanese fire or in close combat: lose_step with the hero sacrifice (10.15)."""
+    lose_step(T, S, g, u, True)
+
+
+@njit(cache=True)
+def lose_step(T, S, g, u, hero_saves):
     """6.32: a unit loses one step; a four-step counter's front counter goes to the Infantry Loss
     Box when it is replaced by its reduced counter (15.1; in BNR only eliminations count, 18.41).
-    10.15: a hero with a one-step unit is sacrificed instead (the default: it saves the unit)."""
+    10.15: against close combat or Japanese fire (``hero_saves``) a hero with a one-step unit is
+    sacrificed instead (the default: it saves the unit)."""
     if S.us_steps[g, u] <= 1:
-        if S.hero[g, u] == HERO:
+        if hero_saves and S.hero[g, u] == HERO:
             S.hero[g, u] = INSPIRED
             return
         eliminate_us(T, S, g, u)
@@ -527,6 +534,19 @@ def step_loss(T, S, g, u):
     if (t == INF or t == HEAVY) and T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and not T.opts[OPT_BNR]:
         S.loss_box[g] += 1
     S.us_steps[g, u] -= 1
+
+
+@njit(cache=True)
+def step_add_ok(T, S, g, u, one_step_only):
+    """Black Angels volunteer: a regular infantry unit below full strength; Scattered platoon
+    regroups (``one_step_only``): a one-step infantry unit, regular or heavy (infantry/HQs are not
+    eligible)."""
+    if S.us_loc[g, u] != US_MAP:
+        return False
+    t = T.us_type[u]
+    if one_step_only:
+        return (t == INF or t == HEAVY) and S.us_steps[g, u] == 1
+    return t == INF and S.us_steps[g, u] < T.us_steps0[u]
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ import numpy as np
 from wargym.jit import njit
 from wargym.peleliu.board import (
     depth_hidden, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
-    jp_requires, remove_depth, step_loss, weapons_of,
+    jp_requires, lose_step, remove_depth, weapons_of,
 )
 from wargym.peleliu.forces import reveal_depth_marker
 from wargym.peleliu.scenario import (
@@ -191,7 +191,7 @@ def finish_attack(T, S, g, hero_mode):
     if res & R_US_STEP:
         u = adjacent_attacker(T, S, g, h)
         if u >= 0:
-            step_loss(T, S, g, u)
+            lose_step(T, S, g, u, False)  # the unit's own attack: no hero sacrifice (10.15)
     if res & R_DEFEAT:
         elim_jp(T, S, g, j, True, comm_ok)  # 8.33
         return ATTACK_DONE
@@ -239,7 +239,7 @@ def attrition(T, S, g, take):
         remove_depth(T, S, g, j)
     u = adjacent_attacker(T, S, g, h)
     if u >= 0:
-        step_loss(T, S, g, u)
+        lose_step(T, S, g, u, False)  # 10.15: not close combat or Japanese fire
 
 
 # ----------------------------------------------------------------------------------------- barrage

@@ -9,9 +9,9 @@ import numpy as np
 from wargym.jit import njit
 from wargym.peleliu.board import (
     disrupt_us, draw, draw_reserve, empty_position, has_depth, jp_at, jp_communication, leader, nearest_beach,
-    nearest_us, place_jp, remove_depth, step_loss, us_steps_in_hex,
+    lose_step, nearest_us, place_jp, remove_depth, step_add_ok, step_loss, us_steps_in_hex,
 )
-from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker
+from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker_as
 from wargym.peleliu.japanese import advance, counterattack_event, group_fire, us_in_field
 from wargym.peleliu.scenario import (
     CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT, E_HERO,
@@ -65,11 +65,9 @@ def do_event(T, S, g, c, t):
                     return P_REVEAL_PICK
     elif ev == E_BLACK_ANGELS or ev == E_SCATTERED:
         for u in range(S.us_loc.shape[1]):
-            if S.us_loc[g, u] == US_MAP and T.us_type[u] == INF:
-                s = S.us_steps[g, u]
-                if (ev == E_SCATTERED and s == 1) or (ev == E_BLACK_ANGELS and s < T.us_steps0[u]):
-                    S.k[g] = 1 if ev == E_SCATTERED else 0
-                    return P_STEP_ADD
+            if step_add_ok(T, S, g, u, ev == E_SCATTERED):
+                S.k[g] = 1 if ev == E_SCATTERED else 0
+                return P_STEP_ADD
     elif ev == E_JP_INFILTRATION:
         infiltration_event(T, S, g)
     elif ev == E_HEAT or ev == E_LOST or ev == E_MINEFIELD:
@@ -181,16 +179,24 @@ def reveal_pickable(T, S, g, h):
 
 @njit(cache=True)
 def reveal_unit(T, S, g, j):
+    reveal_unit_as(T, S, g, j, False)
+
+
+@njit(cache=True)
+def reveal_unit_as(T, S, g, j, reinforcement_face_up):
+    """Reveal unit j and its depth marker (a Tactical Reinforcement it calls for enters face up
+    when ``reinforcement_face_up``: US Patrol Report)."""
     S.jp_rev[g, j] = True
     d = S.jp_depth[g, j]
     if d >= 0 and not S.dm_rev[g, d]:
-        reveal_depth_marker(T, S, g, j)
+        reveal_depth_marker_as(T, S, g, j, reinforcement_face_up)
 
 
 @njit(cache=True)
 def reveal_closest(T, S, g, unrevealed_only):
     """Marine war dogs / Observation plane / US Patrol Report: the (unrevealed) Japanese unit and
-    depth marker closest to a U.S. unit; a Tactical Reinforcement revealed comes in (9.4)."""
+    depth marker closest to a U.S. unit; a Tactical Reinforcement revealed comes in (9.4), face up
+    for the Patrol Report (``unrevealed_only``)."""
     best, bk = -1, 0
     for j in range(S.jp_loc.shape[1]):
         if S.jp_loc[g, j] != JP_MAP:
@@ -203,7 +209,7 @@ def reveal_closest(T, S, g, unrevealed_only):
         if best < 0 or key < bk:
             best, bk = j, key
     if best >= 0:
-        reveal_unit(T, S, g, best)
+        reveal_unit_as(T, S, g, best, unrevealed_only)
 
 
 @njit(cache=True)
@@ -285,5 +291,5 @@ def naval_hits(T, S, g, c, t):
         return
     for u in range(S.us_loc.shape[1]):
         if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h and not leader(T, u) and T.us_symbol[u] == T.card_symbol[k2]:
-            step_loss(T, S, g, u)
+            lose_step(T, S, g, u, False)  # U.S. naval fire: no hero sacrifice (10.15)
             return

@@ -113,8 +113,15 @@ def tactical_reinforcement(T, S, g, h, revealed):
 
 @njit(cache=True)
 def reveal_depth_marker(T, S, g, j):
+    """reveal_depth_marker_as with the reinforcement face down (9.4)."""
+    reveal_depth_marker_as(T, S, g, j, False)
+
+
+@njit(cache=True)
+def reveal_depth_marker_as(T, S, g, j, face_up):
     """9.1: reveal unit j's depth marker; a Tactical Reinforcement (9.4) leaves play and brings a
-    reserve unit (placed at once, or after a close combat: cc_tr)."""
+    reserve unit (placed at once, face up when ``face_up``: US Patrol Report; or after a close
+    combat: cc_tr)."""
     d = S.jp_depth[g, j]
     if d < 0:
         return
@@ -125,4 +132,4 @@ def reveal_depth_marker(T, S, g, j):
         if S.cc_hex[g] >= 0:
             S.cc_tr[g] = True
         else:
-            tactical_reinforcement(T, S, g, S.jp_hex[g, j], False)
+            tactical_reinforcement(T, S, g, S.jp_hex[g, j], face_up)

@@ -420,6 +420,17 @@ def hit_limit(T, S, g, f, occ):
 
 
 @njit(cache=True)
+def group_distance(T, f, h):
+    """Hexes from h to the nearer position hex of fire group f."""
+    dist = 99
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0 and T.dist[h, T.pos_hex[p]] < dist:
+            dist = T.dist[h, T.pos_hex[p]]
+    return dist
+
+
+@njit(cache=True)
 def group_fire(T, S, g, f, mg, star, armor):
     """6.3: group f fires at U.S. units in its field of fire; returns the units hit (as -1
     terminated int array of hit units' hexes is not needed: returns the number hit and leaves the
@@ -443,9 +454,12 @@ def group_fire(T, S, g, f, mg, star, armor):
             if j >= 0 and not S.jp_dis[g, j] and not S.jp_rev[g, j]:
                 unrevealed = 1
     is_night = night(T, S, g)
-    # 14.41: lone garrisons in the field are removed (not counted against the limit)
+    # 14.41: lone garrisons in the field are removed (not counted against the limit); at night only
+    # next to the group (16.0: fire into non-adjacent hexes is disregarded)
     for p in range(S.garrison.shape[1]):
-        if S.garrison[g, p] and dot(T, S, g, f, T.pos_hex[p], tank) > 0 and us_steps_in_hex(T, S, g, T.pos_hex[p]) == 0:
+        x = T.pos_hex[p]
+        if S.garrison[g, p] and dot(T, S, g, f, x, tank) > 0 and us_steps_in_hex(T, S, g, x) == 0 \
+                and (not is_night or group_distance(T, f, x) <= 1):
             S.garrison[g, p] = False
     # candidates: (class, -steps, distance, unit) and effect
     key = np.full(NU, 1 << 30, np.int64)
@@ -470,11 +484,7 @@ def group_fire(T, S, g, f, mg, star, armor):
             continue
         if T.beach_box[h] >= 0 and S.smoke[g, T.grp_colour[f]]:
             continue  # event Smoke
-        dist = 99
-        for k in range(2):
-            p = T.grp_members[f, k]
-            if p >= 0 and T.dist[h, T.pos_hex[p]] < dist:
-                dist = T.dist[h, T.pos_hex[p]]
+        dist = group_distance(T, f, h)
         if is_night and dist > 1:
             continue  # 16.0: at night fire hits adjacent hexes only
         nearest_dist[u] = dist

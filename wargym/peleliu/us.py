@@ -9,8 +9,8 @@ import numpy as np
 from wargym.jit import njit
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0
 from wargym.peleliu.board import (
-    command_reach, draw, fire_map, group_units, is_free, set_command, jp_at, jp_map, stack_count, step_loss,
-    us_communication, us_count, us_steps_in_hex, weapons_of,
+    command_reach, cp_range, draw, fire_map, group_units, is_free, set_command, jp_at, jp_map, stack_count, step_loss,
+    step_add_ok, us_communication, us_count, us_steps_in_hex, weapons_of,
 )
 from wargym.peleliu.combat import barrage
 from wargym.peleliu.scenario import (
@@ -168,17 +168,20 @@ def occupied_fire(T, S, g, h, live_only):
 @njit(cache=True)
 def garrisons(T, S, g):
     """14.4: garrison markers in every eligible position hex (the default: always placed): within a
-    CP's command range, occupied by or next to a U.S. unit, in U.S. communication, in no field of
+    CP's command range (board.cp_range: one under the US CP under fire event; none from a CP in a
+    live field, 14.32), occupied by or next to a U.S. unit, in U.S. communication, in no field of
     fire of a Japanese unit."""
     H = T.land.shape[0]
     NU = S.us_loc.shape[1]
     occ = np.empty(H, np.int16)
     jp_map(T, S, g, occ)
     reach = np.zeros(H, np.bool_)
+    live = np.empty(H, np.int8)
+    fire_map(T, S, g, occ, True, live)
     anycp = False
     for q in range(NU):
-        if S.us_loc[g, q] == US_MAP and S.cp[g, q] >= 0:
-            command_reach(T, S, g, S.us_hex[g, q], T.command_track[S.cp[g, q]], occ, reach)
+        if S.us_loc[g, q] == US_MAP and S.cp[g, q] >= 0 and live[S.us_hex[g, q]] == 0:  # 14.32
+            command_reach(T, S, g, S.us_hex[g, q], cp_range(T, S, g, q, False), occ, reach)
             anycp = True
     if not anycp:
         return
@@ -971,14 +974,10 @@ def new_disruption_ages(T, S, g):
 
 @njit(cache=True)
 def step_add_mask(T, S, g, m, H, one_step_only):
-    """Black Angels volunteer (a regular infantry unit below full strength) / Scattered platoon
-    regroups (a one-step infantry unit)."""
+    """Black Angels volunteer / Scattered platoon regroups: the eligible units (board.step_add_ok)."""
     n = 0
     for u in range(S.us_loc.shape[1]):
-        if S.us_loc[g, u] != US_MAP or T.us_type[u] != INF:
-            continue
-        s = S.us_steps[g, u]
-        if (one_step_only and s == 1) or (not one_step_only and s < T.us_steps0[u]):
+        if step_add_ok(T, S, g, u, one_step_only):
             m[H + UNIT_0 + u] = True
             n += 1
     return n

@@ -14,15 +14,19 @@ Behaviour by decision:
 * Action Phase, select: every unit on the map is scored for its best order; the best one above
   zero acts (free units first: a unit in command, an HQ, a hero; the two paid actions go to the
   best remaining plans); END when nothing scores.
-    - attack: an adjacent infantry-type unit opens an attack when the chart (revealed values, an
-      unrevealed unit counted at strength 3) gives the defender a loss; every other unit able
+    - attack: an adjacent infantry-type unit opens an attack when the chart gives the defender a
+      loss: on the revealed values, or for a face-down unit (whose strength and requirements the
+      U.S. player does not see, 9.1) on strength 3 times the terrain, the mean of the chart's two
+      sections, the visible depth marker's presence; every other unit able
       to join for free joins, paid ones while actions last; a naval / Dauntless marker is added
       when the weapons are short or the odds poor; RESOLVE when valid, else NO;
-    - enter for close combat: a revealed, disrupted Japanese unit without depth, with three or
-      more U.S. steps entering;
+    - enter for close combat (three or more U.S. steps in the hex): a revealed Japanese unit
+      without depth (disrupted first), or a disrupted one with depth; the survivors of a won
+      close combat hold the position (8.61);
     - barrage: tanks and artillery on revealed targets;
     - move: toward the nearest Japanese-occupied or unsecured position, avoiding live intense fire
-      and full hexes, infantry ending next to the enemy; beach units use their free preservation
+      and full hexes and seven steps in a live field (a concentrated target, 6.35), infantry
+      ending next to the enemy; beach units use their free preservation
       move.
 * HQ phase: every regimental HQ becomes a command post where it can.
 * Heroes and added steps go to the strongest infantry unit near the enemy / the weakest unit.
@@ -39,7 +43,7 @@ from wargym.jit import njit
 from wargym.kernel import first_legal
 from wargym.peleliu.actions import ATTACK, BARRAGE, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
 from wargym.peleliu.board import fire_map, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
-from wargym.peleliu.combat import attack_result
+from wargym.peleliu.combat import attack_result, attack_values
 from wargym.peleliu.scenario import (
     INTENSE, R_ADD_DEPTH, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL, R_US_DISRUPT, R_US_STEP,
     REG_HQ, STEADY,
@@ -54,6 +58,11 @@ from wargym.peleliu.us import (
 )
 
 OPEN_MIN = 1.0      # an attack is opened when its expected value reaches this
+ESTIMATE = 3        # the strength assumed for a face-down Japanese unit
+CONCENTRATED = 2.5      # penalty for making a concentrated target (6.35) in a live field of fire
+ENTER_ALONE_DIS = 6.0   # value of entering for close combat: a disrupted unit without depth
+ENTER_ALONE = 4.0       # a unit without depth
+ENTER_DEPTH_DIS = 2.5   # a disrupted unit with its depth marker
 
 
 @njit(cache=True)
@@ -79,6 +88,21 @@ def result_value(res):
 
 
 @njit(cache=True)
+def unrevealed_value(T, S, g, h, j):
+    """Expected chart value against a face-down unit from what the U.S. player sees: the attack's
+    own strength (attack_values), the terrain and whether a depth marker lies under the unit."""
+    strength, weapons, hero = attack_values(T, S, g, h, j)
+    if hero:
+        strength += 1
+    d = ESTIMATE * T.t_defense[T.terrain[h]]
+    if T.jp_tank[j]:
+        d = ESTIMATE
+    row = 0 if strength < d else (1 if strength < 2 * d else (2 if strength < 3 * d else 3))
+    col = 1 if has_depth(T, S, g, j) else 0
+    return 0.5 * (result_value(T.attack_chart[0, col, row]) + result_value(T.attack_chart[1, col, row]))
+
+
+@njit(cache=True)
 def plan_attack(T, S, g, u, h, commit, live):
     """Value of an attack from u on h with every unit able to join (free ones, then paid ones
     while actions last); with ``commit`` the joiners stay marked in att_units."""
@@ -100,13 +124,12 @@ def plan_attack(T, S, g, u, h, commit, live):
     value = -99.0
     if valid:
         j = jp_at(T, S, g, h)
-        was = S.jp_rev[g, j]
-        S.jp_rev[g, j] = True  # the unit is revealed first (8.3 step 1); unknown: estimate below
-        res = attack_result(T, S, g, h, j)
-        S.jp_rev[g, j] = was
-        value = result_value(res)
-        if not was:
-            value = 0.5 * value + 1.5  # an unrevealed unit: the revealing itself is worth something
+        if S.jp_rev[g, j]:
+            value = result_value(attack_result(T, S, g, h, j))
+        else:
+            # face down (9.1): strength and requirements unknown to the U.S. player; estimate
+            # strength 3 (times terrain) and take the mean of the chart's two sections
+            value = unrevealed_value(T, S, g, h, j) + 1.5  # the revealing itself is worth something
         value -= 0.7 * spent
     if not commit:
         for v in range(NU):
@@ -149,6 +172,8 @@ def move_value(T, S, g, u, x, live, objd):
         score -= 1.0
     if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ:
         score -= 50.0
+    if live[x] > 0 and x != S.us_hex[g, u] and us_steps_in_hex(T, S, g, x) + S.us_steps[g, u] >= 7:
+        score -= CONCENTRATED  # 6.35: seven steps in a field of fire take every card's symbol
     if T.beach_box[x] >= 0:
         score -= 2.0
     if T.us_type[u] == REG_HQ:
@@ -202,8 +227,15 @@ def unit_plan(T, S, g, u, occ, live, objd, buf):
             if buf[h]:
                 j = jp_at(T, S, g, h)
                 steps = us_steps_in_hex(T, S, g, S.us_hex[g, u])
-                if S.jp_dis[g, j] and not has_depth(T, S, g, j) and steps >= 3:
-                    v = 6.0
+                v = 0.0
+                if steps >= 3:
+                    # 8.6: a U.S. hit disrupts, then takes the depth marker, then eliminates; the
+                    # survivors of a won close combat hold the position (8.61)
+                    if not has_depth(T, S, g, j):
+                        v = ENTER_ALONE_DIS if S.jp_dis[g, j] else ENTER_ALONE
+                    elif S.jp_dis[g, j]:
+                        v = ENTER_DEPTH_DIS
+                if v > 0.0:
                     if v > best_v:
                         best_v, best_o, best_t = v, O_ENTER, h
     x, mv = best_move(T, S, g, u, live, objd, buf)

@@ -263,7 +263,8 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
              scenario: str | None = None, decisions: str | None = None, swap_sides: bool = True,
              replay_dir: str | Path | None = None, batch_size: int = 64, first_game: int = 0,
              core_options: Mapping[str, Any] | None = None, a_side: str | None = None,
-             progress: Callable[[int], None] | None = None, flags: Mapping[str, str] | None = None) -> EvalResult:
+             progress: Callable[[int], None] | None = None, flags: Mapping[str, str] | None = None,
+             on_batch: Callable[[Any, Any, list[GameResult]], None] | None = None) -> EvalResult:
     """Play ``games`` seeded games of ``ruleset`` between ``agent_a`` and ``agent_b`` (see the
     module docstring for which games); ``replay_dir``: write one replay JSON per game there.
 
@@ -272,9 +273,11 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
     (e.g. ``{"max_decisions": 2000}``, added to the policies' rule options); ``first_game`` starts
     the run at game j (a tournament splits a pair's games into chunks); ``a_side``: the side A plays
     in every game (None: a one-side policy's side, else both, see the module docstring);
-    ``progress(n)`` is called as n games end.  ``SettingsError`` (a ValueError) when a value given
-    contradicts a policy's settings; ``flags``: how its message writes the options (the command
-    line's: wargym.agents.base.CLI_FLAGS)."""
+    ``progress(n)`` is called as n games end; ``on_batch(core, final, games)`` after each batch of
+    games, with the batch's final core state (its game g is ``games[g]``), for what the results
+    alone do not say (a victory level, a score: benchmarks/learnability.py).  ``SettingsError`` (a
+    ValueError) when a value given contradicts a policy's settings; ``flags``: how its message
+    writes the options (the command line's: wargym.agents.base.CLI_FLAGS)."""
     from wargym.agents.base import game_settings, policy_sides
     from wargym.registry import RULESETS
     from wargym.replay import GameRecord, save_replay
@@ -316,6 +319,7 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
         initial, final, lengths, actions = _play_batch(core, chunk, agents_a, agents_b, out is not None, progress)
         rewards = np.asarray(core.rewards(final))
         truncated = np.asarray(core.truncated(final))
+        first = len(results)
         for g, (j, game_seed, side) in enumerate(chunk):
             r = float(rewards[g, side])
             result = "win" if r > 0 else "loss" if r < 0 else "draw"
@@ -329,6 +333,8 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
                         **({"core_options": dict(core_options)} if core_options else {})}
                 record = GameRecord(core, initial.take([g]), actions[g], final.take([g]), meta=meta)
                 replays.append(str(save_replay(record, out / f"game_{j:05d}.json")))
+        if on_batch is not None:
+            on_batch(core, final, results[first:])
     return EvalResult(ruleset, scen_name, decisions, names["a"], names["b"], seed, players, results,
                       time.perf_counter() - start, replays)
 

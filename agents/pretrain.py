@@ -29,6 +29,10 @@ then learns the returns of the policy's own games.  A round plays on in the game
 left (no reset): a round's decisions may be fewer than a game has, and the late turns would
 otherwise never be labelled.  Observations are stored as float16
 (the planes hold small exact fractions) to keep 100,000 Saipan samples near 3.7 GB.
+
+A run's wall-clock budget (``max_minutes``, cloning included) also bounds the cloning: past it, the
+fit stops after the batch it is on and no further DAgger round starts (``stopped_by_budget`` in the
+record); PPO then stops at once.  A budget the cloning fits in changes nothing.
 """
 
 from __future__ import annotations
@@ -140,8 +144,10 @@ def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[s
 
 
 def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learning_rate: float,
-        value_coef: float, seed: int, progress: bool = False) -> list[dict[str, float]]:
-    """Cross-entropy on the teacher's actions + value regression; one record per epoch."""
+        value_coef: float, seed: int, progress: bool = False, deadline: float | None = None) -> list[dict[str, float]]:
+    """Cross-entropy on the teacher's actions + value regression; one record per epoch.  Past
+    ``deadline`` (``time.perf_counter()``) the fit stops after its current batch; the last record
+    then averages over the samples it saw (``samples``)."""
     import torch
 
     rng = np.random.default_rng(seed)
@@ -152,7 +158,10 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
     for epoch in range(epochs):
         order = rng.permutation(n)
         totals = {"policy_loss": 0.0, "value_loss": 0.0, "accuracy": 0.0}
+        seen = 0
         for start in range(0, n, batch_size):
+            if deadline is not None and seen and time.perf_counter() >= deadline:
+                break
             idx = np.sort(order[start:start + batch_size])
             obs = {"spatial": torch.as_tensor(data["spatial"][idx], dtype=torch.float32),
                    "global": torch.as_tensor(data["global"][idx])}
@@ -172,18 +181,25 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
             totals["policy_loss"] += policy_loss.item() * k
             totals["value_loss"] += value_loss.item() * k
             totals["accuracy"] += float((chosen == actions).float().sum())
-        record = {"epoch": epoch + 1, **{k: v / n for k, v in totals.items()}}
+            seen += k
+        record = {"epoch": epoch + 1, **{k: v / seen for k, v in totals.items()}}
+        if seen < n:
+            record["samples"] = seen
         history.append(record)
         if progress:
             print(f"pretrain epoch {epoch + 1}/{epochs}: cross-entropy {record['policy_loss']:.3f}, "
                   f"value loss {record['value_loss']:.3f}, teacher's action chosen {record['accuracy']:.1%}",
                   flush=True)
+        if seen < n:
+            break
     policy.set_training_mode(False)
     return history
 
 
-def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = False) -> dict[str, Any]:
-    """Fit ``model.policy`` to ``cfg["teacher"]`` in ``env``; returns what happened (for run.json)."""
+def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = False,
+             deadline: float | None = None) -> dict[str, Any]:
+    """Fit ``model.policy`` to ``cfg["teacher"]`` in ``env``; returns what happened (for run.json).
+    ``deadline`` (``time.perf_counter()``, the run's budget): no fitting or DAgger round past it."""
     start = time.perf_counter()
     gamma, n = float(model.gamma), env.num_envs
     teacher, improved = cfg["teacher"], None
@@ -199,15 +215,18 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
     stats, obs = collect(env, teacher, steps, seed, gamma, data, 0)
     collected, rows = time.perf_counter() - start, steps * n
     history = fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["epochs"], cfg["batch_size"],
-                  cfg["learning_rate"], cfg["value_coef"], seed, progress)
+                  cfg["learning_rate"], cfg["value_coef"], seed, progress, deadline)
     rounds = []
+    late = lambda: deadline is not None and time.perf_counter() >= deadline  # noqa: E731
     for r in range(cfg["dagger_rounds"]):
+        if late():
+            break
         began = time.perf_counter()
         played, obs = collect(env, teacher, more_steps, seed + r + 1, gamma, data, rows,
                               student=model.policy, obs=obs)
         rows += more_steps * n
         history += fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["dagger_epochs"],
-                       cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress)
+                       cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress, deadline)
         rounds.append({"round": r + 1, "samples": more_steps * n, **played,
                        "seconds": round(time.perf_counter() - began, 1)})
         if progress:
@@ -215,6 +234,9 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
             print(f"DAgger round {r + 1}: the policy chose the teacher's action {played['teacher_agreed']:.1%} "
                   f"of {more_steps * n} decisions in its own games"
                   + (f" ({learned:.1%} in the learned phases)" if learned is not None else ""), flush=True)
-    return {"teacher": cfg["teacher"], "samples": rows, "games_finished": stats["games_finished"],
-            "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - start, 1),
-            "epochs": history, "dagger": rounds, "improve": improved}
+    out = {"teacher": cfg["teacher"], "samples": rows, "games_finished": stats["games_finished"],
+           "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - start, 1),
+           "epochs": history, "dagger": rounds, "improve": improved}
+    if late():
+        out["stopped_by_budget"] = True
+    return out

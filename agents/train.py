@@ -353,8 +353,9 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
 
     # 4b. a new model may first imitate a teacher (behaviour cloning, agents/pretrain.py)
     if checkpoint is None and cfg["pretrain"] is not None:
+        deadline = None if cfg["max_minutes"] is None else run_started + 60.0 * cfg["max_minutes"]
         record["pretrain"] = pretrain(model, vector_env.unwrapped, cfg["pretrain"], seed=cfg["seed"],
-                                      progress=bool(cfg["progress_bar"]))
+                                      progress=bool(cfg["progress_bar"]), deadline=deadline)
         record_path.write_text(json.dumps(record, indent=2, default=str))
         model.save(out / "checkpoints" / "model_0_steps.zip")  # the cloned policy, before any PPO step
 

@@ -214,6 +214,40 @@ def test_max_minutes_stops_the_run(tmp_path):
     assert record["num_timesteps"] < 100_000 and record["status"] == "finished"
 
 
+def test_max_minutes_also_bounds_the_cloning(tmp_path):
+    # a budget spent before the cloning ends: one batch of the first fit, no DAgger round, no PPO
+    pretrain = {**POINTER["pretrain"], "dagger_rounds": 3, "dagger_samples": 64}
+    final = train({**_smoke_config(), **POINTER, "pretrain": pretrain, "max_minutes": 1e-4}, side="us",
+                  opponent="rule", steps=100_000, out_dir=tmp_path, seed=1)
+    record = json.loads((final.parent / "run.json").read_text())
+    pre = record["pretrain"]
+    assert pre["stopped_by_budget"] and pre["dagger"] == []
+    assert len(pre["epochs"]) == 1 and pre["epochs"][0]["samples"] == 64  # one batch of 64 of the 256
+    assert record["num_timesteps"] < 100_000 and (final.parent / "checkpoints" / "model_0_steps.zip").exists()
+
+
+def test_cloning_within_its_budget_is_not_cut(tmp_path):
+    import time
+
+    from sb3_contrib import MaskablePPO
+
+    from wargym.agents.policy import HexPointerExtractor, HexPointerPolicy, hex_planes
+    from wargym.agents.pretrain import buffers, collect, fit
+    from wargym.envs.sb3 import SB3VecEnv
+    from wargym.envs.vector import WargymVectorEnv
+
+    venv = WargymVectorEnv(4, ruleset="island_war", side="us", opponent="rule", decisions="major")
+    extractor = {"channels": [4], "dilations": [1], "global_embed": 2, "summary_dim": 8}
+    model = MaskablePPO(HexPointerPolicy, SB3VecEnv(venv), n_steps=8, batch_size=8, seed=0,
+                        policy_kwargs={"features_extractor_class": HexPointerExtractor, "net_arch": {"pi": [], "vf": [8]},
+                                       "hex_planes": hex_planes(venv.core), "features_extractor_kwargs": extractor})
+    data = buffers(venv, 128)
+    collect(venv, "rule", 32, seed=1, gamma=0.99, data=data, start=0)
+    history = fit(model.policy, data, epochs=2, batch_size=64, learning_rate=3e-3, value_coef=0.5, seed=0,
+                  deadline=time.perf_counter() + 3600)
+    assert len(history) == 2 and all("samples" not in h for h in history)
+
+
 def test_pointer_head_scores_a_special_that_names_a_hex_by_that_hex():
     # special 1 stands for the hex at plane 4 (Attu: a landing zone), special 0 for none
     from types import SimpleNamespace

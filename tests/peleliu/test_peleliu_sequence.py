@@ -489,3 +489,28 @@ def test_peleliu_events_scattered_platoon_takes_heavy_infantry_too():
     m[:] = False
     us.step_add_mask(b.T, b.S, 0, m, H, False)
     assert {b.sc.us_names[a - H] for a in np.flatnonzero(m)} == {"A/1/5"}
+
+
+def test_peleliu_take_backs_are_limited_per_action_phase():
+    """NO takes back a declaration (the engine's, not the book's); after MAX_CANCELS of them in one
+    Action Phase the order of a selected unit must be given (README), so a policy cannot stall."""
+    from wargym.peleliu.actions import NO, UNIT_0
+    from wargym.peleliu.state import MAX_CANCELS, P_ACT_ORDER, P_ACT_SELECT
+    core = make_core("sept15", "full")
+    H = core.scenario.num_hexes
+    s = core.init(1, 4)
+    rng = np.random.default_rng(0)
+    while int(s.phase[0]) != P_ACT_SELECT:
+        s = core.step(s, sample_legal(rng, s.legal_action_mask))
+    taken_back = 0
+    while True:
+        if int(s.phase[0]) == P_ACT_SELECT:
+            units = np.flatnonzero(s.legal_action_mask[0, H + UNIT_0:H + UNIT_0 + len(core.scenario.us_names)])
+            s = core.step(s, np.array([H + UNIT_0 + units[0]]))
+        assert int(s.phase[0]) == P_ACT_ORDER
+        if not s.legal_action_mask[0, H + NO]:
+            break
+        s = core.step(s, np.array([H + NO]))
+        taken_back += 1
+    assert taken_back == MAX_CANCELS and int(s.cancels[0]) == MAX_CANCELS
+    assert s.legal_action_mask[0].sum() >= 1

@@ -32,12 +32,13 @@ from wargym.peleliu.events import do_event, reveal_pickable, reveal_unit
 from wargym.peleliu.japanese import colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase
 from wargym.peleliu.scenario import AMTANK, REG_HQ
 from wargym.peleliu.state import (
-    CC_US_INIT, DM_CUP, DM_POOL, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER,
-    O_MOVE, O_NAVAL, OPT_ALT_ARMOR, OPT_MAJOR, OPT_VARIABLE_LETTERS, P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN,
-    P_ATTRITION, P_AUTO, P_BOX, P_HERO_BONUS, P_CC_LOSS, P_CC_WITHDRAW, P_DRIFT, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND,
-    P_MOVE_DEST, P_OVER, P_REVEAL_PICK, P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, PILE_DECK, PILE_DISCARD,
-    PILE_TRACK, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND, ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2,
-    ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP, US_OUT, US_TRACK,
+    CC_US_INIT, DM_CUP, DM_POOL, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, MAX_CANCELS, OPT_ALT_ARMOR, OPT_MAJOR,
+    OPT_VARIABLE_LETTERS, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER, O_MOVE, O_NAVAL, PILE_DECK, PILE_DISCARD,
+    PILE_TRACK, P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS, P_CC_WITHDRAW,
+    P_DRIFT, P_HERO_BONUS, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_OVER, P_REVEAL_PICK,
+    P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND,
+    ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2, ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP,
+    US_OUT, US_TRACK,
 )
 from wargym.peleliu.us import (
     box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
@@ -431,6 +432,11 @@ def fill_mask(T, S, g, m):
             if reveal_pickable(T, S, g, h):
                 m[h] = True
         m[H + NO] = True
+    if S.cancels[g] >= MAX_CANCELS and (ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET
+                                        or ph == P_ATTACK_JOIN):
+        m[H + NO] = False  # README: no more take-backs this phase while the declaration can go on
+        if first_legal(m) < 0:
+            m[H + NO] = True
     n = 0
     for i in range(m.shape[0]):
         if m[i]:
@@ -465,16 +471,14 @@ def apply(T, S, g, a):
             S.phase[g] = P_ACT_ORDER
     elif ph == P_ACT_ORDER:
         if k == NO:
-            clear_order(T, S, g)
-            S.phase[g] = P_ACT_SELECT
+            take_back(T, S, g)
         else:
             S.order[g] = (O_MOVE if k == MOVE else O_ATTACK if k == ATTACK else O_BARRAGE if k == BARRAGE
                           else O_ENTER)
             S.phase[g] = P_MOVE_DEST if k == MOVE else P_TARGET
     elif ph == P_MOVE_DEST:
         if k == NO:
-            clear_order(T, S, g)
-            S.phase[g] = P_ACT_SELECT
+            take_back(T, S, g)
         else:
             S.target[g] = a
             S.att_units[g, S.sel[g]] = True
@@ -498,8 +502,7 @@ def apply(T, S, g, a):
         S.phase[g] = P_ACT_SELECT
     elif ph == P_TARGET:
         if k == NO:
-            clear_order(T, S, g)
-            S.phase[g] = P_ACT_SELECT
+            take_back(T, S, g)
             return
         S.target[g] = a
         o = S.order[g]
@@ -514,8 +517,7 @@ def apply(T, S, g, a):
             S.phase[g] = P_ACT_SELECT
     elif ph == P_ATTACK_JOIN:
         if k == NO:
-            clear_order(T, S, g)
-            S.phase[g] = P_ACT_SELECT
+            take_back(T, S, g)
         elif k == NAVAL or k == DAUNTLESS:
             S.att_marker[g] = 0 if k == NAVAL else 1
             S.phase[g] = P_ATTACK_JOIN
@@ -559,6 +561,15 @@ def apply(T, S, g, a):
             j = jp_at(T, S, g, a)
             if j >= 0:
                 reveal_unit(T, S, g, j)
+
+
+@njit(cache=True)
+def take_back(T, S, g):
+    """NO while declaring: the order is dropped and counts against MAX_CANCELS."""
+    clear_order(T, S, g)
+    if S.cancels[g] < MAX_CANCELS:
+        S.cancels[g] += 1
+    S.phase[g] = P_ACT_SELECT
 
 
 @njit(cache=True)

@@ -34,6 +34,7 @@ NC cards "C"), besides the fields every game has (wargym.core.BaseState)::
     loss_box          infantry counters in the Infantry Loss Box                           15.1
     jq, jq_n, jq_i    the Japanese Fire Phase's queue of fire groups (or CA units) to check 12.0, 13.42
     actions_left      the two actions of a turn                                            7.0
+    cancels           declarations taken back with NO this Action Phase (MAX_CANCELS; README)
     sel, order, target, att_*   the U.S. action being declared                              7.x, 8.x
     cc_*              the close combat being resolved                                       8.6
 """
@@ -61,6 +62,7 @@ N_PILES = 5
 DIS_NONE, DIS_OLD, DIS_NEW = range(3)
 HERO, INSPIRED = 1, 2
 QMAX = 96
+MAX_CANCELS = 8  # declarations taken back (NO) in one Action Phase before the rest must be carried out
 
 # decision phases
 (P_BOX, P_LAND, P_DRIFT, P_ACT_SELECT, P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN, P_INFIL, P_TARGET, P_ATTACK_JOIN,
@@ -142,6 +144,7 @@ class State(BaseState):
     jq_pass: np.ndarray = var("int8", low=0, high=3)
     k: np.ndarray = var("int16", high="H-1", **NONE)
     actions_left: np.ndarray = var("int8", low=0, high=2)
+    cancels: np.ndarray = var("int16", low=0, high=MAX_CANCELS)
     sel: np.ndarray = var("int16", high="U-1", **NONE)
     order: np.ndarray = var("int8", high=O_DAUNTLESS, **NONE)
     target: np.ndarray = var("int16", high="H-1", **NONE)

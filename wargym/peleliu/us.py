@@ -236,6 +236,7 @@ def night(T, S, g):
 def start_actions(T, S, g):
     set_command(T, S, g, night(T, S, g))
     S.actions_left[g] = 2
+    S.cancels[g] = 0
     for u in range(S.us_loc.shape[1]):
         S.us_acted[g, u] = False
         S.hq_moved[g, u] = False

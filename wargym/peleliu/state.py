@@ -158,7 +158,7 @@ class State(BaseState):
     cc_kind: np.ndarray = var("int8", low=0, high=CC_OVERRUN)
     cc_colour: np.ndarray = var("int8", low=0, high=5)
     cc_next: np.ndarray = var("int8", low=0, high=1)
-    cc_withdraw: np.ndarray = var("int8", low=0, high=2)
+    cc_withdraw: np.ndarray = var("int8", low=0, high=3)
     cc_tr: np.ndarray = var("bool")
     cc_hits: np.ndarray = var("int8", low=0)
 

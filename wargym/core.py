@@ -292,9 +292,18 @@ class BaseCore(ABC):
                 "PHASES": len(self.phase_names), **self._dims()}
 
     def blank(self, keys: np.ndarray, **given: np.ndarray) -> BaseState:
-        """Games with every field at its declared start (``given`` arrays override), keyed ``keys``."""
+        """Games with every field at its declared start (``given`` arrays override), keyed ``keys``:
+        copies of one blank game made once per core (auto-resets ask for a few games at almost every
+        step; building each field from its declaration every time cost ~2.4 ms a call for Peleliu)."""
         keys = np.asarray(keys, dtype=np.uint64)
-        return schema.blank(self.state_class, self, len(keys), self.dims, rng_key=keys.copy(), **given)
+        one = self.__dict__.get("_one_blank_game")
+        if one is None:
+            one = self._one_blank_game = schema.blank(self.state_class, self, 1, self.dims).arrays()
+        n = len(keys)
+        fresh = {name: np.repeat(a, n, axis=0) for name, a in one.items() if name not in given}
+        if "rng_key" not in given:
+            fresh["rng_key"] = keys.copy()
+        return schema.blank(self.state_class, self, n, self.dims, **fresh, **given)
 
     # -- the protocol ----------------------------------------------------------------------------
     def init(self, batch_size: int, seed: int = 0) -> BaseState:

@@ -338,6 +338,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
     t = T.us_type[u]
     n = 0
     preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
+    if free_only and not preservation:
+        return 0
     maxd = 1 if night(T, S, g) or free_only else 3
     dist = np.full(H, 99, np.int16)
     dist[a] = 0
@@ -378,9 +380,6 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                 if x >= 0 and infantryish(T, u) and out[x] == 0:
                     out[x] = 3
                     n += 1
-    if free_only and not preservation:
-        out[:] = 0
-        return 0
     return n
 
 
@@ -764,8 +763,9 @@ def dest_mask(T, S, g, u, m, H):
     live = np.empty(H, np.int8)
     board_maps(T, S, g, occ, live)
     if unit_cost(T, S, g, u) <= S.actions_left[g]:
-        move_targets_on(T, S, g, u, buf, False, occ, live)
-    move_targets_on(T, S, g, u, free, True, occ, live)
+        move_targets_on(T, S, g, u, buf, False, occ, live)  # holds every free move (7.35) too
+    else:
+        move_targets_on(T, S, g, u, free, True, occ, live)
     n = 0
     for h in range(H):
         if buf[h] > 0 or free[h] > 0:

@@ -17,6 +17,10 @@ dps(largest batch) / dps(smallest batch), i.e. dps(1024) / dps(1) with the defau
 As an outside reference the same run measures random-play steps/s of PettingZoo's classic
 ``chess_v6`` (AEC API, a uniformly random legal move from the action mask, reset when a game ends).
 
+``--in-place`` runs the loop as the native vector env does (envs/vector.py): ``core.step_in_place``
+and ``core.reset_done_in_place`` advance the one state without the two whole-batch copies of the
+functional API.
+
 ``--busy N`` runs N other processes in a tight loop while measuring, as a training run or a second
 benchmark beside it would: the threads figures of benchmarks/README.md are taken idle and with
 ``--busy 1``.
@@ -80,8 +84,10 @@ class RunResult:
         return self.decisions_in_completed / self.games_completed
 
 
-def run_batch(core, batch: int, seconds: float, seed: int = 0) -> RunResult:
-    """Random masked play of ``batch`` games for about ``seconds`` seconds (at least one call)."""
+def run_batch(core, batch: int, seconds: float, seed: int = 0, in_place: bool = False) -> RunResult:
+    """Random masked play of ``batch`` games for about ``seconds`` seconds (at least one call);
+    ``in_place``: ``step_in_place`` and ``reset_done_in_place`` (envs.vector's path: the state is
+    advanced without copies) instead of ``step`` and ``reset_done``."""
     state = core.init(batch, seed)
     rng = np.random.default_rng(seed)
     episode = np.arange(batch)
@@ -94,7 +100,10 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0) -> RunResult:
     while True:
         live = ~(state.terminated | state.truncated)
         actions = random_masked_actions(rng, state.legal_action_mask)
-        state = core.step(state, actions)
+        if in_place:
+            core.step_in_place(state, actions)
+        else:
+            state = core.step(state, actions)
         decisions += int(live.sum())
         calls += 1
         done = state.terminated | state.truncated
@@ -106,7 +115,10 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0) -> RunResult:
             episode = episode.copy()
             episode[idx] = next_episode + np.arange(len(idx))
             next_episode += len(idx)
-            state = core.reset_done(state, seed, episode)
+            if in_place:
+                core.reset_done_in_place(state, seed, episode)
+            else:
+                state = core.reset_done(state, seed, episode)
         if clock() >= end:
             break
     elapsed = clock() - start
@@ -298,7 +310,7 @@ def measure(core, args) -> dict[int, RunResult]:
     print(f"{'batch':>6} {'decisions/s':>12} {'calls':>8} {'decisions':>10} {'games done':>10} "
           f"{'decisions/game':>14}", flush=True)
     for b in args.batches:
-        r = run_batch(core, b, args.seconds, args.seed)
+        r = run_batch(core, b, args.seconds, args.seed, args.in_place)
         results[b] = r
         dpg = f"{r.decisions_per_game:.1f}" if r.decisions_per_game is not None else "n/a"
         print(f"{b:>6} {r.dps:>12,.0f} {r.calls:>8} {r.decisions:>10} {r.games_completed:>10} {dpg:>14}",
@@ -315,6 +327,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--batches", type=parse_batches, default=parse_batches("1,64,1024"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="last stdout line: one JSON object of the results")
+    ap.add_argument("--in-place", action="store_true",
+                    help="step_in_place + reset_done_in_place (envs.vector's path) instead of step + reset_done")
     ap.add_argument("--profile", action="store_true", help="time split at the largest batch; cProfile at 64")
     ap.add_argument("--no-reference", action="store_true", help="skip the PettingZoo chess reference")
     ap.add_argument("--busy", type=int, default=0, metavar="N",
@@ -334,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     core = make_core(args.ruleset, scenario, threads=threads)
     print(f"wargym throughput: ruleset={args.ruleset} scenario={scenario} actions={core.num_actions} "
           f"batches={args.batches} seconds={args.seconds:g} threads={threads} "
+          f"loop={'in place' if args.in_place else 'step + reset_done'} "
           f"({datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')})", flush=True)
     print(f"machine: {machine.get('cpu_model', machine['processor'])}, {machine['cpus_usable']} usable CPUs, "
           f"python {machine['python']}, numpy {machine['numpy']}, numba {machine['numba']}, "
@@ -400,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         "threads": threads,
         "busy": args.busy,
         "batch": {str(b): r.dps for b, r in results.items()},
-        "ratio": ratio,
+        "ratio": ratio, "in_place": bool(args.in_place),
         "reference": reference,
         "machine": machine,
         "details": {

@@ -13,7 +13,7 @@ empty: masked policies (MaskablePPO) sample from it directly, and no step is was
 
 Seeding: ``reset(seed=s)`` plays exactly the games of ``core.init(N, s)``; the k-th game
 restarted after that (counting across the batch in game order) gets the key
-``SeedSequence([s, N + k])`` through ``core.reset_done``, so runs are reproducible.
+``SeedSequence([s, N + k])`` through ``core.reset_done_in_place``, so runs are reproducible.
 
 Info: ``info["action_mask"]`` bool[N, A] (with ``"_action_mask"``), as ``action_masks()``.
 """
@@ -106,7 +106,7 @@ class WargymVectorEnv(VectorEnv):
             bad = illegal_actions(core, state, actions)
             state = forfeit(core.step(state, actions, active=~bad), self.side, bad)
         else:
-            state = core.step(state, actions)  # IllegalActionError: self.state is untouched
+            core.step_in_place(state, actions)  # the env owns its state; IllegalActionError: untouched
         state = play_opponents(core, state, self.side, self.opponents, self.delegate)
         self._decisions += 1
         if self.max_decisions is not None:
@@ -161,7 +161,7 @@ class WargymVectorEnv(VectorEnv):
             episode[done] = self._next_episode + np.arange(count)
             self._next_episode += count
             self._decisions[done] = 0
-            state = self.core.reset_done(state, self._seed, episode)
+            self.core.reset_done_in_place(state, self._seed, episode)
             state = play_opponents(self.core, state, self.side, self.opponents, self.delegate)
         raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before side {self.side} decided")
 

@@ -176,19 +176,23 @@ def masks_are_exact(core, seed: int = 0, games: int = 4, samples: int = 12, mask
 
 
 def reset_done_replaces_finished(core, seed: int = 0, games: int = 6) -> None:
-    """``reset_done`` replaces exactly the finished games, each by the new game its episode keys."""
+    """``reset_done`` replaces exactly the finished games, each by the new game its episode keys;
+    ``reset_done_in_place`` does the same to the state itself."""
     state = core.init(games, seed)
     done = np.zeros(games, dtype=bool)
     done[::2] = True
     state = dataclasses.replace(state, truncated=state.truncated | done)
     episode = np.arange(games) + 100
     after = core.reset_done(state, seed, episode)
+    in_place = state.copy()
+    core.reset_done_in_place(in_place, seed, episode)
     for g in range(games):
         want = games_of(core, seed, int(episode[g]), 1) if done[g] else state.take([g])
-        bad = _differ(want, after, 0, g)
-        if bad:
-            raise ContractError(f"{core.name}: after reset_done game {g} ({'finished' if done[g] else 'running'}) "
-                                f"differs in {bad}")
+        for how, got in (("reset_done", after), ("reset_done_in_place", in_place)):
+            bad = _differ(want, got, 0, g)
+            if bad:
+                raise ContractError(f"{core.name}: after {how} game {g} ({'finished' if done[g] else 'running'}) "
+                                    f"differs in {bad}")
 
 
 def mid_game_states(core, seed: int, count: int, games: int = 8, rng: np.random.Generator | None = None):

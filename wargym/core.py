@@ -157,6 +157,7 @@ class Core(Protocol):
     def step(self, state: BaseState, actions: np.ndarray, active: np.ndarray | None = None) -> BaseState: ...
     def step_in_place(self, state: BaseState, actions: np.ndarray, active: np.ndarray | None = None) -> None: ...
     def reset_done(self, state: BaseState, seed: int, episode: np.ndarray | None = None) -> BaseState: ...
+    def reset_done_in_place(self, state: BaseState, seed: int, episode: np.ndarray | None = None) -> None: ...
     def current_player(self, state: BaseState) -> np.ndarray: ...
     def terminated(self, state: BaseState) -> np.ndarray: ...
     def truncated(self, state: BaseState) -> np.ndarray: ...
@@ -380,11 +381,26 @@ class BaseCore(ABC):
         done = state.terminated | state.truncated
         if not done.any():
             return state
-        if episode is None:
-            episode = np.arange(state.batch_size)
         games = np.nonzero(done)[0]
+        return put_games(state, games, self._new_games(games, seed, episode))  # only the new games are set up
+
+    def reset_done_in_place(self, state: BaseState, seed: int, episode: np.ndarray | None = None) -> None:
+        """``reset_done`` without the copy: the finished games of ``state`` itself are replaced
+        (loops that keep no history, with ``step_in_place``)."""
+        done = state.terminated | state.truncated
+        if not done.any():
+            return
+        games = np.nonzero(done)[0]
+        fresh = self._new_games(games, seed, episode)
+        for f in dataclasses.fields(state):
+            getattr(state, f.name)[games] = getattr(fresh, f.name)
+
+    def _new_games(self, games: np.ndarray, seed: int, episode: np.ndarray | None) -> BaseState:
+        """New games for the slots ``games``: game i keyed SeedSequence([seed, episode[i]])."""
+        if episode is None:
+            episode = np.arange(int(games.max()) + 1)
         keys = np.array([game_keys(seed, 1, first_game=int(episode[g]))[0] for g in games], dtype=np.uint64)
-        return put_games(state, games, self._init(keys))  # only the new games are set up
+        return self._init(keys)
 
     def refresh(self, state: BaseState) -> BaseState:
         """``state`` with the legal masks and the players to decide worked out by the rules."""

@@ -158,5 +158,6 @@ register(Ruleset(
     baselines="wargym.agents.peleliu_rule",
     contract=({"decisions": "major", "max_decisions": 60},
               {"scenario": "assault", "core_options": {"variable_letters": True, "alt_armor": True},
-               "max_decisions": 60}),
+               "max_decisions": 60},
+              {"scenario": "bnr", "max_decisions": 100}),
 ))

@@ -13,7 +13,7 @@ from wargym.peleliu.state import (
     DIS_NEW, DIS_OLD, DM_OUT, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_ELIM, JP_MAP, JP_OUT, JP_RESERVE, OPT_BNR,
     PILE_DECK, PILE_DISCARD, US_ELIM, US_MAP,
 )
-from wargym.rng import uniform
+from wargym.rng import shuffle, uniform
 
 
 # ------------------------------------------------------------------------------------ occupancy
@@ -28,11 +28,106 @@ def jp_at(T, S, g, h):
 
 @njit(cache=True)
 def jp_map(T, S, g, out):
-    """out[H] = the Japanese unit in each hex, -1."""
+    """out[H] = the Japanese unit in each hex, -1 (BNR: the unit before the fortification marker
+    it shares its hex with, as jp_at)."""
     out[:] = -1
-    for j in range(S.jp_loc.shape[1]):
+    for j in range(S.jp_loc.shape[1] - 1, -1, -1):
         if S.jp_loc[g, j] == JP_MAP:
             out[S.jp_hex[g, j]] = j
+
+
+# ------------------------------------------------------------------- BNR fortifications (19.0)
+@njit(cache=True)
+def fort_at(T, S, g, h):
+    """The fortification marker in hex h (BNR, 19.0), -1.  Markers are numbered after the units."""
+    for j in range(S.jp_loc.shape[1] - 1, -1, -1):
+        if not T.jp_fort[j]:
+            return -1
+        if S.jp_loc[g, j] == JP_MAP and S.jp_hex[g, j] == h:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def unit_at(T, S, g, h):
+    """The Japanese unit proper in hex h (not a fortification marker), -1."""
+    j = jp_at(T, S, g, h)
+    return j if j >= 0 and not T.jp_fort[j] else -1
+
+
+@njit(cache=True)
+def side_blocked(T, S, g, h, d):
+    """19.2: the hexside of hex h in direction d is impassable (a revealed fortification marker in
+    h, turned jp_rot sixths clockwise from the arrow pointing west, 19.1/19.4)."""
+    if not T.opts[OPT_BNR]:
+        return False
+    f = fort_at(T, S, g, h)
+    if f < 0 or not S.jp_rev[g, f]:
+        return False
+    return T.jp_blocked[f, (d - S.jp_rot[g, f]) % 6]
+
+
+@njit(cache=True)
+def across_blocked(T, S, g, a, h):
+    """19.2: hexes a and h are adjacent across a side of h a fortification makes impassable."""
+    if not T.opts[OPT_BNR]:
+        return False
+    for d in range(6):
+        if T.nbr[h, d] == a:
+            return side_blocked(T, S, g, h, d)
+    return False
+
+
+@njit(cache=True)
+def reveal_forts(T, S, g):
+    """19.1: a fortification marker is flipped face up, arrow to the west, when a U.S. unit is
+    next to its position (checked after every U.S. move and placement)."""
+    if not T.opts[OPT_BNR]:
+        return
+    for f in range(S.jp_loc.shape[1] - 1, -1, -1):
+        if not T.jp_fort[f]:
+            return
+        if S.jp_loc[g, f] != JP_MAP or S.jp_rev[g, f]:
+            continue
+        h = S.jp_hex[g, f]
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_MAP and T.dist[h, S.us_hex[g, u]] == 1:
+                S.jp_rev[g, f] = True
+                S.jp_rot[g, f] = 0
+                break
+
+
+@njit(cache=True)
+def remove_fort(T, S, g, f):
+    """19.2 / 18.42: a fortification marker goes back to the cup face down (a depth marker left
+    alone with it leaves play)."""
+    d = S.jp_depth[g, f]
+    if d >= 0:
+        S.dm_loc[g, d] = DM_OUT
+        S.jp_depth[g, f] = -1
+    S.jp_loc[g, f] = JP_RESERVE
+    S.jp_hex[g, f] = -1
+    S.jp_rev[g, f] = False
+    S.jp_dis[g, f] = False
+    S.jp_rot[g, f] = 0
+
+
+@njit(cache=True)
+def draw_fort(T, S, g):
+    """A random fortification marker from the cup (19.4), -1."""
+    n = 0
+    for j in range(S.jp_loc.shape[1]):
+        if T.jp_fort[j] and S.jp_loc[g, j] == JP_RESERVE:
+            n += 1
+    if n == 0:
+        return -1
+    k = uniform(S, g, n)
+    for j in range(S.jp_loc.shape[1]):
+        if T.jp_fort[j] and S.jp_loc[g, j] == JP_RESERVE:
+            if k == 0:
+                return j
+            k -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -107,6 +202,29 @@ def nearest_beach(T, h):
             if x >= 0 and T.dist[h, x] < best:
                 best = T.dist[h, x]
     return best
+
+
+@njit(cache=True)
+def row_of(T, h):
+    """The hex's row (a bigger row is further south): hexes are numbered column-major."""
+    # dense index = (column - 1) * rows + (row - 1); rows = H / columns is not stored, use the S neighbour walk
+    r = 0
+    x = h
+    while T.nbr[x, 0] >= 0:
+        x = T.nbr[x, 0]
+        r += 1
+    return r
+
+
+@njit(cache=True)
+def col_of(T, h):
+    """The hex's column (a bigger column is further east)."""
+    c = 0
+    x = h
+    while T.nbr[x, 5] >= 0 or T.nbr[x, 4] >= 0:
+        x = T.nbr[x, 5] if T.nbr[x, 5] >= 0 else T.nbr[x, 4]
+        c += 1
+    return c
 
 
 # -------------------------------------------------------------------------------- fields of fire
@@ -220,6 +338,9 @@ def jp_communication(T, S, g, night, out):
     us_count(T, S, g, usn)
     ctrl = np.empty(H, np.bool_)
     us_control(T, S, g, occ, night, ctrl)
+    if T.opts[OPT_BNR]:
+        bnr_communication(T, S, g, occ, usn, ctrl, out)
+        return
     passable = np.zeros(H, np.bool_)
     for h in range(H):
         if not T.in_play[h] or T.beach_box[h] >= 0:
@@ -295,12 +416,47 @@ def jp_communication(T, S, g, night, out):
 
 
 @njit(cache=True)
+def bnr_communication(T, S, g, occ, usn, ctrl, out):
+    """11.2, 18.36: a position in the Japanese Zone is in communication; one outside when a path
+    of hexes free of U.S. units and U.S. control (11.21 applies) runs from it to a Japanese-occupied
+    position in the zone."""
+    H = T.land.shape[0]
+    seen = np.zeros(H, np.bool_)
+    stack = np.empty(H, np.int32)
+    top = 0
+    for p in range(T.pos_hex.shape[0]):
+        h = T.pos_hex[p]
+        if T.jp_zone[h] and occ[h] >= 0:
+            seen[h] = True
+            stack[top] = h
+            top += 1
+    while top > 0:
+        top -= 1
+        h = stack[top]
+        for d in range(6):
+            x = T.nbr[h, d]
+            if x < 0 or seen[x] or not T.in_play[x]:
+                continue
+            seen[x] = True
+            if usn[x] > 0 or (ctrl[x] and occ[x] < 0):
+                continue  # the position's own hex may be U.S.-controlled: reached, not passed
+            stack[top] = x
+            top += 1
+    for p in range(T.pos_hex.shape[0]):
+        h = T.pos_hex[p]
+        out[p] = not T.pos_prov[p] and (T.jp_zone[h] or seen[h])
+
+
+@njit(cache=True)
 def us_communication(T, S, g, out):
     """11.3: out[H] = a path of hexes runs from the hex to a landing beach hex through no hex
     occupied by, or in the field of fire of, a Japanese unit (11.31: even a disrupted one; an empty
     position has none).  The starting hex itself is exempt (interpretation: a unit in a field of
     fire still traces out of it)."""
     H = T.land.shape[0]
+    if T.opts[OPT_BNR]:
+        out[:] = True  # 18.36: U.S. units are always in communication
+        return
     occ = np.empty(H, np.int16)
     jp_map(T, S, g, occ)
     fm = np.empty(H, np.int8)
@@ -490,6 +646,10 @@ def jp_requires(T, S, g, j, h):
     p = T.hex_pos[h]
     if p >= 0 and S.fort[g, p]:
         r |= W_AR
+    if T.opts[OPT_BNR] and not T.jp_fort[j]:
+        f = fort_at(T, S, g, h)
+        if f >= 0 and S.jp_rev[g, f]:
+            r |= T.jp_requires[f]  # 19.1: the revealed fortification's requirement
     return r
 
 
@@ -623,17 +783,37 @@ def draw_reserve(T, S, g):
     """A random unit of the reserve box (9.3), -1 when empty (9.33)."""
     n = 0
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] == JP_RESERVE:
+        if S.jp_loc[g, j] == JP_RESERVE and not T.jp_fort[j]:
             n += 1
     if n == 0:
         return -1
     k = uniform(S, g, n)
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] == JP_RESERVE:
+        if S.jp_loc[g, j] == JP_RESERVE and not T.jp_fort[j]:
             if k == 0:
                 return j
             k -= 1
     return -1
+
+
+@njit(cache=True)
+def shuffled_where(S, g, flags):
+    """int64[]: the indices where ``flags`` holds, in a random order (rng.shuffle)."""
+    out = np.nonzero(flags)[0].astype(np.int64)
+    shuffle(S, g, out)
+    return out
+
+
+@njit(cache=True)
+def clear_jp(T, S, g, j):
+    """Japanese unit j with no marker, position or status (the set-ups: 3.0, 18.1)."""
+    S.jp_depth[g, j] = -1
+    S.jp_ca[g, j] = -1
+    S.jp_from[g, j] = -1
+    S.jp_dis[g, j] = False
+    S.jp_rev[g, j] = False
+    S.jp_hex[g, j] = -1
+    S.jp_rot[g, j] = 0
 
 
 @njit(cache=True)
@@ -646,6 +826,39 @@ def place_jp(T, S, g, j, h, revealed):
     p = T.hex_pos[h]
     if p >= 0 and S.garrison[g, p]:
         S.garrison[g, p] = False  # 14.41: a Japanese unit entering removes a garrison
+    join_fort(T, S, g, j, h)
+
+
+@njit(cache=True)
+def join_fort(T, S, g, j, h):
+    """BNR: a unit placed in (or back to) a fortified position takes the depth marker held by the
+    marker alone (18.31) and its disruption (19.4)."""
+    if not T.opts[OPT_BNR] or T.jp_fort[j]:
+        return
+    f = fort_at(T, S, g, h)
+    if f < 0:
+        return
+    if S.jp_dis[g, f]:
+        S.jp_dis[g, j] = True
+    d = S.jp_depth[g, f]
+    if d >= 0:
+        if S.jp_depth[g, j] < 0:
+            S.jp_depth[g, j] = d
+        else:  # a unit back from an assault with its own: one depth marker a position (README)
+            S.dm_loc[g, d] = DM_POOL
+            S.dm_rev[g, d] = False
+        S.jp_depth[g, f] = -1
+
+
+@njit(cache=True)
+def leave_fort(T, S, g, j):
+    """BNR: a unit leaving a fortified position (eliminated, withdrawn) leaves its disruption on
+    the position (19.4)."""
+    if not T.opts[OPT_BNR] or T.jp_fort[j] or S.jp_loc[g, j] != JP_MAP:
+        return
+    f = fort_at(T, S, g, S.jp_hex[g, j])
+    if f >= 0 and S.jp_dis[g, j]:
+        S.jp_dis[g, f] = True
 
 
 @njit(cache=True)
@@ -653,6 +866,12 @@ def elim_jp(T, S, g, j, may_withdraw, withdraw_ok):
     """A defeated Japanese unit: its depth and counterattack markers are eliminated; a tank leaves
     play (13.3); an elite unit withdraws to the reserve box face down when it may and can trace
     communication (8.33), else goes to the eliminated elite box; other units leave play."""
+    leave_fort(T, S, g, j)
+    if T.opts[OPT_BNR]:
+        for k in range(2):
+            if S.cave_hex[g, k] == S.jp_hex[g, j]:
+                S.cave_hex[g, k] = -1  # Hidden Caves: the cave goes with its unit
+                S.cave_colour[g, k] = -1
     remove_depth(T, S, g, j)
     ca = S.jp_ca[g, j]
     if ca >= 0:

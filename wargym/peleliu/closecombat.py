@@ -6,11 +6,12 @@ import numpy as np
 
 from wargym.cards import draw_card, move_card, pile_size, top_card
 from wargym.jit import njit
+from wargym.peleliu.bnr import taken
 from wargym.peleliu.board import (
-    disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, jp_at, remove_depth, step_loss, us_communication,
-    weapons_of,
+    disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, join_fort, jp_at, remove_depth, step_loss,
+    us_communication, weapons_of,
 )
-from wargym.peleliu.forces import leave_ca, reveal_depth_marker, tactical_reinforcement
+from wargym.peleliu.forces import night, leave_ca, reveal_depth_marker, tactical_reinforcement
 from wargym.peleliu.scenario import (
     CC_CONSCRIPTS, CC_HEROISM, CC_NAVAL_BLAST, CC_REINFORCE, CC_US_FIRE_CA, CC_WITHDRAWAL_HIT, REG_HQ, W_CC, W_FT,
 )
@@ -67,7 +68,7 @@ def start_cc(T, S, g, h, j, kind, colour):
         n_jp += 1
     if ca and S.dm_rev[g, S.jp_ca[g, j]] and (T.dm_requires[S.jp_ca[g, j]] & W_CC):
         n_jp += 1  # the counterattack marker's depth side lists CC
-    if is_rough(T, h) or T.jp_tank[j] or S.turn[g] == 13:
+    if is_rough(T, h) or T.jp_tank[j] or night(T, S, g):
         n_jp += 1
     for _ in range(n_us):
         draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_CC_US, PILE_DISCARD)
@@ -342,6 +343,7 @@ def end_cc(T, S, g):
             leave_ca(T, S, g, j)
     if S.cc_tr[g]:
         tactical_reinforcement(T, S, g, h, False)  # 9.4: after the combat
+    taken(T, S, g, h)  # 19.2, 19.5: a fortified hex held solely by U.S. units loses its marker
     for u in range(NU):
         S.cc_units[g, u] = False
     S.cc_hex[g] = -1
@@ -361,6 +363,7 @@ def jp_home(T, S, g, j):
     h = S.jp_hex[g, j]
     if src >= 0 and jp_at_other(T, S, g, src, j) < 0 and not any_us(T, S, g, src) and not T.jp_tank[j]:
         S.jp_hex[g, j] = src
+        join_fort(T, S, g, j, src)  # BNR: back into its fortified position (18.35 [A])
         return
     best, bk = -1, 0
     for p in range(T.pos_hex.shape[0]):
@@ -373,13 +376,14 @@ def jp_home(T, S, g, j):
     if best >= 0:
         S.jp_hex[g, j] = T.pos_hex[best]
         S.garrison[g, best] = False
+        join_fort(T, S, g, j, T.pos_hex[best])
 
 
 @njit(cache=True)
 def jp_at_other(T, S, g, h, j):
     for k in range(S.jp_loc.shape[1]):
-        if k != j and S.jp_loc[g, k] == JP_MAP and S.jp_hex[g, k] == h:
-            return k
+        if k != j and S.jp_loc[g, k] == JP_MAP and S.jp_hex[g, k] == h and not T.jp_fort[k]:
+            return k  # (a fortification marker is the unit's own position: 18.35 [A])
     return -1
 
 

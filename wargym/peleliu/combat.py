@@ -8,15 +8,16 @@ choices (the step to lose, 8.6 3b; withdrawing, 8.63) and resumes after them.
 import numpy as np
 
 from wargym.jit import njit
+from wargym.peleliu.bnr import cave_colour, mark_auf, reduce_fort
 from wargym.peleliu.board import (
-    depth_hidden, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
+    across_blocked, depth_hidden, fort_at, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
     jp_requires, lose_step, remove_depth, weapons_of,
 )
-from wargym.peleliu.forces import reveal_depth_marker
+from wargym.peleliu.forces import night, reveal_depth_marker
 from wargym.peleliu.scenario import (
     CIRCLE, DIAMOND, R_ADD_DEPTH, R_ATTRITION, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL,
     R_US_DISRUPT, R_US_STEP, REG_HQ, TRIANGLE, W_CC, W_FL, W_RD, B_ART_DESTROYED, B_DEFEAT, B_DEPTH_ELIM,
-    B_JP_DISRUPT,
+    B_FORT, B_JP_DISRUPT,
 )
 from wargym.peleliu.state import HERO, OPT_BNR, OPT_MARKER_STRENGTH, PILE_TRACK, US_MAP
 
@@ -33,7 +34,7 @@ def flanked(T, S, g, h, need):
     for u in range(S.us_loc.shape[1]):
         if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
             x = S.us_hex[g, u]
-            if T.dist[h, x] == 1:
+            if T.dist[h, x] == 1 and not across_blocked(T, S, g, x, h):  # 19.2: open sides only
                 dup = False
                 for k in range(n):
                     if hexes[k] == x:
@@ -61,6 +62,8 @@ def attack_values(T, S, g, h, j):
             continue
         x = S.us_hex[g, u]
         d = T.dist[h, x]
+        if d == 1 and across_blocked(T, S, g, x, h):
+            d = 2  # 19.2: ranged fire across an impassable hexside
         strength += T.us_strength[u, S.us_steps[g, u]]
         weapons |= weapons_of(T, S, g, u, d)
         if d == 1:
@@ -148,9 +151,13 @@ def resolve_attack(T, S, g, ask_hero):
     j = jp_at(T, S, g, h)
     if j >= 0:
         S.jp_attacked[g, j] = True
+        f = fort_at(T, S, g, h)
+        if f >= 0:
+            S.jp_attacked[g, f] = True  # the position is attacked once a phase (8.31)
     for u in range(S.us_loc.shape[1]):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
+    mark_auf(T, S, g, S.att_units[g], -1)
     if j < 0:
         return ATTACK_DONE
     S.jp_rev[g, j] = True  # step 1
@@ -182,7 +189,7 @@ def finish_attack(T, S, g, hero_mode):
         p = T.hex_pos[h]
         if p >= 0:
             comm = np.empty(T.pos_hex.shape[0], np.bool_)
-            jp_communication(T, S, g, S.turn[g] == 13, comm)
+            jp_communication(T, S, g, night(T, S, g), comm)
             comm_ok = comm[p]
     if res & R_US_DISRUPT:
         for u in range(S.us_loc.shape[1]):
@@ -192,8 +199,8 @@ def finish_attack(T, S, g, hero_mode):
         u = adjacent_attacker(T, S, g, h)
         if u >= 0:
             lose_step(T, S, g, u, False)  # the unit's own attack: no hero sacrifice (10.15)
-    if res & R_DEFEAT:
-        elim_jp(T, S, g, j, True, comm_ok)  # 8.33
+    if res & R_DEFEAT and not T.jp_fort[j]:
+        elim_jp(T, S, g, j, True, comm_ok)  # 8.33 (19.5: the fortification marker stays)
         return ATTACK_DONE
     if res & R_DEPTH_ELIM:
         remove_depth(T, S, g, j)
@@ -203,10 +210,10 @@ def finish_attack(T, S, g, hero_mode):
         p = T.hex_pos[h]
         if not has_depth(T, S, g, j) and not T.jp_tank[j] and S.jp_ca[g, j] < 0 and p >= 0:
             comm = np.empty(T.pos_hex.shape[0], np.bool_)
-            jp_communication(T, S, g, S.turn[g] == 13, comm)
+            jp_communication(T, S, g, night(T, S, g), comm)
             if comm[p]:
                 give_depth(T, S, g, j, False)
-    if res & R_UNREVEAL:
+    if res & R_UNREVEAL and not T.jp_fort[j]:  # a revealed fortification stays face up (19.1)
         S.jp_rev[g, j] = False
         d = S.jp_depth[g, j]
         if d >= 0:
@@ -246,10 +253,15 @@ def attrition(T, S, g, take):
 @njit(cache=True)
 def barrage(T, S, g, u, marker, h):
     """8.4: a barrage by unit u (or a naval / Dauntless marker) on hex h: a fire card against the
-    US Barrage Table (one column left for coral and mountain)."""
+    US Barrage Table (one column left for coral and mountain).  19.4: the results fall on the unit
+    and the depth marker in the position whether revealed or not, a fortification marker is never
+    defeated, and a reduction result draws a marker (True: the player turns it, P_FORT_ROTATE)."""
     j = jp_at(T, S, g, h)
     if j >= 0:
         S.jp_barraged[g, j] = True
+        f = fort_at(T, S, g, h)
+        if f >= 0:
+            S.jp_barraged[g, f] = True  # the position, whatever is drawn into it (8.43)
     if u >= 0:
         S.us_acted[g, u] = True
         strength = T.us_strength[u, S.us_steps[g, u]]
@@ -259,9 +271,11 @@ def barrage(T, S, g, u, marker, h):
         sym_mask = (1 << DIAMOND) if marker == 1 else ((1 << CIRCLE) | (1 << TRIANGLE))  # 8.52
     c = draw(T, S, g, PILE_TRACK)
     if j < 0 or c < 0:
-        return
+        return False
     p = T.hex_pos[h]
     colour = T.pos_colour[p] if p >= 0 else T.jp_colour[j]
+    if p < 0 and T.opts[OPT_BNR]:
+        colour = cave_colour(T, S, g, h)  # Hidden Caves
     cm = T.card_colour[c, 0] == colour or T.card_colour[c, 1] == colour or T.card_colour[c, 2] == colour
     sm = ((1 << T.card_symbol[c]) & sym_mask) != 0
     row = 0 if (cm and sm) else (1 if cm else (2 if sm else 3))
@@ -272,18 +286,22 @@ def barrage(T, S, g, u, marker, h):
     if T.t_barrage_left[T.terrain[h]]:
         col -= 1
     if col < 0:
-        return
+        return False
     res = T.barrage_table[row, col]
     if res & B_ART_DESTROYED and p >= 0 and T.pos_art[p]:
         S.art_gone[g, p] = True
-    if res & B_DEFEAT and not (T.jp_requires[j] & W_CC):  # 8.23: a CC unit falls only in close combat
+    if res & B_DEFEAT and not (T.jp_requires[j] & W_CC) and not T.jp_fort[j]:
+        # 8.23: a CC unit falls only in close combat; 19.5: a fortification marker stays
         comm = np.empty(T.pos_hex.shape[0], np.bool_)
-        jp_communication(T, S, g, S.turn[g] == 13, comm)
+        jp_communication(T, S, g, night(T, S, g), comm)
         elim_jp(T, S, g, j, True, p >= 0 and comm[p])
-        return
-    if res & (B_DEPTH_ELIM | B_DEFEAT):
-        remove_depth(T, S, g, j)
-    if res & (B_JP_DISRUPT | B_DEFEAT):
-        S.jp_dis[g, j] = True
+    else:
+        if res & (B_DEPTH_ELIM | B_DEFEAT):
+            remove_depth(T, S, g, j)
+        if res & (B_JP_DISRUPT | B_DEFEAT):
+            S.jp_dis[g, j] = True
+    if res & B_FORT and T.opts[OPT_BNR]:
+        return reduce_fort(T, S, g, h)  # 19.4, after the results on what the position holds
+    return False
 
 

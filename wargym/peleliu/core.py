@@ -25,7 +25,7 @@ from wargym.peleliu.observe import N_PLANES, n_global, observe_batch, static_pla
 from wargym.peleliu.scenario import BOXES, PLAYERS, Scenario, list_scenarios, load_scenario
 from wargym.peleliu.sequence import DRIVER
 from wargym.peleliu.state import (
-    JP_LOC_NAMES, PHASE_NAMES, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg, TablesArg, make_tables,
+    JP_LOC_NAMES, JP_MAP, JP_RESERVE, PHASE_NAMES, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg, TablesArg, make_tables,
 )
 from wargym.peleliu.victory import standing_batch
 
@@ -47,9 +47,6 @@ class PeleliuCore(KernelCore):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
-        if self.scenario.spec.kind == "bnr":
-            raise NotImplementedError("the Bloody Nose Ridge scenario (18.0, 19.0) is not implemented yet "
-                                      "(wargym/peleliu/COVERAGE.md)")
         self.decisions = decisions
         self.options = {"variable_letters": bool(variable_letters), "alt_armor": bool(alt_armor)}
         self.players = PLAYERS
@@ -60,8 +57,7 @@ class PeleliuCore(KernelCore):
 
     @classmethod
     def scenario_names(cls) -> list[str]:
-        """The playable scenarios (bnr, in scenarios.yaml, waits for 18.0-19.0: COVERAGE.md)."""
-        return [name for name in list_scenarios() if name != "bnr"]
+        return list_scenarios()
 
     @classmethod
     def load_scenario(cls, name: str) -> Scenario:
@@ -83,7 +79,15 @@ class PeleliuCore(KernelCore):
         return {"spatial": (N_PLANES, g.rows, g.columns), "global": (n_global(len(self.scenario.us_names)),)}
 
     def score(self, state: State) -> np.ndarray:
-        """float32[B, 1]: the U.S. standing (victory.standing: positions secured, losses)."""
+        """float32[B, 1]: the U.S. standing: positions secured and losses (victory.standing); in
+        Bloody Nose Ridge the Japanese units eliminated (of the 16) less the infantry units lost over
+        the catastrophic level, times 16 (18.4)."""
+        if self.scenario.spec.kind == "bnr":
+            sc = self.scenario
+            units = ~sc.jp_fort
+            alive = ((state.jp_loc == JP_MAP) | (state.jp_loc == JP_RESERVE)) & units[None, :]
+            out = (16 - alive.sum(1)) - 16 * state.loss_box / sc.bnr_catastrophic
+            return out[:, None].astype(np.float32)
         out = np.zeros(state.batch_size, np.float64)
         standing_batch(self.tables, self.kernel_state(state), out)
         return out[:, None].astype(np.float32)
@@ -120,13 +124,24 @@ class PeleliuCore(KernelCore):
         if self.tables is not None:
             beach, zb, a56, _, _, _, total, _, _, _ = tallies(self.tables, self.kernel_state(s), g)
         turn = int(s.turn[g])
-        return {
-            "scenario": sc.name, "turn": turn, "time": sc.turn_time[turn] if turn < len(sc.turn_time) else "",
+        bnr = sc.spec.kind == "bnr"
+        times = sc.bnr_time if bnr else sc.turn_time
+        extra = {}
+        if bnr:
+            units = ~sc.jp_fort
+            extra = {"rupertus_in_command": bool(s.rupertus[g]), "flamethrower": bool(s.flame[g]),
+                     "japanese_in_reserve": int(((s.jp_loc[g] == JP_RESERVE) & units).sum()),
+                     "japanese_on_map": int(((s.jp_loc[g] == JP_MAP) & units).sum()),
+                     "fortifications": int(((s.jp_loc[g] == JP_MAP) & sc.jp_fort).sum()),
+                     "action_under_fire": int(s.us_auf[g].sum()), "attack_orders": int(s.att_order[g].sum())}
+        return extra | {
+            "scenario": sc.name, "turn": turn, "time": times[turn] if turn < len(times) else "",
             "stage": STAGE_NAMES[int(s.stage[g])], "phase": PHASE_NAMES[int(s.phase[g])],
             "decisions": int(s.decisions[g]), "actions_left": int(s.actions_left[g]),
             "us_units": {US_LOC_NAMES[k]: int((s.us_loc[g] == k).sum()) for k in range(len(US_LOC_NAMES))},
             "japanese_units": {JP_LOC_NAMES[k]: int((s.jp_loc[g] == k).sum()) for k in range(len(JP_LOC_NAMES))},
-            "infantry_loss_box": int(s.loss_box[g]), "catastrophic_level": int(sc.catastrophic[min(turn, 24)]),
+            "infantry_loss_box": int(s.loss_box[g]),
+            "catastrophic_level": int(sc.bnr_catastrophic if bnr else sc.catastrophic[min(turn, 24)]),
             "secured": {"total": int(total), "beach_firing": int(beach), "zone_b": int(zb), "A5_A6": int(a56)},
             "naval_markers": int(s.naval[g]), "dauntless_markers": int(s.dauntless[g]),
             "result": RESULTS[int(s.result[g])],

@@ -7,6 +7,7 @@ Ties the descriptions leave to "your choice" are settled by the default: the low
 import numpy as np
 
 from wargym.jit import njit
+from wargym.peleliu.bnr import attack_orders, hidden_caves, infiltration_ok
 from wargym.peleliu.board import (
     disrupt_us, draw, draw_reserve, empty_position, has_depth, jp_at, jp_communication, leader, nearest_beach,
     lose_step, nearest_us, place_jp, remove_depth, step_add_ok, step_loss, us_steps_in_hex,
@@ -16,10 +17,11 @@ from wargym.peleliu.japanese import advance, counterattack_event, group_fire, us
 from wargym.peleliu.scenario import (
     CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT, E_HERO,
     E_JP_INFILTRATION, E_JP_RALLY, E_LOST, E_MINEFIELD, E_NAVAL, E_NAVAL_HITS, E_OBS_PLANE, E_PATROL_REPORT,
-    E_REINFORCE, E_SCATTERED, E_SMOKE, E_SUICIDE, E_TANK_ACTION, E_WAR_DOGS, INF, JUNGLE,
+    E_REINFORCE, E_SCATTERED, E_SMOKE, E_SUICIDE, E_TANK_ACTION, E_WAR_DOGS, INF, JUNGLE, E_COMMAND_CHANGE,
+    E_FLAMETHROWER, E_HIDDEN_CAVES, E_RUPERTUS_ATTACK,
 )
 from wargym.peleliu.state import (
-    JP_MAP, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK, P_STEP_ADD, PILE_TRACK,
+    JP_MAP, OPT_BNR, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK, P_STEP_ADD, PILE_TRACK,
     US_MAP,
 )
 
@@ -95,6 +97,14 @@ def do_event(T, S, g, c, t):
                 S.smoke[g, T.card_param[c, t, k]] = True
     elif ev == E_NAVAL_HITS:
         naval_hits(T, S, g, c, t)
+    elif ev == E_RUPERTUS_ATTACK:
+        attack_orders(T, S, g)
+    elif ev == E_COMMAND_CHANGE:
+        S.rupertus[g] = False  # 18.32
+    elif ev == E_FLAMETHROWER:
+        S.flame[g] = True  # disregarded when already held
+    elif ev == E_HIDDEN_CAVES:
+        hidden_caves(T, S, g)
     return -1
 
 
@@ -131,6 +141,8 @@ def infiltration_event(T, S, g):
         x = T.pos_hex[p]
         if not empty_position(T, S, g, p):
             continue
+        if T.opts[OPT_BNR] and not infiltration_ok(T, S, g, p):
+            continue  # the event's BNR limits
         key = nearest_us(T, S, g, x) * 1000 + (99 - T.pos_num[p])
         if best < 0 or key < bk:
             best, bk = p, key
@@ -199,8 +211,8 @@ def reveal_closest(T, S, g, unrevealed_only):
     for the Patrol Report (``unrevealed_only``)."""
     best, bk = -1, 0
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] != JP_MAP:
-            continue
+        if S.jp_loc[g, j] != JP_MAP or (T.jp_fort[j] and not unrevealed_only):
+            continue  # only the Patrol Report reveals a fortification marker (BNR)
         d = S.jp_depth[g, j]
         hidden = not S.jp_rev[g, j] or (d >= 0 and not S.dm_rev[g, d])
         if not hidden or (unrevealed_only and S.jp_rev[g, j]):
@@ -235,7 +247,7 @@ def suicide(T, S, g):
     costs it a step; the unit is disrupted anyway."""
     best, bk, bh = -1, 0, -1
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] != JP_MAP or not has_depth(T, S, g, j):
+        if S.jp_loc[g, j] != JP_MAP or not has_depth(T, S, g, j) or T.jp_fort[j]:
             continue
         h = S.jp_hex[g, j]
         most, mh = 0, -1

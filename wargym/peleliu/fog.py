@@ -5,6 +5,8 @@ not know
 * 3.0, 9.1: which Japanese unit a face-down counter is (on the map or in the reserve box), among
   those of its general type (printed on the back, 9.1: infantry, engineer, HQ, antitank, machinegun,
   tank);
+* 18.1, 19.1: which fortification marker lies face down in a position or in the cup (the markers
+  are "Japanese units" of the type fortification, scenario.jp_fort);
 * 2.24, 9.2: which depth marker lies face down under a unit or in a pool (armor, counterattack and
   regular markers are told apart by their backs, so each kind is anonymous among its own);
 * 20.1: the action letter markers not yet flipped on the turn track.
@@ -54,7 +56,7 @@ HIDDEN = (
                 refs=("jp_depth", "jp_ca")) for kind in range(3)),
     *(Anonymous("J", ("us",), _hidden_units(kind),
                 public=("jp_loc", "jp_hex", "jp_rev", "jp_dis", "jp_depth", "jp_ca", "jp_from", "jp_acted",
-                        "jp_attacked", "jp_barraged"),
+                        "jp_attacked", "jp_barraged", "jp_rot"),
                 refs=("cc_jp",)) for kind in range(len(JP_TYPES))),
     Secret("letter_order", ("us",), when=_letters, values=lambda core: np.arange(1, 6, dtype=np.int8)),
 )

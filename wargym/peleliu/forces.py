@@ -5,14 +5,15 @@ import numpy as np
 
 from wargym.jit import njit
 from wargym.peleliu.board import (
-    draw_reserve, empty_position, give_depth, jp_communication, nearest_beach, nearest_us, place_jp,
+    draw_reserve, empty_position, give_depth, jp_communication, nearest_beach, nearest_us, place_jp, unit_at,
 )
-from wargym.peleliu.state import DM_OUT, JP_MAP
+from wargym.peleliu.state import DM_OUT, JP_MAP, OPT_BNR
 
 
 @njit(cache=True)
 def night(T, S, g):
-    return S.turn[g] == 13
+    """The overnight turn 13 of the invasion (16.0); BNR's night turns are 18.21's."""
+    return S.turn[g] == 13 and not T.opts[OPT_BNR]
 
 
 @njit(cache=True)
@@ -48,6 +49,8 @@ def depth_event(T, S, g, count):
             if S.jp_loc[g, j] != JP_MAP or S.jp_depth[g, j] >= 0 or T.jp_tank[j] or S.jp_ca[g, j] >= 0:
                 continue
             h = S.jp_hex[g, j]
+            if T.jp_fort[j] and unit_at(T, S, g, h) >= 0:
+                continue  # BNR: the position's unit holds its depth marker (18.31)
             p = T.hex_pos[h]
             if p < 0 or not comm[p]:
                 continue

@@ -7,7 +7,8 @@ every decision and ``from_dict`` before any kernel sees a record:
              pools hold the rest; a unit's marker is of its kind (armor depth under tanks)
 * 2.21       U.S. steps within 1..printed on the map and in the boxes; a unit on the map has a hex
              on land, in a box a box number 0-4
-* 9.0        at most one Japanese unit a hex, on a position hex or in a close combat
+* 9.0        at most one Japanese unit a hex, on a position hex or in a close combat (19.0: a
+             fortification marker may share it)
 * 15.1       the Infantry Loss Box counts each infantry counter once: at most two per four-step
              infantry unit, one per two-step
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.cards import check_deck
-from wargym.peleliu.japanese import Q_CA, Q_HEX
+from wargym.peleliu.japanese import Q_CA, Q_CAVE, Q_HEX
 from wargym.peleliu.scenario import HEAVY, INF, REG_HQ
 from wargym.peleliu.state import (
     DM_UNIT, JP_MAP, N_PILES, O_DAUNTLESS, O_NAVAL, P_ACT_ORDER, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS,
@@ -50,10 +51,16 @@ def check(core, state) -> list[str]:
         hx = state.us_hex[g][on[g]]
         if not land[hx].all():
             errors.append(f"field us_hex: game {g} has a U.S. unit off the land (2.1)")
-        jon = state.jp_loc[g] == JP_MAP
-        jh = state.jp_hex[g][jon]
-        if (jh < 0).any() or len(set(jh.tolist())) != len(jh):
-            errors.append(f"field jp_hex: game {g} has two Japanese units in one hex or a unit without a hex (9.0)")
+        for which in (~sc.jp_fort, sc.jp_fort):  # a unit and a fortification marker may share a hex (19.0)
+            jh = state.jp_hex[g][(state.jp_loc[g] == JP_MAP) & which]
+            if (jh < 0).any() or len(set(jh.tolist())) != len(jh):
+                errors.append(f"field jp_hex: game {g} has two Japanese units (or fortification markers) in one "
+                              f"hex or one without a hex (9.0, 19.0)")
+        # 18.31: a fortification marker holds a depth marker only while alone in its position
+        for f in np.flatnonzero(sc.jp_fort & (state.jp_loc[g] == JP_MAP) & (state.jp_depth[g] >= 0)):
+            shared = (state.jp_loc[g] == JP_MAP) & ~sc.jp_fort & (state.jp_hex[g] == state.jp_hex[g, f])
+            if shared.any():
+                errors.append(f"field jp_depth: game {g} {sc.jp_names[f]} holds a depth marker beside a unit (18.31)")
         # depth markers: each marker under exactly one unit that names it
         owners = np.concatenate([state.jp_depth[g][state.jp_depth[g] >= 0], state.jp_ca[g][state.jp_ca[g] >= 0]])
         if len(set(owners.tolist())) != len(owners):
@@ -78,7 +85,8 @@ def check(core, state) -> list[str]:
         # stance (Q_CA + unit) or position hexes (Q_HEX + position)
         F, NJ, P = len(sc.grp_members), len(sc.jp_names), len(sc.pos_id)
         for e in state.jq[g][:int(state.jq_n[g])].tolist():
-            ok = (e < Q_CA and e // 1000 < 3 and e % 1000 < F) or (Q_CA <= e < Q_CA + NJ) or (Q_HEX <= e < Q_HEX + P)
+            ok = (e < Q_CAVE and e // 1000 < 3 and e % 1000 < F) or (Q_CA <= e < Q_CA + NJ) \
+                or (Q_HEX <= e < Q_HEX + P) or (Q_CAVE <= e < Q_CAVE + 2)
             if not ok:
                 errors.append(f"field jq: game {g} queues {e}, not a fire group, a unit or a position (12.0)")
                 break
@@ -89,6 +97,8 @@ def check(core, state) -> list[str]:
             errors.append(f"field k: game {g} drifts by card {int(state.k[g])} from box {int(state.sel[g])} (5.1)")
         inf = np.isin(sc.us_type, (INF, HEAVY))
         most = int((np.where(sc.us_steps[inf] == 4, 2, 1)).sum())
+        if sc.spec.kind == "bnr":
+            most = int((inf & (sc.us_bnr >= 0)).sum())  # 18.41: one counter per unit eliminated
         if state.loss_box[g] > most:
             errors.append(f"field loss_box: game {g} counts {int(state.loss_box[g])} infantry counters, more "
                           f"than the {most} there are (15.1)")

@@ -14,33 +14,35 @@ import numpy as np
 from wargym.jit import njit
 from wargym.rng import uniform
 from wargym.peleliu.board import (
-    artillery_taken, disrupt_us, dot, draw, draw_reserve, empty_position, fire_map, give_depth, group_units, jp_at,
-    jp_communication, jp_map, leader, nearest_beach, nearest_us, place_jp, remove_depth, step_loss, us_count,
-    us_steps_in_hex,
+    artillery_taken, col_of, disrupt_us, dot, draw, draw_reserve, empty_position, fire_map, fort_at, give_depth,
+    group_units, jp_at, jp_communication, jp_map, leader, nearest_beach, nearest_us, place_jp, remove_depth, row_of,
+    step_loss, us_count, us_steps_in_hex,
 )
 from wargym.peleliu.closecombat import start_cc
 from wargym.peleliu.forces import fires_on_beach, leave_ca, night, reinforcement
 from wargym.peleliu.scenario import (
     A_AMBUSH, A_ARTILLERY, A_ASSAULT, A_FIRE, A_FIRE_ADVANCE, A_INFILTRATE, A_MG, A_MORTAR, A_MULTI_FIRE, A_MUSTER,
     A_NONE, A_OVERRUN, A_PATROL, A_REDEPLOY, A_REINFORCE, A_RESUPPLY, A_ADVANCE_FIRE, A_DOUBLE_ADVANCE, AIRSTRIP,
+    A_BNR_ARTILLERY, A_BNR_ASSAULT, A_BNR_RESUPPLY,
     CLEAR, INTENSE, L_I, L_M, REG_HQ, S_ART_NO, S_ART_US, S_OCC_NO, S_OCC_US, S_TANK, S_UN_COMM_NO, S_UN_COMM_US,
     S_UN_NOCOMM, STEADY,
 )
 from wargym.peleliu.state import (
-    CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_VARIABLE_LETTERS,
+    CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_BNR, OPT_VARIABLE_LETTERS,
     JP_RESERVE, PILE_TRACK, QMAX, US_BOX, US_MAP, US_TRACK,
 )
 
 Q_CA = 3000       # queue entry: a unit in counterattack stance (13.42)
 Q_HEX = 4000      # queue entry: the second hex of a position group assaulting (12.81)
+Q_CAVE = 2900     # queue entry: a unit in a cave (BNR Hidden Caves event)
 LETTER_TURNS = (3, 5, 7, 9, 11)
 
 
 @njit(cache=True)
 def letter_available(T, S, g, L):
     """12.0: lettered actions become available on turns 3, 5, 7, 9, 11 (20.1: in a random order)."""
-    if L == 0:
-        return True
+    if L == 0 or T.opts[OPT_BNR]:
+        return True  # 18.35: every letter from turn 1 in BNR
     turn = S.turn[g]
     if T.opts[OPT_VARIABLE_LETTERS]:
         for k in range(5):
@@ -97,7 +99,7 @@ def start_fire_phase(T, S, g):
                 continue
             n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
             ok = n_occ > 0
-            if not ok:
+            if not ok and not T.opts[OPT_BNR]:  # 18.35: unoccupied positions do not act in BNR
                 near = nearest_us(T, S, g, T.pos_hex[p]) <= 3
                 if near and S.comm[g, p]:
                     ok = True
@@ -107,31 +109,12 @@ def start_fire_phase(T, S, g):
                 seen[f] = True
                 S.jq[g, n] = slot * 1000 + f
                 n += 1
+    for k in range(2):  # Hidden Caves: checked after the card's colours, whatever they are
+        if S.cave_hex[g, k] >= 0 and n < QMAX:
+            S.jq[g, n] = Q_CAVE + k
+            n += 1
     S.jq_n[g] = n
     S.jq_i[g] = 0
-
-
-@njit(cache=True)
-def row_of(T, h):
-    """The hex's row (a bigger row is further south): hexes are numbered column-major."""
-    # dense index = (column - 1) * rows + (row - 1); rows = H / columns is not stored, use the S neighbour walk
-    r = 0
-    x = h
-    while T.nbr[x, 0] >= 0:
-        x = T.nbr[x, 0]
-        r += 1
-    return r
-
-
-@njit(cache=True)
-def col_of(T, h):
-    """The hex's column (a bigger column is further east)."""
-    c = 0
-    x = h
-    while T.nbr[x, 5] >= 0 or T.nbr[x, 4] >= 0:
-        x = T.nbr[x, 5] if T.nbr[x, 5] >= 0 else T.nbr[x, 4]
-        c += 1
-    return c
 
 
 @njit(cache=True)
@@ -154,6 +137,9 @@ def fire_step(T, S, g):
             S.jp_acted[g, j] = True
             counterattack(T, S, g, j)
         return True
+    if e >= Q_CAVE:
+        cave_fire(T, S, g, e - Q_CAVE)
+        return True
     slot = e // 1000
     f = e % 1000
     check_group(T, S, g, f, slot)
@@ -167,7 +153,7 @@ def finish_fire_phase(T, S, g):
     c = S.fire_card[g]
     if c < 0:
         return
-    if T.card_artillery[c] > 0 and S.turn[g] >= 2:
+    if T.card_artillery[c] > 0 and S.turn[g] >= 2 and not T.opts[OPT_BNR]:  # 18.35: disregarded in BNR
         n = 0
         for p in range(T.pos_hex.shape[0]):
             if T.pos_art[p] and not S.art_gone[g, p]:
@@ -253,6 +239,9 @@ def check_group(T, S, g, f, slot):
             p = T.grp_members[f, k]
             if p >= 0 and occ[T.pos_hex[p]] >= 0 and T.pos_art[p] and not S.art_gone[g, p]:
                 art = True
+        if T.opts[OPT_BNR]:
+            do_action(T, S, g, f, T.action_chart[1, S_OCC_US if us_fof else S_OCC_NO, letter], star, armor, occ)
+            return  # 18.35: the BNR section of the chart
         sit = (S_ART_US if us_fof else S_ART_NO) if art else (S_OCC_US if us_fof else S_OCC_NO)
         act = T.action_chart[0, sit, letter]
         if act == A_ARTILLERY and night(T, S, g):
@@ -311,6 +300,13 @@ def do_action(T, S, g, f, act, star, armor, occ):
                     group_fire(T, S, g, f, False, star, armor)
     elif act == A_AMBUSH:
         ambush(T, S, g, f)
+    elif act == A_BNR_RESUPPLY:
+        if bnr_resupply(T, S, g, f, occ) and us_in_field(T, S, g, f, False, False):
+            group_fire(T, S, g, f, False, star, armor)
+    elif act == A_BNR_ASSAULT:
+        assault(T, S, g, f)
+    elif act == A_BNR_ARTILLERY:
+        bnr_artillery(T, S, g, f, occ)
     elif act == A_INFILTRATE:
         for k in range(2):  # 12.101: both hexes of a group when both are eligible
             p = T.grp_members[f, k]
@@ -348,7 +344,7 @@ def muster_hex(T, S, g, f, comm):
 def placement_action(T, S, g, e):
     """The reserve placement (A_MUSTER / A_REINFORCE / A_INFILTRATE) queue entry e would make, else
     A_NONE."""
-    if e >= Q_CA:
+    if e >= Q_CAVE:
         return A_NONE
     slot = e // 1000
     f = e % 1000
@@ -416,7 +412,35 @@ def hit_limit(T, S, g, f, occ):
             ca = S.jp_ca[g, j]
             if ca >= 0 and S.dm_rev[g, ca] and S.jp_depth[g, j] < 0:
                 n += 1  # a counterattack marker on its depth side is the unit's depth (13.41)
+            if T.opts[OPT_BNR] and not T.jp_fort[j] and fort_at(T, S, g, T.pos_hex[p]) >= 0:
+                n += 1  # 19.3: the fortification marker is a counter of the position too
     return n
+
+
+@njit(cache=True)
+def auf_bonus(T, S, g, f):
+    """18.34 / 19.3: one more hit when a U.S. unit with an Action Under Fire marker is in the
+    group's intense field of fire."""
+    if not T.opts[OPT_BNR]:
+        return 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_auf[g, u] and S.us_loc[g, u] == US_MAP and T.grp_dot[f, S.us_hex[g, u]] == INTENSE:
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def revealed_fort_fires(T, S, g, f):
+    """19.31: the group holds a fortified position with a revealed marker."""
+    if not T.opts[OPT_BNR]:
+        return False
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0:
+            x = fort_at(T, S, g, T.pos_hex[p])
+            if x >= 0 and S.jp_rev[g, x]:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -445,7 +469,8 @@ def group_fire(T, S, g, f, mg, star, armor):
     tank = n_tank > 0
     c = S.fire_card[g]
     sym = T.card_symbol[c]
-    limit = hit_limit(T, S, g, f, occ)
+    limit = hit_limit(T, S, g, f, occ) + auf_bonus(T, S, g, f)
+    no_disrupt = revealed_fort_fires(T, S, g, f)
     unrevealed = 0
     for k in range(2):
         p = T.grp_members[f, k]
@@ -532,7 +557,7 @@ def group_fire(T, S, g, f, mg, star, armor):
             if e & 2:
                 S.us_fired[g, b] = True
                 step_loss(T, S, g, b)
-            if (e & 1) and S.us_loc[g, b] == US_MAP:
+            if (e & 1) and S.us_loc[g, b] == US_MAP and not no_disrupt:
                 disrupt_us(T, S, g, b, False)
     if hits < limit and star:
         for u in range(NU):
@@ -550,7 +575,7 @@ def hit_later(T, S, g, f, h, occ):
     dot into hex h (6.34's "assume position B hits that unit")."""
     for i in range(S.jq_i[g], S.jq_n[g]):
         e = S.jq[g, i]
-        if e >= Q_CA:
+        if e >= Q_CAVE:
             continue
         f2 = e % 1000
         if f2 == f or T.grp_dot[f2, h] == 0:
@@ -838,18 +863,10 @@ def assault_unit(T, S, g, j, colour):
     h = S.jp_hex[g, j]
     p = T.hex_pos[h]
     f = T.pos_group[p] if p >= 0 else -1
-    NU = S.us_loc.shape[1]
-    best, bk = -1, 0
-    if f >= 0:
-        for u in range(NU):
-            if S.us_loc[g, u] != US_MAP:
-                continue
-            x = S.us_hex[g, u]
-            if T.grp_dot[f, x] == 0:
-                continue
-            key = T.dist[h, x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 + x
-            if best < 0 or key < bk:
-                best, bk = x, key
+    if T.opts[OPT_BNR]:
+        bnr_assault_unit(T, S, g, j, colour)
+        return
+    best = assault_target(T, S, g, f, h) if f >= 0 else -1
     if best >= 0:
         move_into_cc(T, S, g, j, best, CC_JP_ASSAULT, colour)
         start_cc(T, S, g, best, j, CC_JP_ASSAULT, position_colour_or(T, best, colour))  # 12.83
@@ -875,6 +892,23 @@ def assault_unit(T, S, g, j, colour):
         start_cc(T, S, g, x, j, CC_JP_ASSAULT, position_colour_or(T, x, colour))
     else:
         S.jp_hex[g, j] = x
+
+
+@njit(cache=True)
+def assault_target(T, S, g, f, h):
+    """12.8, 18.35 [A]: the U.S.-occupied hex of group f's field closest to h, the fewest U.S. steps
+    on a tie (then the lowest hex: README), -1."""
+    best, bk = -1, 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] != US_MAP:
+            continue
+        x = S.us_hex[g, u]
+        if T.grp_dot[f, x] == 0:
+            continue
+        key = T.dist[h, x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 + x
+        if best < 0 or key < bk:
+            best, bk = x, key
+    return best
 
 
 @njit(cache=True)
@@ -1102,3 +1136,122 @@ def counterattack(T, S, g, j):
 
 
 # ---------------------------------------------------------------------------- depth and reserves
+
+
+# ------------------------------------------------------------------------------ Bloody Nose Ridge
+@njit(cache=True)
+def bnr_resupply(T, S, g, f, occ):
+    """18.35 [R]: an occupied position of the group without a depth marker gets one, face down (a
+    fortification marker alone holds it); True when every occupied position already had one (with
+    U.S. units in the field the group then fires; README: a group of two positions fires only when
+    neither received a marker)."""
+    had = True
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        j = occ[T.pos_hex[p]]
+        if j >= 0 and S.jp_depth[g, j] < 0:
+            had = False
+            give_depth(T, S, g, j, False)
+    return had
+
+
+@njit(cache=True)
+def bnr_assault_unit(T, S, g, j, colour):
+    """18.35 [A]: a fortification marker alone first gets a unit of the reserve, face up; the unit
+    (with its depth marker) moves into the closest U.S.-occupied hex of the position's field, the
+    fewest U.S. steps on a tie (then the lowest hex: README), and a close combat follows in the
+    colour of that hex's position, else of the position it came from."""
+    h = S.jp_hex[g, j]
+    p = T.hex_pos[h]
+    if p < 0:
+        return
+    if T.jp_fort[j]:
+        r = draw_reserve(T, S, g)
+        if r < 0:
+            return
+        place_jp(T, S, g, r, h, True)
+        j = r
+    best = assault_target(T, S, g, T.pos_group[p], h)
+    if best < 0:
+        return
+    move_into_cc(T, S, g, j, best, CC_JP_ASSAULT, colour)
+    start_cc(T, S, g, best, j, CC_JP_ASSAULT, position_colour_or(T, best, T.pos_colour[p]))
+
+
+@njit(cache=True)
+def bnr_artillery(T, S, g, f, occ):
+    """18.35 [A] with no U.S. unit in the field: a mountaintop position hits one U.S. unit anywhere
+    in play with the card's target symbol, the most steps (then the lowest number: README)."""
+    mtop = False
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p >= 0 and occ[T.pos_hex[p]] >= 0 and T.pos_mtop[p]:
+            mtop = True
+    if not mtop:
+        return
+    sym = T.card_symbol[S.fire_card[g]]
+    best = -1
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] != US_MAP or T.us_symbol[u] != sym or S.us_fired[g, u]:
+            continue
+        if best < 0 or S.us_steps[g, u] > S.us_steps[g, best]:
+            best = u
+    if best >= 0:
+        S.us_fired[g, best] = True
+        step_loss(T, S, g, best)
+
+
+@njit(cache=True)
+def cave_unit(T, S, g, k):
+    h = S.cave_hex[g, k]
+    if h < 0:
+        return -1
+    return jp_at(T, S, g, h)
+
+
+@njit(cache=True)
+def cave_fire(T, S, g, k):
+    """Hidden Caves: a unit in a cave fires only when a U.S. unit with an Action Under Fire marker
+    is in its steady field (the six adjacent hexes); the hit limit is the unit and its depth
+    marker (6.31), targets by 6.3's priorities on the steady row."""
+    j = cave_unit(T, S, g, k)
+    if j < 0 or S.jp_dis[g, j]:
+        return
+    h = S.cave_hex[g, k]
+    NU = S.us_loc.shape[1]
+    spotted = False
+    for u in range(NU):
+        if S.us_loc[g, u] == US_MAP and S.us_auf[g, u] and T.dist[h, S.us_hex[g, u]] == 1:
+            spotted = True
+    if not spotted:
+        return
+    S.jp_acted[g, j] = True
+    sym = T.card_symbol[S.fire_card[g]]
+    limit = 1 + (1 if S.jp_depth[g, j] >= 0 else 0)
+    unrevealed = 0 if S.jp_rev[g, j] else 1
+    hit = np.zeros(NU, np.bool_)
+    for _ in range(limit):
+        best, bk, be = -1, 0, 0
+        for u in range(NU):
+            if S.us_loc[g, u] != US_MAP or T.dist[h, S.us_hex[g, u]] != 1 or leader(T, u) or hit[u]:
+                continue
+            x = S.us_hex[g, u]
+            conc = us_steps_in_hex(T, S, g, x) >= 7
+            armored = T.us_armored[u]
+            cls = (2 if armored else 0) + (1 if (conc or T.us_symbol[u] == sym) else 0)
+            e = T.fire_chart[0, unrevealed, cls]
+            if e == 0 or ((e & 2) and S.us_fired[g, u]):
+                continue
+            key = (10 - S.us_steps[g, u]) * 100 + u
+            if best < 0 or key < bk:
+                best, bk, be = u, key, e
+        if best < 0:
+            return
+        hit[best] = True
+        if be & 2:
+            S.us_fired[g, best] = True
+            step_loss(T, S, g, best)
+        if (be & 1) and S.us_loc[g, best] == US_MAP:
+            disrupt_us(T, S, g, best, False)

@@ -17,8 +17,13 @@
     43     garrison; 44 artillery destroyed; 45 fortification; 46 in Japanese communication (positions)
     47     attacked / barraged this phase; 48 the selected unit's hex; 49 the target hex; 50 units in the
            order being declared; 51 close combat hex
+    --- Bloody Nose Ridge (zero in the invasion scenarios)
+    52     fortification marker (0.5 face down, 1 revealed); 53-58 impassable hexside N, NE, SE, S, SW, NW
+           (19.2); 59 U.S. units with an Action Under Fire marker (count / 2); 60 Attack Orders; 61 cave;
+    62     the Japanese zone; 63 a hex in play (18.1)
 ``global`` float32[N_GLOBAL]: turn, stage, phase, actions left, markers, losses and the level, the
-boxes and the turn track, letters available, the fire card's colours and letters, the result.
+boxes and the turn track, letters available, the fire card's colours and letters, the result; BNR:
+Rupertus in command, the flamethrower, the morning's bonus barrages left, the kind of turn.
 then, per U.S. unit (N_UNIT each, in counters.yaml order): where it is, steps, disruption, acted,
 hero, type, in the declared order, in close combat, command post, in command.
 """
@@ -33,8 +38,8 @@ from wargym.peleliu.state import (
 )
 
 N_STATIC = 26
-N_PLANES = 52
-N_SCALARS = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5
+N_PLANES = 64
+N_SCALARS = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8
 N_UNIT = 5 + 4 + len(US_TYPES) + 4
 
 
@@ -89,7 +94,8 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     add(31, sc.us_type == 7)
     add(32, np.isin(sc.us_type, (2, 3)) * (1 + (state.cp >= 0)))
     add(33, state.hero / 2)
-    jon = state.jp_loc == JP_MAP
+    on_map = state.jp_loc == JP_MAP
+    jon = on_map & ~sc.jp_fort[None, :]  # the units proper (fortification markers: plane 52)
     jb, jj = np.nonzero(jon)
     jh = state.jp_hex[jb, jj]
     rev = state.jp_rev[jb, jj]
@@ -104,8 +110,11 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     dyn[jb, 40 - N_STATIC, jh] = state.jp_ca[jb, jj] >= 0
     # live fields of fire: groups with a non-disrupted unit in one of their positions
     mem = sc.grp_members
+    fb, ff = np.nonzero(on_map & sc.jp_fort[None, :])
+    fh = state.jp_hex[fb, ff]
     if mem.shape[0]:
         live_unit = np.zeros((B, H), np.bool_)
+        live_unit[fb, fh] = ~state.jp_dis[fb, ff]  # a marker alone holds its position (18.31)
         live_unit[jb, jh] = ~state.jp_dis[jb, jj]
         live_grp = np.zeros((B, mem.shape[0]), np.bool_)
         for k in range(2):
@@ -130,13 +139,31 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
         ok = (where >= 0) & (where < H)
         dyn[games[ok], plane - N_STATIC, where[ok]] = 1
     add(50, state.att_units)
+    if sc.spec.kind == "bnr":
+        frev = state.jp_rev[fb, ff]
+        dyn[fb, 52 - N_STATIC, fh] = np.where(frev, 1.0, 0.5)
+        rot = state.jp_rot[fb, ff].astype(np.int64)
+        for d in range(6):
+            dyn[fb, 53 + d - N_STATIC, fh] = frev & sc.jp_blocked[ff, (d - rot) % 6]
+        add(59, state.us_auf * 0.5)
+        dyn[:, 60 - N_STATIC, ph] = state.att_order
+        cave = state.cave_hex
+        for k in range(cave.shape[1]):
+            ok = cave[:, k] >= 0
+            dyn[games[ok], 61 - N_STATIC, cave[ok, k]] = 1
+        dyn[:, 62 - N_STATIC] = sc.jp_zone & sc.in_play
+        dyn[:, 63 - N_STATIC] = sc.in_play
     spatial = np.empty((B, N_PLANES, g.rows, g.columns), np.float32)
     spatial[:, :N_STATIC] = core.static
     spatial[:, N_STATIC:] = dyn.reshape(B, N_PLANES - N_STATIC, g.columns, g.rows).transpose(0, 1, 3, 2)
     # global
     glob = np.zeros((B, N_SCALARS), np.float32)
     turn = state.turn.astype(np.int64)
-    level = sc.catastrophic[np.clip(turn, 0, len(sc.catastrophic) - 1)]
+    bnr = sc.spec.kind == "bnr"
+    if bnr:
+        level = np.full(B, sc.bnr_catastrophic)
+    else:
+        level = sc.catastrophic[np.clip(turn, 0, len(sc.catastrophic) - 1)]
     glob[:, 0] = turn / 24
     glob[:, 1] = state.actions_left / 2
     glob[:, 2] = state.naval / 2
@@ -175,10 +202,18 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     o += 18
     glob[np.arange(B), o + sc.card_symbol[cc]] = has_card
     glob[:, o + 3] = has_card * sc.card_artillery[cc] / 8
-    glob[:, o + 4] = (state.jp_loc == JP_RESERVE).sum(axis=1) / 20
+    glob[:, o + 4] = ((state.jp_loc == JP_RESERVE) & ~sc.jp_fort[None, :]).sum(axis=1) / 20
     glob[:, o + 5] = state.result / 4
     o += 6
     glob[:, o] = state.terminated
+    o += 5
+    if bnr:
+        glob[:, o] = state.rupertus
+        glob[:, o + 1] = state.flame
+        glob[:, o + 2] = (state.bonus & 1) == 0
+        glob[:, o + 3] = (state.bonus & 2) == 0
+        kind = sc.bnr_kind[np.clip(turn, 0, len(sc.bnr_kind) - 1)]
+        glob[np.arange(B), o + 4 + kind] = 1
     # units
     units = np.zeros((B, NU, N_UNIT), np.float32)
     for k, loc in enumerate((US_TRACK, US_BOX, US_MAP, US_ELIM)):

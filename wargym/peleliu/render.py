@@ -125,6 +125,9 @@ def marker_text(core, s, g: int, d: int, what: str) -> str:
     return text
 
 
+SIDES = ("N", "NE", "SE", "S", "SW", "NW")
+
+
 def jp_known(s, g: int, j: int, viewer: int | None) -> bool:
     """Whether the drawing may name Japanese unit j (the whole truth, or revealed)."""
     return viewer is None or bool(s.jp_rev[g, j])
@@ -133,7 +136,14 @@ def jp_known(s, g: int, j: int, viewer: int | None) -> bool:
 def jp_text(core, s, g: int, j: int, viewer: int | None) -> str:
     """A Japanese unit in words: 'J12 str 3 needs FT+BZ', '?' hidden from the U.S.; its markers."""
     sc = core.scenario
-    if jp_known(s, g, j, viewer):
+    if jp_known(s, g, j, viewer) and sc.jp_fort[j]:
+        rot = int(s.jp_rot[g, j])
+        sides = [SIDES[(d + rot) % 6] for d in range(6) if sc.jp_blocked[j, d]]
+        text = f"{sc.jp_names[j]} blocks {','.join(sides) or 'nothing'}"
+        req = weapons_text(sc.jp_requires[j])
+        if req:
+            text += f" needs {req}"
+    elif jp_known(s, g, j, viewer):
         text = f"{sc.jp_names[j]} str {int(sc.jp_strength[j])}"
         req = weapons_text(sc.jp_requires[j])
         if req:
@@ -171,11 +181,21 @@ def hex_contents(s, g: int) -> dict[int, tuple[list[int], list[int]]]:
 
 
 def turn_time(sc: Scenario, turn: int) -> str:
-    return sc.turn_time[turn] if 0 <= turn < len(sc.turn_time) else ""
+    times = sc.bnr_time if sc.spec.kind == "bnr" else sc.turn_time  # 18.0: the BNR track
+    return times[turn] if 0 <= turn < len(times) else ""
+
+
+def is_night_turn(sc: Scenario, turn: int) -> bool:
+    if sc.spec.kind == "bnr":
+        return 0 <= turn < len(sc.bnr_kind) and sc.bnr_kind[turn] == 3  # 18.21
+    return turn == NIGHT_TURN
 
 
 def loss_text(sc: Scenario, s, g: int) -> str:
     turn = int(s.turn[g])
+    if sc.spec.kind == "bnr":
+        level = sc.bnr_catastrophic  # 18.41: infantry units eliminated
+        return f"infantry units eliminated {int(s.loss_box[g])} of catastrophic {level}"
     level = int(sc.catastrophic[min(max(turn, 0), len(sc.catastrophic) - 1)])
     lost = int(s.loss_box[g])
     if level <= 0:
@@ -256,7 +276,7 @@ def status_lines(core, s, g: int, viewer: int | None) -> list[str]:
     """The header shared by the text board and the image's panel."""
     sc = core.scenario
     turn = int(s.turn[g])
-    night = " night turn" if turn == NIGHT_TURN else ""
+    night = " night turn" if is_night_turn(sc, turn) else ""
     lines = [f"Turn {turn} ({turn_time(sc, turn)}){night} | stage: {STAGE_NAMES[int(s.stage[g])]} | "
              f"phase: {PHASE_NAMES[int(s.phase[g])]}",
              f"Actions left: {int(s.actions_left[g])} | decisions: {int(s.decisions[g])} | {loss_text(sc, s, g)} | "
@@ -286,9 +306,14 @@ def track_units(s, g: int) -> dict[int, list[int]]:
 def forces_lines(core, s, g: int, viewer: int | None) -> list[str]:
     sc = core.scenario
     loc = s.jp_loc[g]
-    on = loc == JP_MAP
+    unit = ~sc.jp_fort
+    on = (loc == JP_MAP) & unit
     line = (f"Japanese: {int(on.sum())} on the map ({int((on & s.jp_rev[g]).sum())} revealed), "
-            f"{int((loc == JP_RESERVE).sum())} in the reserve box")
+            f"{int(((loc == JP_RESERVE) & unit).sum())} in the reserve box")
+    if sc.jp_fort.any():
+        forts = (loc == JP_MAP) & sc.jp_fort
+        line += (f", {int(forts.sum())} fortification markers ({int((forts & s.jp_rev[g]).sum())} revealed), "
+                 f"{int(((loc == JP_RESERVE) & sc.jp_fort).sum())} in the cup")
     elim = [sc.jp_names[int(j)] for j in np.flatnonzero(loc == JP_ELIM)]
     line += f", eliminated elite box: {' '.join(elim) if elim else 'empty'}"
     line += f"; depth markers: {int((s.dm_loc[g] == DM_POOL).sum())} in the pools, " \
@@ -775,7 +800,7 @@ def _draw_panel(cv: Canvas, core, s, g: int, viewer, x: float, y: float, width: 
 
     turn = int(s.turn[g])
     heading("Status")
-    para(f"Turn {turn}: {turn_time(sc, turn)}" + (" (night)" if turn == NIGHT_TURN else ""), bold=True)
+    para(f"Turn {turn}: {turn_time(sc, turn)}" + (" (night)" if is_night_turn(sc, turn) else ""), bold=True)
     para(f"Stage: {STAGE_NAMES[int(s.stage[g])]}")
     para(f"Phase: {PHASE_NAMES[int(s.phase[g])]}; actions left {int(s.actions_left[g])}; "
          f"decisions {int(s.decisions[g])}")

@@ -39,8 +39,8 @@ WEAPONS = ("FT", "BR", "BZ", "MG", "AR", "DE", "NA", "RD", "FL", "CC")
 W_FT, W_BR, W_BZ, W_MG, W_AR, W_DE, W_NA, W_RD, W_FL, W_CC = (1 << i for i in range(10))
 US_TYPES = ("infantry", "heavy", "inf_hq", "reg_hq", "engineer", "tank", "amtank", "artillery")
 INF, HEAVY, INF_HQ, REG_HQ, ENG, TANK, AMTANK, ART = range(8)
-JP_TYPES = ("infantry", "engineer", "hq", "antitank", "machinegun", "tank")
-JP_TANK = 5
+JP_TYPES = ("infantry", "engineer", "hq", "antitank", "machinegun", "tank", "fortification")
+JP_TANK, JP_FORT = 5, 6
 TERRAINS = ("sea", "shallow", "beach", "clear", "airstrip", "jungle", "swamp", "coral", "mountain", "buildings")
 SEA, SHALLOW, BEACH, CLEAR, AIRSTRIP, JUNGLE, SWAMP, CORAL, MOUNTAIN, BUILDINGS = range(10)
 BOXES = ("W1", "W2", "O1", "O2", "O3")
@@ -465,6 +465,10 @@ class Scenario:
     dm_colour: np.ndarray       # int8[ND] counterattack markers' colour, -1
     fort_blocked: np.ndarray    # bool[NF, 6]
     fort_requires: np.ndarray   # int32[NF]
+    # BNR (2.25, 18.31, 19.0): the 20 fortification markers follow the units as "Japanese units" of
+    # type JP_FORT (a marker alone in a hex "has the characteristics of units"); none elsewhere
+    jp_fort: np.ndarray         # bool[NJ]
+    jp_blocked: np.ndarray      # bool[NJ, 6] a marker's blocked hexsides, arrow pointing west (19.1)
     hero_names: list
     naval_max: int
     dauntless_max: int
@@ -787,6 +791,9 @@ def compile_scenario(name: str, spec: ScenarioSpec, folder: Path | None = None) 
     NJ = len(jp)
     n_inf = len(cnt.japanese_units)
     jp_tank = np.arange(NJ) >= n_inf
+    fort_blocked = np.array([[d in f.blocked for d in range(6)] for f in cnt.fortifications], np.bool_).reshape(-1, 6)
+    fort_requires = np.array([_bits(f.requires) for f in cnt.fortifications], np.int32)
+    NF = len(cnt.fortifications) if bnr else 0
     dms = [(0, d) for d in cnt.depth_markers] + [(1, d) for d in cnt.armor_depth] + [(2, d) for d in cnt.counterattack_depth]
     # --- cards
     NC = len(crd.cards)
@@ -900,17 +907,21 @@ def compile_scenario(name: str, spec: ScenarioSpec, folder: Path | None = None) 
         us_printed=us_printed, us_armored=np.array([u.armored for u in us], np.bool_),
         us_arrival=np.array([u.arrival or -1 for u in us], np.int8), us_beach=us_beach, us_bnr=us_bnr,
         us_bnr_hex=us_bnr_hex,
-        jp_names=[u.name for u in jp],
-        jp_type=np.array([JP_TYPES.index(getattr(u, "type", "tank")) for u in jp], np.int8), jp_elite=np.array([getattr(u, "elite", False) for u in jp], np.bool_),
-        jp_tank=jp_tank, jp_strength=np.array([u.strength for u in jp], np.int8),
-        jp_requires=np.array([_bits(u.requires) for u in jp], np.int32),
-        jp_colour=np.array([COLOURS.index(u.colour) if hasattr(u, "colour") else -1 for u in jp], np.int8),
+        jp_names=[u.name for u in jp] + [f"fortification {i + 1}" for i in range(NF)],
+        jp_type=np.array([JP_TYPES.index(getattr(u, "type", "tank")) for u in jp] + [JP_FORT] * NF, np.int8),
+        jp_elite=np.array([getattr(u, "elite", False) for u in jp] + [False] * NF, np.bool_),
+        jp_tank=np.concatenate([jp_tank, np.zeros(NF, np.bool_)]),
+        jp_strength=np.array([u.strength for u in jp] + [0] * NF, np.int8),
+        jp_requires=np.concatenate([np.array([_bits(u.requires) for u in jp], np.int32), fort_requires[:NF]]),
+        jp_colour=np.array([COLOURS.index(u.colour) if hasattr(u, "colour") else -1 for u in jp] + [-1] * NF,
+                           np.int8),
+        jp_fort=np.arange(NJ + NF) >= NJ,
+        jp_blocked=np.concatenate([np.zeros((NJ, 6), np.bool_), fort_blocked[:NF]]),
         dm_kind=np.array([k for k, _ in dms], np.int8), dm_strength=np.array([d.strength for _, d in dms], np.int8),
         dm_requires=np.array([_bits(d.requires) for _, d in dms], np.int32),
         dm_tr=np.array([getattr(d, "tactical_reinforcement", False) for _, d in dms], np.bool_),
         dm_colour=np.array([COLOURS.index(d.colour) if k == 2 else -1 for k, d in dms], np.int8),
-        fort_blocked=np.array([[d in f.blocked for d in range(6)] for f in cnt.fortifications], np.bool_).reshape(-1, 6),
-        fort_requires=np.array([_bits(f.requires) for f in cnt.fortifications], np.int32),
+        fort_blocked=fort_blocked, fort_requires=fort_requires,
         hero_names=list(cnt.heroes), naval_max=cnt.naval_markers, dauntless_max=cnt.dauntless_markers,
         card_land_colour=np.array([COLOURS.index(c.landing.colour) for c in cards], np.int8),
         card_land_symbol=np.array([SYMBOLS.index(c.landing.symbol) for c in cards], np.int8),

@@ -23,12 +23,17 @@ from wargym.cards import move_card, new_deck, pile_size, reshuffle
 from wargym.jit import njit
 from wargym.kernel import bind_driver, first_legal, only_action
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
-from wargym.peleliu.board import artillery_taken, draw, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes, us_steps_in_hex
+from wargym.peleliu import bnr
+from wargym.peleliu.board import (
+    artillery_taken, clear_jp, draw, shuffled_where, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes,
+    us_steps_in_hex,
+)
 from wargym.peleliu.closecombat import cc_loss, cc_loss_default, cc_progress, start_cc
 from wargym.peleliu.combat import (
     ATTACK_ATTRITION, ATTACK_HERO, HERO_STRENGTH, HERO_WILD, attrition, finish_attack, resolve_attack,
 )
 from wargym.peleliu.events import do_event, reveal_pickable, reveal_unit
+from wargym.peleliu.forces import night
 from wargym.peleliu.japanese import colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase
 from wargym.peleliu.scenario import AMTANK, REG_HQ
 from wargym.peleliu.state import (
@@ -36,9 +41,10 @@ from wargym.peleliu.state import (
     OPT_VARIABLE_LETTERS, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER, O_MOVE, O_NAVAL, PILE_DECK, PILE_DISCARD,
     PILE_TRACK, P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS, P_CC_WITHDRAW,
     P_DRIFT, P_HERO_BONUS, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_OVER, P_REVEAL_PICK,
-    P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND,
+    P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, R_WIN, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND,
     ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2, ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP,
-    US_OUT, US_TRACK,
+    US_OUT, US_TRACK, OPT_BNR, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT, P_WITHDRAW, ST_BNR_SETUP,
+    ST_RELIEF,
 )
 from wargym.peleliu.us import (
     box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
@@ -46,15 +52,24 @@ from wargym.peleliu.us import (
     landing_check, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions, step_add_mask,
     box_units,
 )
-from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory
+from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory, finish
 from wargym.rng import shuffle
 
 
 # ------------------------------------------------------------------------------------------ set-up
 @njit(cache=True)
 def start_game(T, S, g):
-    """3.0: cards, Japanese units and depth markers, pre-invasion bombardment, U.S. units."""
+    """3.0: cards, Japanese units and depth markers, pre-invasion bombardment, U.S. units (18.1 for
+    Bloody Nose Ridge: bnr.start_bnr)."""
     new_deck(S, S.card_pile, S.card_pos, g, PILE_DECK)
+    if T.opts[OPT_BNR]:
+        bnr.start_bnr(T, S, g)
+        S.turn[g] = 1
+        S.stage[g] = ST_BNR_SETUP
+        S.phase[g] = P_AUTO
+        S.sel[g] = -1
+        S.k[g] = -1
+        return
     NJ = S.jp_loc.shape[1]
     ND = S.dm_loc.shape[1]
     NU = S.us_loc.shape[1]
@@ -63,20 +78,10 @@ def start_game(T, S, g):
         S.dm_rev[g, d] = False
     alt = T.opts[OPT_ALT_ARMOR]
     # the 51 non-armor units face down, one in each set-up position, the rest in reserve
-    inf = np.empty(NJ, np.int64)
-    n = 0
     for j in range(NJ):
-        S.jp_depth[g, j] = -1
-        S.jp_ca[g, j] = -1
-        S.jp_from[g, j] = -1
-        S.jp_dis[g, j] = False
-        S.jp_rev[g, j] = False
-        S.jp_hex[g, j] = -1
-        if not T.jp_tank[j]:
-            inf[n] = j
-            n += 1
-    order = inf[:n].copy()
-    shuffle(S, g, order)
+        clear_jp(T, S, g, j)
+    order = shuffled_where(S, g, ~T.jp_tank)
+    n = order.shape[0]
     k = 0
     for p in range(T.pos_hex.shape[0]):
         setup = T.setup_alt[p] if alt else T.setup_std[p]
@@ -88,14 +93,8 @@ def start_game(T, S, g):
     for i in range(k, n):
         S.jp_loc[g, order[i]] = JP_RESERVE
     # the four armor units, revealed and disrupted, an armor depth marker face down under each
-    tanks = np.empty(NJ, np.int64)
-    nt = 0
-    for j in range(NJ):
-        if T.jp_tank[j]:
-            tanks[nt] = j
-            nt += 1
-    tk = tanks[:nt].copy()
-    shuffle(S, g, tk)
+    tk = shuffled_where(S, g, T.jp_tank)
+    nt = tk.shape[0]
     k = 0
     for p in range(T.pos_hex.shape[0]):
         if T.pos_armor[p] == (2 if alt else 1) and k < nt:
@@ -164,6 +163,8 @@ def progress(T, S, g):
         return True
     st = S.stage[g]
     turn = S.turn[g]
+    if T.opts[OPT_BNR] and st != ST_FIRE_START and st != ST_FIRE and st != ST_STACKING and st != ST_END_TURN:
+        return bnr_progress(T, S, g)
     if st == ST_AOP_CHECK:
         if turn == 13:
             S.stage[g] = ST_EVENT1
@@ -235,7 +236,7 @@ def progress(T, S, g):
         if fire_step(T, S, g):
             return True
         finish_fire_phase(T, S, g)
-        if turn == 13 and S.jq_pass[g] == 0:
+        if night(T, S, g) and S.jq_pass[g] == 0:
             S.jq_pass[g] = 1  # 16.0: two Fire Phases in a row
             start_fire_phase(T, S, g)
             return True
@@ -270,7 +271,7 @@ def progress(T, S, g):
         if h >= 0:
             S.k[g] = h
             p = T.hex_pos[h]
-            colour = T.pos_colour[p] if (p >= 0 and not T.pos_prov[p]) else cc_colour_of(T, S, g, j)
+            colour = T.pos_colour[p] if (p >= 0 and not T.pos_prov[p]) else colour_of(T, S, g, j)
             start_cc(T, S, g, h, j, CC_US_INIT, colour)
             return True
         S.stage[g] = ST_STACKING
@@ -283,10 +284,117 @@ def progress(T, S, g):
             S.phase[g] = P_STACK_ELIM
             return True
         new_disruption_ages(T, S, g)
-        S.stage[g] = ST_END_TURN
+        S.stage[g] = ST_RELIEF if bnr.is_night(T, S, g) else ST_END_TURN  # 18.21 steps 3-4
+        S.k[g] = -1
         return True
     if st == ST_END_TURN:
         end_turn(T, S, g)
+        return True
+    return False
+
+
+@njit(cache=True)
+def begin_actions(T, S, g):
+    S.stage[g] = ST_ACTIONS
+    start_actions(T, S, g)
+    S.phase[g] = P_ACT_SELECT
+
+
+@njit(cache=True)
+def bnr_progress(T, S, g):
+    """18.2: the BNR sequence of play (the night turns of 18.21, the morning turns of 18.22)."""
+    st = S.stage[g]
+    turn = S.turn[g]
+    if st == ST_BNR_SETUP:
+        code = bnr.setup_step(T, S, g)
+        if code == bnr.SETUP_UNIT:
+            S.phase[g] = P_SETUP
+        elif code == bnr.SETUP_GARRISON:
+            S.phase[g] = P_GARRISON
+        elif code == bnr.SETUP_HERO:
+            S.phase[g] = P_HERO_PLACE
+        else:
+            S.sel[g] = -1
+            begin_actions(T, S, g)
+        return True
+    if st == ST_EVENT1:
+        if turn >= bnr.COMMAND_CHANGE_TURN:
+            S.rupertus[g] = False  # 18.32: the command changes on turn 12 at the latest
+        if bnr.is_night(T, S, g):
+            bnr.night_start(T, S, g)  # 18.21 step 1, then the one-hex moves
+            begin_actions(T, S, g)
+        elif bnr.prep_morning(T, S, g):
+            S.bonus[g] = 0  # 18.22
+            begin_actions(T, S, g)
+        else:
+            S.stage[g] = ST_FIRE_START
+            event_phase(T, S, g, 0)
+        return True
+    if st == ST_EVENT2:
+        S.stage[g] = ST_HQ
+        S.k[g] = 0
+        event_phase(T, S, g, 0)
+        return True
+    if st == ST_HQ:  # 18.2 IV
+        if S.k[g] == 0:
+            bnr.clear_auf(T, S, g)
+            S.k[g] = 1
+            if bnr.undisrupt_mask(T, S, g, np.zeros(T.land.shape[0], np.bool_)) > 0:
+                S.phase[g] = P_UNDISRUPT
+            return True
+        if S.k[g] == 1:
+            S.k[g] = 2
+            if bnr.garrison_mask(T, S, g, np.zeros(T.land.shape[0], np.bool_), False) > 0:
+                S.phase[g] = P_GARRISON
+            return True
+        S.k[g] = -1
+        begin_actions(T, S, g)
+        return True
+    if st == ST_CC:
+        h, j = next_contested(T, S, g, S.k[g])
+        if h >= 0:
+            S.k[g] = h
+            if T.jp_fort[j]:
+                j = bnr.man_fort_for_cc(T, S, g, h)  # 19.5
+                if j < 0:
+                    bnr.taken(T, S, g, h)
+                    return True
+            p = T.hex_pos[h]
+            colour = T.pos_colour[p] if p >= 0 else bnr.cave_colour(T, S, g, h)
+            if colour < 0:
+                colour = colour_of(T, S, g, j)
+            start_cc(T, S, g, h, j, CC_US_INIT, colour)
+            if S.flame[g]:
+                S.phase[g] = P_FLAME
+            return True
+        S.stage[g] = ST_STACKING
+        return True
+    if st == ST_RELIEF:  # 18.21 steps 3-4
+        if S.k[g] == -1:
+            S.k[g] = 0
+            if bnr.waiting(T, S, g) > 0:
+                if bnr.battalion_on_map(T, S, g):
+                    S.phase[g] = P_WITHDRAW
+                else:
+                    bnr.postpone(T, S, g)
+            return True
+        u = bnr.next_arrival(T, S, g)
+        if u >= 0:
+            S.sel[g] = u
+            if bnr.placement_mask(T, S, g, u, np.zeros(T.land.shape[0], np.bool_), True) > 0:
+                S.phase[g] = P_SETUP
+            else:
+                S.pending[g, u] = False
+                S.us_loc[g, u] = US_OUT  # no hex left for it (README)
+                S.us_track[g, u] = -1
+            return True
+        S.sel[g] = -1
+        bnr.end_relief(T, S, g)
+        bnr.reorganize(T, S, g)
+        if bnr.night_check(T, S, g):
+            finish(T, S, g, R_WIN)  # 18.42
+            return True
+        S.stage[g] = ST_END_TURN
         return True
     return False
 
@@ -328,11 +436,6 @@ def event_phase(T, S, g, turn):
 
 
 @njit(cache=True)
-def cc_colour_of(T, S, g, j):
-    return colour_of(T, S, g, j)
-
-
-@njit(cache=True)
 def end_turn(T, S, g):
     """VII: cards to the discards (all shuffled back when the discards clearly outnumber the deck),
     turn 13's reorganization and loss of contact, the victory checks, the next turn."""
@@ -342,7 +445,7 @@ def end_turn(T, S, g):
     if pile_size(S.card_pile, g, PILE_DISCARD) > pile_size(S.card_pile, g, PILE_DECK):
         reshuffle(S, S.card_pile, S.card_pos, g, PILE_DISCARD, PILE_DECK)
     turn = S.turn[g]
-    if turn == 13:
+    if turn == 13 and not T.opts[OPT_BNR]:
         reorganize(T, S, g)
     for k in range(6):
         S.smoke[g, k] = False
@@ -351,7 +454,7 @@ def end_turn(T, S, g):
     if end_of_turn_victory(T, S, g):
         return
     S.turn[g] = turn + 1
-    S.stage[g] = ST_AOP_CHECK
+    S.stage[g] = ST_EVENT1 if T.opts[OPT_BNR] else ST_AOP_CHECK  # 18.2: no amphibious phase
     S.sel[g] = -1
     S.k[g] = -1
 
@@ -432,6 +535,19 @@ def fill_mask(T, S, g, m):
             if reveal_pickable(T, S, g, h):
                 m[h] = True
         m[H + NO] = True
+    elif ph == P_SETUP:
+        bnr.placement_mask(T, S, g, S.sel[g], m, S.stage[g] == ST_RELIEF)
+    elif ph == P_GARRISON:
+        bnr.garrison_mask(T, S, g, m, S.stage[g] == ST_BNR_SETUP)
+    elif ph == P_UNDISRUPT:
+        bnr.undisrupt_mask(T, S, g, m)
+        m[H + NO] = True
+    elif ph == P_WITHDRAW:
+        bnr.withdraw_mask(T, S, g, m, H, UNIT_0)
+        m[H + NO] = True
+    elif ph == P_FORT_ROTATE or ph == P_FLAME:
+        m[H + YES] = True
+        m[H + NO] = True
     if S.cancels[g] >= MAX_CANCELS and (ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET
                                         or ph == P_ATTACK_JOIN):
         m[H + NO] = False  # README: no more take-backs this phase while the declaration can go on
@@ -461,6 +577,7 @@ def apply(T, S, g, a):
     elif ph == P_ACT_SELECT:
         if k == END:
             end_disruption(T, S, g)
+            bnr.clear_orders(T, S, g)  # the Attack Orders markers come off
             S.stage[g] = ST_CC
             S.k[g] = -1
         elif k == NAVAL or k == DAUNTLESS:
@@ -507,14 +624,14 @@ def apply(T, S, g, a):
         S.target[g] = a
         o = S.order[g]
         if o == O_ATTACK:
+            bnr.garrison_fort(T, S, g, a)  # 19.5: upon initiating the attack
             S.att_units[g, S.sel[g]] = True
             S.phase[g] = P_ATTACK_JOIN
         elif o == O_ENTER:
             S.att_units[g, S.sel[g]] = True
             S.phase[g] = P_STACK_JOIN
         else:
-            execute_barrage(T, S, g)
-            S.phase[g] = P_ACT_SELECT
+            S.phase[g] = P_FORT_ROTATE if execute_barrage(T, S, g) else P_ACT_SELECT
     elif ph == P_ATTACK_JOIN:
         if k == NO:
             take_back(T, S, g)
@@ -561,6 +678,27 @@ def apply(T, S, g, a):
             j = jp_at(T, S, g, a)
             if j >= 0:
                 reveal_unit(T, S, g, j)
+    elif ph == P_SETUP:
+        bnr.place_unit(T, S, g, S.sel[g], a)
+    elif ph == P_GARRISON:
+        S.garrison[g, T.hex_pos[a]] = True
+    elif ph == P_UNDISRUPT:
+        if k != NO:
+            bnr.undisrupt(T, S, g, a)
+    elif ph == P_WITHDRAW:
+        if k == NO:
+            bnr.postpone(T, S, g)
+        else:
+            bnr.withdraw(T, S, g, k - UNIT_0)
+    elif ph == P_FORT_ROTATE:
+        f = S.k[g]
+        if k == NO:
+            S.jp_rot[g, f] = (6 - S.jp_rot[g, f]) % 6  # the counterclockwise turning (19.4)
+        S.k[g] = -1
+        S.phase[g] = P_ACT_SELECT
+    elif ph == P_FLAME:
+        if k == YES:
+            bnr.flame_spend(T, S, g)
 
 
 @njit(cache=True)
@@ -596,15 +734,17 @@ def is_minor(ph):
     infiltrating unit completing its move, the step lost in close combat, the unit eliminated for
     stacking, the optional attrition, the hero's wild card or +1 strength."""
     return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION \
-        or ph == P_HERO_BONUS
+        or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME
 
 
 @njit(cache=True)
 def minor_default(T, S, g, m):
     H = T.land.shape[0]
     ph = S.phase[g]
-    if ph == P_INFIL or ph == P_ATTRITION or ph == P_HERO_BONUS:
-        return H + NO if ph == P_ATTRITION else H + YES  # the hero: the wild card completes the weapons
+    if ph == P_INFIL or ph == P_ATTRITION or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME:
+        # the hero: the wild card completes the weapons; a fortification turned clockwise; the
+        # flamethrower spent at once
+        return H + NO if ph == P_ATTRITION else H + YES
     if ph == P_CC_LOSS:
         return H + UNIT_0 + cc_loss_default(T, S, g)
     if ph == P_STACK_ELIM:

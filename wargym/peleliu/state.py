@@ -62,27 +62,33 @@ N_PILES = 5
 DIS_NONE, DIS_OLD, DIS_NEW = range(3)
 HERO, INSPIRED = 1, 2
 QMAX = 96
-MAX_CANCELS = 8  # declarations taken back (NO) in one Action Phase before the rest must be carried out
+MAX_CANCELS = 8
+BNR_HEROES = 4   # 18.1: two hero markers on units at the start, two aside for possible entry
+MORNING, MIDDAY, AFTERNOON, NIGHT = range(4)  # scenario.BNR_KINDS  # declarations taken back (NO) in one Action Phase before the rest must be carried out
 
 # decision phases
 (P_BOX, P_LAND, P_DRIFT, P_ACT_SELECT, P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN, P_INFIL, P_TARGET, P_ATTACK_JOIN,
  P_ATTRITION, P_CC_LOSS, P_CC_WITHDRAW, P_STACK_ELIM, P_HQ_CP, P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK, P_HERO_BONUS,
- P_AUTO, P_OVER) = range(21)
+ P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_AUTO, P_OVER) = range(27)
 PHASE_NAMES = (
     "amphibious: landing box", "amphibious: land in beach hex", "amphibious: drifting unit", "actions: select unit",
     "actions: order", "move: destination", "stack: second unit", "infiltration: complete the move",
     "target hex", "attack: add unit or resolve", "attack: optional attrition", "close combat: step loss",
     "close combat: withdraw", "stacking: eliminate unit", "HQ phase: command post", "hero: unit",
     "event: unit gaining a step", "event: Japanese unit to reveal",
-    "attack: hero's wild card (yes) or +1 strength (no)", "(automatic)", "game over",
+    "attack: hero's wild card (yes) or +1 strength (no)", "set-up / relief: hex for the unit",
+    "garrison: position hex", "HQ phase: hex whose units lose their disruption", "night: battalion to withdraw",
+    "fortification: rotate clockwise (yes) or counterclockwise (no)", "close combat: spend the flamethrower",
+    "(automatic)", "game over",
 )
 RESULTS = ("in play", "U.S. victory", "U.S. defeat", "decisive U.S. defeat", "draw")
 R_NONE, R_WIN, R_LOSS, R_DECISIVE, R_DRAW = range(5)
 # what the game is doing between decisions (stage)
 (ST_AOP_CHECK, ST_AOP_LAND, ST_AOP_BOXES, ST_EVENT1, ST_FIRE, ST_FIRE_START, ST_EVENT2, ST_HQ, ST_ACTIONS,
- ST_CC, ST_STACKING, ST_END_TURN) = range(12)
+ ST_CC, ST_STACKING, ST_END_TURN, ST_BNR_SETUP, ST_RELIEF) = range(14)
 STAGE_NAMES = ("landing checks", "landing", "landing boxes", "first event", "Japanese fire", "fire card",
-               "second event", "HQ phase", "U.S. actions", "close combat", "stacking", "end of turn")
+               "second event", "HQ phase", "U.S. actions", "close combat", "stacking", "end of turn",
+               "BNR set-up", "night: withdrawal and relief")
 # orders (7.0)
 O_MOVE, O_ATTACK, O_BARRAGE, O_ENTER, O_NAVAL, O_DAUNTLESS = range(6)
 # close combat kinds (8.6)
@@ -94,7 +100,7 @@ NONE = {"init": -1, "low": -1}
 @dataclass(frozen=True)
 class State(BaseState):
     decisions: np.ndarray = var("int32", low=0)
-    stage: np.ndarray = var("int8", low=0, high=ST_END_TURN)
+    stage: np.ndarray = var("int8", low=0, high=ST_RELIEF)
     us_loc: np.ndarray = var("int8", ("U",), low=US_OUT, high=US_ELIM)
     us_hex: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
     us_steps: np.ndarray = var("int8", ("U",), low=0, high=4)
@@ -109,6 +115,7 @@ class State(BaseState):
     us_cmd_by: np.ndarray = var("int16", ("U",), high="U-1", **NONE)
     us_from: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
     us_start: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
+    us_auf: np.ndarray = var("bool", ("U",))        # BNR Action Under Fire marker (18.34)
     result: np.ndarray = var("int8", low=0, high=4)
     loss_box: np.ndarray = var("int16", low=0)
     jp_loc: np.ndarray = var("int8", ("J",), low=JP_OUT, high=JP_ELIM)
@@ -121,6 +128,7 @@ class State(BaseState):
     jp_acted: np.ndarray = var("bool", ("J",))
     jp_attacked: np.ndarray = var("bool", ("J",))   # attacked this Action Phase (8.31, 8.43)
     jp_barraged: np.ndarray = var("bool", ("J",))   # barraged this Action Phase (8.43)
+    jp_rot: np.ndarray = var("int8", ("J",), low=0, high=5)  # a fortification's rotation, 60 deg clockwise steps
     dm_loc: np.ndarray = var("int8", ("D",), low=DM_OUT, high=DM_CUP)
     dm_rev: np.ndarray = var("bool", ("D",))
     dm_hex: np.ndarray = var("int16", ("D",), high="H-1", **NONE)
@@ -161,6 +169,13 @@ class State(BaseState):
     cc_withdraw: np.ndarray = var("int8", low=0, high=3)
     cc_tr: np.ndarray = var("bool")
     cc_hits: np.ndarray = var("int8", low=0)
+    # Bloody Nose Ridge (18.0)
+    rupertus: np.ndarray = var("bool")               # General Rupertus in command (18.32)
+    att_order: np.ndarray = var("bool", ("POS",))    # Attack Orders markers (event)
+    flame: np.ndarray = var("bool")                  # the flamethrower CC marker held (event)
+    bonus: np.ndarray = var("int8", low=0, high=3)   # 18.22: bonus naval (1) / Dauntless (2) barrage spent
+    cave_hex: np.ndarray = var("int16", (2,), high="H-1", **NONE)   # the two cave markers (event)
+    cave_colour: np.ndarray = var("int8", (2,), high=5, **NONE)     # a cave's counterattack marker colour
 
 
 Tables = namedtuple("Tables", [
@@ -169,17 +184,17 @@ Tables = namedtuple("Tables", [
     "pos_armor", "pos_mtop", "pos_prov", "pos_fort", "pos_beachfire", "hex_pos", "grp_members", "grp_colour",
     "grp_dot", "grp_ext", "grp_hexes", "grp_nhex", "grp_ext_hexes", "grp_next", "grp_box", "west_order", "us_type", "us_regiment", "us_battalion", "us_steps0", "us_strength",
     "us_range", "us_symbol", "us_printed", "us_armored", "us_arrival", "us_beach", "us_bnr", "us_bnr_hex",
-    "jp_elite", "jp_tank", "jp_strength", "jp_requires", "jp_colour", "dm_kind", "dm_strength", "dm_requires",
+    "jp_elite", "jp_tank", "jp_fort", "jp_blocked", "jp_strength", "jp_requires", "jp_colour", "dm_kind", "dm_strength", "dm_requires",
     "dm_tr", "dm_colour", "card_land_colour", "card_land_symbol", "card_drift", "card_colour", "card_letter",
     "card_star", "card_armor", "card_symbol", "card_artillery", "card_cc", "card_event", "card_param", "fire_chart",
     "weapons_adj", "weapons_rng", "bands", "marker_weapons", "attack_chart", "barrage_columns", "barrage_table",
     "t_defense", "t_stop", "t_no_entry", "t_comm", "t_barrage_left", "t_cc_card", "catastrophic", "letter_turn",
-    "command_track", "action_chart", "setup_std", "setup_alt", "depth_start", "opts", "max_decisions",
+    "command_track", "action_chart", "bnr_kind", "setup_std", "setup_alt", "depth_start", "opts", "max_decisions",
 ])
 
 # Tables.opts
 (OPT_MAJOR, OPT_LAST_TURN, OPT_ASSAULT, OPT_BNR, OPT_VARIABLE_LETTERS, OPT_ALT_ARMOR, OPT_MARKER_STRENGTH,
- OPT_NAVAL_MAX, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_MAX_DECISIONS, N_OPTS) = range(12)
+ OPT_NAVAL_MAX, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_MAX_DECISIONS, OPT_BNR_CATASTROPHIC, N_OPTS) = range(13)
 
 StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
 TablesArg, TablesArgType = KernelStruct.define("TablesArg", Tables._fields, __name__)
@@ -236,7 +251,8 @@ def make_tables(sc: Scenario, major: bool, variable_letters: bool, alt_armor: bo
     opts[OPT_MARKER_STRENGTH] = sc.marker_strength
     opts[OPT_NAVAL_MAX] = sc.naval_max
     opts[OPT_DAUNTLESS_MAX] = sc.dauntless_max
-    opts[OPT_HEROES_MAX] = len(sc.hero_names)
+    opts[OPT_HEROES_MAX] = len(sc.hero_names) if sc.spec.kind != "bnr" else BNR_HEROES
+    opts[OPT_BNR_CATASTROPHIC] = sc.bnr_catastrophic
     opts[OPT_MAX_DECISIONS] = max_decisions
     # 12.0: "within a position colour, check all position hexes in order from west to east"
     col = np.array([sc.grid.number(int(h)) // 100 for h in sc.pos_hex])
@@ -256,6 +272,7 @@ def make_tables(sc: Scenario, major: bool, variable_letters: bool, alt_armor: bo
         us_battalion=sc.us_battalion, us_steps0=sc.us_steps, us_strength=sc.us_strength, us_range=sc.us_range,
         us_symbol=sc.us_symbol, us_printed=sc.us_printed, us_armored=sc.us_armored, us_arrival=sc.us_arrival,
         us_beach=sc.us_beach, us_bnr=sc.us_bnr, us_bnr_hex=sc.us_bnr_hex, jp_elite=sc.jp_elite, jp_tank=sc.jp_tank,
+        jp_fort=sc.jp_fort, jp_blocked=sc.jp_blocked,
         jp_strength=sc.jp_strength, jp_requires=sc.jp_requires, jp_colour=sc.jp_colour, dm_kind=sc.dm_kind,
         dm_strength=sc.dm_strength, dm_requires=sc.dm_requires, dm_tr=sc.dm_tr, dm_colour=sc.dm_colour,
         card_land_colour=sc.card_land_colour, card_land_symbol=sc.card_land_symbol, card_drift=sc.card_drift,
@@ -266,7 +283,8 @@ def make_tables(sc: Scenario, major: bool, variable_letters: bool, alt_armor: bo
         attack_chart=sc.attack_chart, barrage_columns=sc.barrage_columns, barrage_table=sc.barrage_table,
         t_defense=sc.t_defense, t_stop=sc.t_stop, t_no_entry=sc.t_no_entry, t_comm=sc.t_comm,
         t_barrage_left=sc.t_barrage_left, t_cc_card=sc.t_cc_card, catastrophic=sc.catastrophic,
-        letter_turn=sc.letter_turn, command_track=sc.command_track, action_chart=sc.action_chart, setup_std=sc.pos_setup.copy(),
+        letter_turn=sc.letter_turn, command_track=sc.command_track, action_chart=sc.action_chart, bnr_kind=sc.bnr_kind,
+        setup_std=sc.pos_setup.copy(),
         setup_alt=alt_setup(sc), depth_start=_ids(sc, ("B1", "B4", "B5")), opts=opts,
         max_decisions=np.int64(max_decisions),
     )

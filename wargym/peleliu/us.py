@@ -8,11 +8,14 @@ import numpy as np
 
 from wargym.jit import njit
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0
+from wargym.peleliu.bnr import is_night, mark_auf, night_move_ok, order_open, prep_morning
 from wargym.peleliu.board import (
-    command_reach, cp_range, draw, fire_map, group_units, is_free, set_command, jp_at, jp_map, stack_count, step_loss,
-    step_add_ok, us_communication, us_count, us_steps_in_hex, weapons_of,
+    across_blocked, command_reach, cp_range, draw, fire_map, fort_at, group_units, is_free, jp_at, jp_map,
+    reveal_forts, set_command, stack_count, step_add_ok, step_loss, us_communication, us_count, us_steps_in_hex,
+    weapons_of,
 )
 from wargym.peleliu.combat import barrage
+from wargym.peleliu.forces import night
 from wargym.peleliu.scenario import (
     AMTANK, ART, ENG, HEAVY, INF, INF_HQ, INTENSE, JUNGLE, MOUNTAIN, REG_HQ, STAR, TANK, W_RD,
 )
@@ -227,9 +230,6 @@ def advance_cps(T, S, g):
 
 
 # ------------------------------------------------------------------------------- Action Phase (7)
-@njit(cache=True)
-def night(T, S, g):
-    return S.turn[g] == 13 and not T.opts[OPT_BNR]
 
 
 @njit(cache=True)
@@ -340,7 +340,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
     preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
     if free_only and not preservation:
         return 0
-    maxd = 1 if night(T, S, g) or free_only else 3
+    bnr_night = is_night(T, S, g)
+    maxd = 1 if night(T, S, g) or free_only or bnr_night else 3  # 16.0, 18.21
     dist = np.full(H, 99, np.int16)
     dist[a] = 0
     front = np.empty(H, np.int32)
@@ -365,6 +366,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                     kind = 2
                 if free_only and (T.beach_box[x] >= 0 or kind == 2):
                     continue
+                if bnr_night and not night_move_ok(T, S, g, u, x, occ):
+                    continue
                 if out[x] == 0:
                     out[x] = kind
                     n += 1
@@ -373,7 +376,7 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                     m += 1
         front = nxt
         nf = m
-    if not free_only:
+    if not free_only and not bnr_night:
         for d in range(6):
             if T.cliff[a, d]:
                 x = enterable(T, S, g, u, a, d, occ)
@@ -418,6 +421,9 @@ def may_move(T, S, g, u, occ, live):
     hex (a paid move when the actions allow, else the free preservation move, 7.35)."""
     a = S.us_hex[g, u]
     t = T.us_type[u]
+    if is_night(T, S, g):
+        buf = np.zeros(T.land.shape[0], np.int8)
+        return move_targets_on(T, S, g, u, buf, False, occ, live) > 0  # 18.21
     paid = unit_cost(T, S, g, u) <= S.actions_left[g]
     preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
     if not paid and not preservation:
@@ -485,6 +491,10 @@ def may_join_attack(T, S, g, u, h, occ, live):
     if t == REG_HQ:
         return False  # 8.13
     d = T.dist[S.us_hex[g, u], h]
+    if d == 1 and across_blocked(T, S, g, S.us_hex[g, u], h):
+        # 19.2: across an impassable hexside only an infantry unit capable of ranged fire (enabled
+        # by another attacker across an open side: attack_valid)
+        return (t == INF or t == HEAVY) and T.us_range[u, S.us_steps[g, u]] >= 2
     if t == INF_HQ or t == ENG:
         return d == 1
     if t == INF or t == HEAVY:
@@ -509,8 +519,8 @@ def attack_valid(T, S, g, h):
     for u in range(NU):
         if S.att_units[g, u]:
             a = S.us_hex[g, u]
-            if infantryish(T, u) and T.dist[a, h] == 1:
-                core = True
+            if infantryish(T, u) and T.dist[a, h] == 1 and not across_blocked(T, S, g, a, h):
+                core = True  # 19.2: across an open hexside
             if T.us_type[u] == INF or T.us_type[u] == HEAVY or T.us_type[u] == INF_HQ:
                 inf_adjacent[a] = True
                 if S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[a, h]) & W_RD):
@@ -552,6 +562,8 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
     cu = unit_cost(T, S, g, u)
     if cu > S.actions_left[g]:
         return 0  # u must act to take part (8.12)
+    if is_night(T, S, g) or prep_morning(T, S, g):
+        return 0  # 18.21, 18.22: no attacks
     reach = max(1, T.us_range[u, S.us_steps[g, u]])
     a = S.us_hex[g, u]
     for j in range(S.jp_loc.shape[1]):
@@ -560,11 +572,11 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
         h = S.jp_hex[g, j]
         if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, occ, live):
             continue
-        ok = infantryish(T, u) and T.dist[a, h] == 1
+        ok = infantryish(T, u) and T.dist[a, h] == 1 and not across_blocked(T, S, g, a, h)
         if not ok:
             for v in range(NU):
                 if v != u and S.us_loc[g, v] == US_MAP and T.dist[S.us_hex[g, v], h] == 1 and infantryish(T, v) \
-                        and can_act_on(T, S, g, v, occ):
+                        and can_act_on(T, S, g, v, occ) and not across_blocked(T, S, g, S.us_hex[g, v], h):
                     c = cu + unit_cost(T, S, g, v)
                     if S.us_hex[g, v] == S.us_hex[g, u] and c == 2:
                         c = 1
@@ -584,10 +596,13 @@ def barrage_ok(T, S, g, u, h, occ, live):
     """8.4: a tank or artillery unit in range of but not adjacent to a revealed Japanese-occupied
     hex with no U.S. unit; a tank in the target's field of fire or with an observer; artillery out
     of every live field of fire and in a regimental HQ's command.  None at night (16.0)."""
-    if night(T, S, g):
+    if night(T, S, g) or is_night(T, S, g):
         return False
     j = occ[h]
-    if j < 0 or not S.jp_rev[g, j] or S.jp_attacked[g, j] or us_steps_in_hex(T, S, g, h) > 0:
+    morning = prep_morning(T, S, g)
+    if j < 0 or S.jp_attacked[g, j] or us_steps_in_hex(T, S, g, h) > 0:
+        return False
+    if not morning and not target_revealed(T, S, g, j, h):
         return False
     a = S.us_hex[g, u]
     d = T.dist[a, h]
@@ -601,6 +616,8 @@ def barrage_ok(T, S, g, u, h, occ, live):
     p = T.hex_pos[h]
     if p < 0:
         return False
+    if morning:
+        return True  # 18.22: no U.S. unit in the field needed
     f = T.pos_group[p]
     if T.grp_dot[f, a] > 0:
         return True
@@ -608,6 +625,17 @@ def barrage_ok(T, S, g, u, h, occ, live):
         if S.us_loc[g, v] == US_MAP and S.us_dis[g, v] == 0 and infantryish(T, v) and T.us_type[v] != INF_HQ \
                 and T.grp_dot[f, S.us_hex[g, v]] > 0 and (S.us_cmd[g, v] or S.us_cmd[g, u]):
             return True
+    return False
+
+
+@njit(cache=True)
+def target_revealed(T, S, g, j, h):
+    """8.4 / 18.31: the Japanese unit in h is revealed, or (BNR) its fortification marker."""
+    if S.jp_rev[g, j]:
+        return True
+    if T.opts[OPT_BNR]:
+        f = fort_at(T, S, g, h)
+        return f >= 0 and S.jp_rev[g, f]
     return False
 
 
@@ -633,9 +661,11 @@ def barrage_targets(T, S, g, u, m, occ, live, stop_at_one):
 def marker_targets(T, S, g, m, occ):
     """8.52: a revealed target with an undisrupted U.S. infantry unit with a radio or in command
     in its field of fire.  None at night (16.0)."""
-    if night(T, S, g):
+    if night(T, S, g) or is_night(T, S, g):
         return 0
     H = T.land.shape[0]
+    if prep_morning(T, S, g):
+        return morning_targets(T, S, g, m, occ)
     usn = np.zeros(H, np.int16)
     spotter = np.zeros(H, np.bool_)
     for v in range(S.us_loc.shape[1]):
@@ -649,10 +679,10 @@ def marker_targets(T, S, g, m, occ):
             spotter[x] = True
     n = 0
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] != JP_MAP or not S.jp_rev[g, j]:
+        if S.jp_loc[g, j] != JP_MAP:
             continue
         h = S.jp_hex[g, j]
-        if S.jp_attacked[g, j] or usn[h] > 0:
+        if not target_revealed(T, S, g, occ[h], h) or S.jp_attacked[g, occ[h]] or usn[h] > 0:
             continue
         p = T.hex_pos[h]
         if p < 0:
@@ -667,11 +697,31 @@ def marker_targets(T, S, g, m, occ):
 
 
 @njit(cache=True)
+def morning_targets(T, S, g, m, occ):
+    """18.22: any Japanese-occupied position without U.S. units, revealed or not."""
+    n = 0
+    for p in range(T.pos_hex.shape[0]):
+        h = T.pos_hex[p]
+        if occ[h] >= 0 and not S.jp_attacked[g, occ[h]] and us_steps_in_hex(T, S, g, h) == 0:
+            m[h] = True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def bonus_left(T, S, g, marker):
+    """18.22: the free naval barrage (0) / Dauntless airstrike (1) of a preparation morning."""
+    return prep_morning(T, S, g) and (S.bonus[g] & (1 << marker)) == 0
+
+
+@njit(cache=True)
 def enter_targets(T, S, g, u, m, occ):
     """7.4: a revealed enemy hex next to where an infantry, infantry/HQ or engineer unit began the
     phase, not attacked this phase."""
     if not infantryish(T, u) or unit_cost(T, S, g, u) > S.actions_left[g]:
         return 0
+    if is_night(T, S, g) or prep_morning(T, S, g):
+        return 0  # 18.21, 18.22
     a = S.us_hex[g, u]
     if S.us_start[g, u] != a:
         return 0
@@ -681,8 +731,8 @@ def enter_targets(T, S, g, u, m, occ):
         if h < 0:
             continue
         j = occ[h]
-        if j < 0 or not S.jp_rev[g, j] or S.jp_attacked[g, j]:
-            continue
+        if j < 0 or not target_revealed(T, S, g, j, h) or S.jp_attacked[g, j] or across_blocked(T, S, g, a, h):
+            continue  # 7.4; 18.31: a revealed fortification; 19.2: not across an impassable side
         m[h] = True
         n += 1
     return n
@@ -690,6 +740,8 @@ def enter_targets(T, S, g, u, m, occ):
 
 @njit(cache=True)
 def order_ok(T, S, g, u, o, occ, live, scratch):
+    if o != O_MOVE and is_night(T, S, g):
+        return False  # 18.21: the movement action only
     if o == O_MOVE:
         return may_move(T, S, g, u, occ, live)
     if o == O_ATTACK:
@@ -715,12 +767,39 @@ def select_mask(T, S, g, m, H):
             if order_ok(T, S, g, u, o, occ, live, scratch):
                 m[H + UNIT_0 + u] = True
                 break
-    if (S.naval[g] > 0 or S.dauntless[g] > 0) and marker_targets(T, S, g, scratch, occ) > 0:
-        if S.naval[g] > 0:
+    naval = S.naval[g] > 0 or bonus_left(T, S, g, 0)
+    dauntless = S.dauntless[g] > 0 or bonus_left(T, S, g, 1)
+    if (naval or dauntless) and marker_targets(T, S, g, scratch, occ) > 0:
+        if naval:
             m[H + NAVAL] = True
-        if S.dauntless[g] > 0:
+        if dauntless:
             m[H + DAUNTLESS] = True
-    m[H + END] = True
+    m[H + END] = not orders_pending(T, S, g, occ, live)
+
+
+@njit(cache=True)
+def orders_pending(T, S, g, occ, live):
+    """The Rupertus event: an Attack Orders position some unit can still attack or enter (END
+    waits until each is carried out or none can be)."""
+    if not T.opts[OPT_BNR]:
+        return False
+    H = T.land.shape[0]
+    scratch = np.zeros(H, np.bool_)
+    for p in range(T.pos_hex.shape[0]):
+        if not order_open(T, S, g, p, occ):
+            continue
+        h = T.pos_hex[p]
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] != US_MAP or S.us_acted[g, u] or S.us_dis[g, u] != 0 or occ[S.us_hex[g, u]] >= 0:
+                continue
+            if T.dist[S.us_hex[g, u], h] > max(1, T.us_range[u, S.us_steps[g, u]]):
+                continue
+            scratch[:] = False
+            attack_targets(T, S, g, u, scratch, occ, live, False)
+            enter_targets(T, S, g, u, scratch, occ)
+            if scratch[h]:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -859,7 +938,7 @@ def execute_move(T, S, g):
             if T.us_type[u] == REG_HQ:
                 S.hq_moved[g, u] = True
     lost = False
-    if f >= 0 and not night(T, S, g):
+    if f >= 0 and not night(T, S, g) and not infiltration_shielded(T, S, g, a, x, f):
         any_check = False
         for u in range(NU):
             if S.att_units[g, u] and T.us_type[u] != TANK and T.us_type[u] != AMTANK:
@@ -880,6 +959,22 @@ def execute_move(T, S, g):
         clear_order(T, S, g)  # the infiltrating units are gone
         return False
     finish_move(T, S, g, cliff)
+    return False
+
+
+@njit(cache=True)
+def infiltration_shielded(T, S, g, a, x, f):
+    """19.2: no step loss for an infiltration from or into a hex separated from the adjacent
+    fortified position by a side its marker makes impassable."""
+    if not T.opts[OPT_BNR]:
+        return False
+    for k in range(2):
+        p = T.grp_members[f, k]
+        if p < 0:
+            continue
+        y = T.pos_hex[p]
+        if (T.dist[a, y] == 1 and across_blocked(T, S, g, a, y)) or (T.dist[x, y] == 1 and across_blocked(T, S, g, x, y)):
+            return True
     return False
 
 
@@ -914,6 +1009,8 @@ def finish_move(T, S, g, cliff):
     p = T.hex_pos[x]
     if p >= 0 and T.pos_art[p]:
         S.art_gone[g, p] = True  # 6.51: moved into, so occupied solely by U.S. units
+    mark_auf(T, S, g, S.att_units[g], -1)
+    reveal_forts(T, S, g)
     clear_order(T, S, g)
 
 
@@ -937,23 +1034,30 @@ def execute_enter(T, S, g):
             S.us_acted[g, u] = True
             S.us_from[g, u] = S.us_hex[g, u]
             S.us_hex[g, u] = x
+    mark_auf(T, S, g, S.att_units[g], -1)
     clear_order(T, S, g)
 
 
 @njit(cache=True)
 def execute_barrage(T, S, g):
+    """8.4, 8.5 (18.22: the morning's bonus naval barrage and Dauntless airstrike cost no marker).
+    Returns True when a fortification reduction leaves the turning to the player (19.4)."""
     u = S.sel[g]
     if S.order[g] == O_NAVAL or S.order[g] == O_DAUNTLESS:
         marker = 0 if S.order[g] == O_NAVAL else 1
-        if marker == 0:
+        if bonus_left(T, S, g, marker):
+            S.bonus[g] |= 1 << marker
+        elif marker == 0:
             S.naval[g] -= 1
         else:
             S.dauntless[g] -= 1
-        barrage(T, S, g, -1, marker, S.target[g])
+        tie = barrage(T, S, g, -1, marker, S.target[g])
     else:
         S.actions_left[g] -= 0 if is_free(T, S, g, u) else 1
-        barrage(T, S, g, u, -1, S.target[g])
+        tie = barrage(T, S, g, u, -1, S.target[g])
+        mark_auf(T, S, g, S.att_units[g], u)
     clear_order(T, S, g)
+    return tie
 
 
 @njit(cache=True)

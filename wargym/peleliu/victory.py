@@ -10,7 +10,8 @@ import numpy as np
 from wargym.jit import njit
 from wargym.peleliu.board import us_communication
 from wargym.peleliu.scenario import CORAL, INTENSE
-from wargym.peleliu.state import OPT_ASSAULT, OPT_LAST_TURN, R_DECISIVE, R_LOSS, R_WIN, US_MAP
+from wargym.peleliu.bnr import catastrophic, final_result
+from wargym.peleliu.state import OPT_ASSAULT, OPT_BNR, OPT_LAST_TURN, R_DECISIVE, R_LOSS, R_WIN, US_MAP
 
 ZONE_A, ZONE_B = 0, 1
 
@@ -104,6 +105,11 @@ def catastrophic_now(T, S, g):
     """15.1: the moment the Infantry Loss Box reaches the turn's level (never before turn 5) the
     game ends: a defeat (15.1), a decisive defeat in the Peleliu Assault (17.0)."""
     t = S.turn[g]
+    if T.opts[OPT_BNR]:
+        if not S.terminated[g] and catastrophic(T, S, g):
+            finish(T, S, g, R_LOSS)  # 18.41
+            return True
+        return False
     if S.terminated[g] or t < 5 or t >= T.catastrophic.shape[0]:
         return False
     level = T.catastrophic[t]
@@ -118,6 +124,11 @@ def end_of_turn_victory(T, S, g):
     """15.2 at the end of turn 12; 17.1 at turn 12 and 17.2 at turn 24 of the Peleliu Assault.
     True when the game ended."""
     t = S.turn[g]
+    if T.opts[OPT_BNR]:
+        if t >= T.opts[OPT_LAST_TURN]:
+            finish(T, S, g, final_result(T, S, g))  # 18.42
+            return True
+        return False
     if T.opts[OPT_ASSAULT]:
         if t == 12:
             beach, zb, a56, coral, ab, cd, total, n_beach, n_b, n_coral = tallies(T, S, g)

@@ -42,7 +42,7 @@ from wargym.agents import baselines
 from wargym.jit import njit
 from wargym.kernel import first_legal
 from wargym.peleliu.actions import ATTACK, BARRAGE, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
-from wargym.peleliu.board import fire_map, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
+from wargym.peleliu.board import fire_map, group_units, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
 from wargym.peleliu.combat import attack_result, attack_values
 from wargym.peleliu.scenario import (
     INTENSE, R_ADD_DEPTH, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL, R_US_DISRUPT, R_US_STEP,
@@ -63,6 +63,8 @@ CONCENTRATED = 2.5      # penalty for making a concentrated target (6.35) in a l
 ENTER_ALONE_DIS = 6.0   # value of entering for close combat: a disrupted unit without depth
 ENTER_ALONE = 4.0       # a unit without depth
 ENTER_DEPTH_DIS = 2.5   # a disrupted unit with its depth marker
+BEACH_PULL = 3          # a beach-firing position draws units as if this many hexes nearer
+HOLD = 6.0              # per position value: the last unit on a position held without a garrison stays
 
 
 @njit(cache=True)
@@ -138,8 +140,23 @@ def plan_attack(T, S, g, u, h, commit, live):
 
 
 @njit(cache=True)
+def position_value(T, p):
+    """What taking position p is worth toward 15.2: the beach-firing positions (goal 1), A5 and A6
+    (goal 3) most, then zone B (goal 2), then the rest."""
+    v = 1.0
+    if T.pos_beachfire[p]:
+        v = 4.0
+        if T.pos_zone[p] == 0 and (T.pos_num[p] == 5 or T.pos_num[p] == 6):
+            v = 5.0
+    elif T.pos_zone[p] == 1:
+        v = 2.0
+    return v
+
+
+@njit(cache=True)
 def objective_distances(T, S, g, occ, out):
-    """out[H] = hexes to the nearest Japanese-occupied position or empty position not held."""
+    """out[H] = hexes to the nearest Japanese-occupied position or empty position not held, the
+    beach-firing ones counted as BEACH_PULL hexes nearer (15.2 goals 1 and 3 first)."""
     H = T.land.shape[0]
     out[:] = 99
     usn = np.zeros(H, np.int16)
@@ -151,28 +168,46 @@ def objective_distances(T, S, g, occ, out):
             continue
         h = T.pos_hex[p]
         held = S.garrison[g, p] or usn[h] > 0
+        pull = BEACH_PULL if T.pos_beachfire[p] else 0
         if occ[h] >= 0 or not held:
             for x in range(H):
-                if T.dist[x, h] < out[x]:
-                    out[x] = T.dist[x, h]
+                d = T.dist[x, h] - pull
+                if d < 0:
+                    d = 0
+                if d < out[x]:
+                    out[x] = d
 
 
 @njit(cache=True)
-def move_value(T, S, g, u, x, live, objd):
+def exposure(T, S, g, x, occ):
+    """The live dots in hex x, summed over the positions (each can hit, 6.3): intense 3, steady 1."""
+    e = 0.0
+    for f in range(T.grp_dot.shape[0]):
+        d = T.grp_dot[f, x]
+        if d == 0:
+            continue
+        n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+        if n_live > 0:
+            e += 3.0 if d == INTENSE else 1.0
+    return e
+
+
+@njit(cache=True)
+def move_value(T, S, g, u, x, live, objd, occ):
     score = -1.5 * objd[x]
     p = T.hex_pos[x]
-    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and us_steps_in_hex(T, S, g, x) == 0 \
-            and jp_at(T, S, g, x) < 0 and T.us_type[u] != REG_HQ:
-        # an empty position nobody holds: taking it counts for victory (15.2) and denies the
-        # Japanese a place to reinforce (12.2, 12.5)
-        score += 4.0 + (3.0 if T.pos_beachfire[p] else 0.0) + (2.0 if T.pos_zone[p] == 1 else 0.0)
-    if live[x] == INTENSE:
-        score -= 3.0
-    elif live[x] == STEADY:
-        score -= 1.0
-    if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ:
+    here = x == S.us_hex[g, u]
+    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and jp_at(T, S, g, x) < 0 \
+            and T.us_type[u] != REG_HQ:
+        others = us_steps_in_hex(T, S, g, x) - (S.us_steps[g, u] if here else 0)
+        if others == 0:
+            # an empty position nobody else holds: taking it (or staying on it) counts for victory
+            # (15.2) and denies the Japanese a place to muster or reinforce (12.2, 12.5)
+            score += 4.0 + HOLD * position_value(T, p)
+    score -= exposure(T, S, g, x, occ)
+    if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ and not here:
         score -= 50.0
-    if live[x] > 0 and x != S.us_hex[g, u] and us_steps_in_hex(T, S, g, x) + S.us_steps[g, u] >= 7:
+    if live[x] > 0 and not here and us_steps_in_hex(T, S, g, x) + S.us_steps[g, u] >= 7:
         score -= CONCENTRATED  # 6.35: seven steps in a field of fire take every card's symbol
     if T.beach_box[x] >= 0:
         score -= 2.0
@@ -186,13 +221,15 @@ def best_move(T, S, g, u, live, objd, buf):
     H = T.land.shape[0]
     buf[:] = False
     n = dest_mask(T, S, g, u, buf, H)
-    here = move_value(T, S, g, u, S.us_hex[g, u], live, objd) + 1.0
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    here = move_value(T, S, g, u, S.us_hex[g, u], live, objd, occ) + 1.0
     best, bv = -1, here
     if n == 0:
         return -1, 0.0
     for x in range(H):
         if buf[x]:
-            v = move_value(T, S, g, u, x, live, objd)
+            v = move_value(T, S, g, u, x, live, objd, occ)
             if v > bv:
                 best, bv = x, v
     return best, bv - here
@@ -304,7 +341,13 @@ def decide(T, S, g, m):
         h = S.target[g]
         for v in range(NU):
             if m[H + UNIT_0 + v] and (is_free(T, S, g, v) or S.actions_left[g] > 1):
-                return H + UNIT_0 + v
+                # a joiner that would leave the attack invalid (a tank or artillery unit without
+                # its conditions, 8.1) stays out
+                S.att_units[g, v] = True
+                ok = attack_valid(T, S, g, h)
+                S.att_units[g, v] = False
+                if ok:
+                    return H + UNIT_0 + v
         if S.att_marker[g] < 0 and (m[H + NAVAL] or m[H + DAUNTLESS]):
             j = jp_at(T, S, g, h)
             if j >= 0 and S.jp_rev[g, j]:

@@ -55,6 +55,7 @@ from wargym.peleliu.state import (
 )
 from wargym.peleliu.us import (
     attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
+    potential_fire,
 )
 
 OPEN_MIN = 1.0      # an attack is opened when its expected value reaches this
@@ -64,6 +65,9 @@ ENTER_ALONE_DIS = 6.0   # value of entering for close combat: a disrupted unit w
 ENTER_ALONE = 4.0       # a unit without depth
 ENTER_DEPTH_DIS = 2.5   # a disrupted unit with its depth marker
 BEACH_PULL = 3          # a beach-firing position draws units as if this many hexes nearer
+KEY_PULL = 6            # A1, A5, A6 (pull_of)
+CP_TURN = 8             # 14.0: command posts from turn 8
+CP_SITE = 6.0           # a regimental HQ's pull to a hex where it may become a command post
 HOLD = 6.0              # per position value: the last unit on a position held without a garrison stays
 
 
@@ -154,6 +158,23 @@ def position_value(T, p):
 
 
 @njit(cache=True)
+def pull_of(T, p):
+    """How many hexes nearer position p counts when choosing where to go: the beach-firing
+    positions (15.2 goal 1), A5 and A6 (goal 3) and A1, whose field covers the beach hexes A6
+    traces its communication to (11.31), then the positions projecting intense fire into a
+    beach-firing position hex (15.2: they must be held too)."""
+    if T.pos_beachfire[p]:
+        if T.pos_zone[p] == 0 and (T.pos_num[p] == 1 or T.pos_num[p] == 5 or T.pos_num[p] == 6):
+            return KEY_PULL
+        return BEACH_PULL
+    h = T.pos_hex[p]
+    for q in range(T.pos_hex.shape[0]):
+        if T.pos_beachfire[q] and T.grp_dot[T.pos_group[p], T.pos_hex[q]] == INTENSE:
+            return BEACH_PULL - 1
+    return 0
+
+
+@njit(cache=True)
 def objective_distances(T, S, g, occ, out):
     """out[H] = hexes to the nearest Japanese-occupied position or empty position not held, the
     beach-firing ones counted as BEACH_PULL hexes nearer (15.2 goals 1 and 3 first)."""
@@ -168,12 +189,10 @@ def objective_distances(T, S, g, occ, out):
             continue
         h = T.pos_hex[p]
         held = S.garrison[g, p] or usn[h] > 0
-        pull = BEACH_PULL if T.pos_beachfire[p] else 0
+        pull = pull_of(T, p)
         if occ[h] >= 0 or not held:
             for x in range(H):
                 d = T.dist[x, h] - pull
-                if d < 0:
-                    d = 0
                 if d < out[x]:
                     out[x] = d
 
@@ -213,6 +232,11 @@ def move_value(T, S, g, u, x, live, objd, occ):
         score -= 2.0
     if T.us_type[u] == REG_HQ:
         score -= 2.0 * live[x]
+        if S.turn[g] >= CP_TURN - 1 and not potential_fire(T, S, g, x):
+            score += CP_SITE  # 14.1: a command post can be set up here from turn 8 (garrisons, 14.4)
+        for v in range(S.us_loc.shape[1]):  # units it will command (7.1)
+            if v != u and S.us_loc[g, v] == US_MAP and T.dist[S.us_hex[g, v], x] <= 1 and T.us_type[v] != REG_HQ:
+                score += 0.5
     return score
 
 
@@ -305,15 +329,17 @@ def decide(T, S, g, m):
                     best, bv = x, v
         return best
     if ph == P_ACT_SELECT:
-        best, bv = -1, 0.0
-        for u in range(NU):
-            if not m[H + UNIT_0 + u]:
-                continue
-            v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
-            if o >= 0 and v > bv:
-                best, bv = u, v
-        if best >= 0:
-            return H + UNIT_0 + best
+        # regimental HQs act last: a moved HQ gives no more free actions (7.34)
+        for hq_pass in range(2):
+            best, bv = -1, 0.0
+            for u in range(NU):
+                if not m[H + UNIT_0 + u] or (T.us_type[u] == REG_HQ) != (hq_pass == 1):
+                    continue
+                v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
+                if o >= 0 and v > bv:
+                    best, bv = u, v
+            if best >= 0:
+                return H + UNIT_0 + best
         return H + END
     if ph == P_ACT_ORDER:
         v, o, t = unit_plan(T, S, g, S.sel[g], occ, live, objd, buf)
@@ -364,6 +390,9 @@ def decide(T, S, g, m):
                     return H + UNIT_0 + v
             return H + NO
         x = S.target[g]
+        p = T.hex_pos[S.us_hex[g, S.sel[g]]]
+        if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p]:
+            return H + NO  # the partner stays to hold the position (15.2)
         if stack_count(T, S, g, x) == 0:
             for v in range(NU):
                 if m[H + UNIT_0 + v] and T.us_type[v] != REG_HQ:

@@ -13,21 +13,29 @@ Behaviour by decision:
 * Landing: the beach hex with the least live Japanese fire and the fewest units; boxes as listed.
 * Action Phase, select: every unit on the map is scored for its best order; the best one above
   zero acts (free units first: a unit in command, an HQ, a hero; the two paid actions go to the
-  best remaining plans); END when nothing scores.
+  best remaining plans; regimental HQs last, since a moved HQ gives no more free actions, 7.34);
+  END when nothing scores.
     - attack: an adjacent infantry-type unit opens an attack when the chart gives the defender a
       loss: on the revealed values, or for a face-down unit (whose strength and requirements the
       U.S. player does not see, 9.1) on strength 3 times the terrain, the mean of the chart's two
-      sections, the visible depth marker's presence; every other unit able
-      to join for free joins, paid ones while actions last; a naval / Dauntless marker is added
-      when the weapons are short or the odds poor; RESOLVE when valid, else NO;
+      sections, the visible depth marker's presence; every other unit able to join for free
+      joins, paid ones while actions last, none that would leave the attack invalid (8.1); a
+      naval / Dauntless marker is added when the weapons are short or the odds poor; RESOLVE
+      when valid, else NO;
     - enter for close combat (three or more U.S. steps in the hex): a revealed Japanese unit
       without depth (disrupted first), or a disrupted one with depth; the survivors of a won
       close combat hold the position (8.61);
     - barrage: tanks and artillery on revealed targets;
-    - move: toward the nearest Japanese-occupied or unsecured position, avoiding live intense fire
-      and full hexes and seven steps in a live field (a concentrated target, 6.35), infantry
-      ending next to the enemy; beach units use their free preservation
-      move.
+    - move: toward the nearest Japanese-occupied or unheld position, the beach-firing positions
+      counted BEACH_PULL hexes nearer (A1, A5, A6 KEY_PULL: goals 1 and 3 of 15.2; A1's field
+      covers the beach hex A6 traces communication through) and the positions projecting intense
+      fire into them one less; into an empty position nobody holds (worth HOLD x its value);
+      away from the live dots (every live position's dot counts: 3 intense, 1 steady), full
+      hexes and seven steps in a live field (a concentrated target, 6.35); infantry ending next
+      to the enemy; beach units use their free preservation move.  The last unit on a position
+      without a garrison stays there, and its stack partner does not leave with another unit.
+      Regimental HQs look for a hex outside every potential field of fire from turn 7 (a command
+      post from turn 8, 14.1, whose range places the garrisons, 14.4) and next to many units.
 * HQ phase: every regimental HQ becomes a command post where it can.
 * Heroes and added steps go to the strongest infantry unit near the enemy / the weakest unit.
 * Close combat: withdraw when one step is left against a Japanese unit with depth; steps are

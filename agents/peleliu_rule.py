@@ -13,21 +13,29 @@ Behaviour by decision:
 * Landing: the beach hex with the least live Japanese fire and the fewest units; boxes as listed.
 * Action Phase, select: every unit on the map is scored for its best order; the best one above
   zero acts (free units first: a unit in command, an HQ, a hero; the two paid actions go to the
-  best remaining plans); END when nothing scores.
+  best remaining plans; regimental HQs last, since a moved HQ gives no more free actions, 7.34);
+  END when nothing scores.
     - attack: an adjacent infantry-type unit opens an attack when the chart gives the defender a
       loss: on the revealed values, or for a face-down unit (whose strength and requirements the
       U.S. player does not see, 9.1) on strength 3 times the terrain, the mean of the chart's two
-      sections, the visible depth marker's presence; every other unit able
-      to join for free joins, paid ones while actions last; a naval / Dauntless marker is added
-      when the weapons are short or the odds poor; RESOLVE when valid, else NO;
+      sections, the visible depth marker's presence; every other unit able to join for free
+      joins, paid ones while actions last, none that would leave the attack invalid (8.1); a
+      naval / Dauntless marker is added when the weapons are short or the odds poor; RESOLVE
+      when valid, else NO;
     - enter for close combat (three or more U.S. steps in the hex): a revealed Japanese unit
       without depth (disrupted first), or a disrupted one with depth; the survivors of a won
       close combat hold the position (8.61);
     - barrage: tanks and artillery on revealed targets;
-    - move: toward the nearest Japanese-occupied or unsecured position, avoiding live intense fire
-      and full hexes and seven steps in a live field (a concentrated target, 6.35), infantry
-      ending next to the enemy; beach units use their free preservation
-      move.
+    - move: toward the nearest Japanese-occupied or unheld position, the beach-firing positions
+      counted BEACH_PULL hexes nearer (A1, A5, A6 KEY_PULL: goals 1 and 3 of 15.2; A1's field
+      covers the beach hex A6 traces communication through) and the positions projecting intense
+      fire into them one less; into an empty position nobody holds (worth HOLD x its value);
+      away from the live dots (every live position's dot counts: 3 intense, 1 steady), full
+      hexes and seven steps in a live field (a concentrated target, 6.35); infantry ending next
+      to the enemy; beach units use their free preservation move.  The last unit on a position
+      without a garrison stays there, and its stack partner does not leave with another unit.
+      Regimental HQs look for a hex outside every potential field of fire from turn 7 (a command
+      post from turn 8, 14.1, whose range places the garrisons, 14.4) and next to many units.
 * HQ phase: every regimental HQ becomes a command post where it can.
 * Heroes and added steps go to the strongest infantry unit near the enemy / the weakest unit.
 * Close combat: withdraw when one step is left against a Japanese unit with depth; steps are
@@ -42,7 +50,7 @@ from wargym.agents import baselines
 from wargym.jit import njit
 from wargym.kernel import first_legal
 from wargym.peleliu.actions import ATTACK, BARRAGE, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
-from wargym.peleliu.board import fire_map, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
+from wargym.peleliu.board import fire_map, group_units, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
 from wargym.peleliu.combat import attack_result, attack_values
 from wargym.peleliu.scenario import (
     INTENSE, R_ADD_DEPTH, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL, R_US_DISRUPT, R_US_STEP,
@@ -55,6 +63,7 @@ from wargym.peleliu.state import (
 )
 from wargym.peleliu.us import (
     attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
+    potential_fire,
 )
 
 OPEN_MIN = 1.0      # an attack is opened when its expected value reaches this
@@ -63,6 +72,11 @@ CONCENTRATED = 2.5      # penalty for making a concentrated target (6.35) in a l
 ENTER_ALONE_DIS = 6.0   # value of entering for close combat: a disrupted unit without depth
 ENTER_ALONE = 4.0       # a unit without depth
 ENTER_DEPTH_DIS = 2.5   # a disrupted unit with its depth marker
+BEACH_PULL = 3          # a beach-firing position draws units as if this many hexes nearer
+KEY_PULL = 6            # A1, A5, A6 (pull_of)
+CP_TURN = 8             # 14.0: command posts from turn 8
+CP_SITE = 6.0           # a regimental HQ's pull to a hex where it may become a command post
+HOLD = 6.0              # per position value: the last unit on a position held without a garrison stays
 
 
 @njit(cache=True)
@@ -138,8 +152,40 @@ def plan_attack(T, S, g, u, h, commit, live):
 
 
 @njit(cache=True)
+def position_value(T, p):
+    """What taking position p is worth toward 15.2: the beach-firing positions (goal 1), A5 and A6
+    (goal 3) most, then zone B (goal 2), then the rest."""
+    v = 1.0
+    if T.pos_beachfire[p]:
+        v = 4.0
+        if T.pos_zone[p] == 0 and (T.pos_num[p] == 5 or T.pos_num[p] == 6):
+            v = 5.0
+    elif T.pos_zone[p] == 1:
+        v = 2.0
+    return v
+
+
+@njit(cache=True)
+def pull_of(T, p):
+    """How many hexes nearer position p counts when choosing where to go: the beach-firing
+    positions (15.2 goal 1), A5 and A6 (goal 3) and A1, whose field covers the beach hexes A6
+    traces its communication to (11.31), then the positions projecting intense fire into a
+    beach-firing position hex (15.2: they must be held too)."""
+    if T.pos_beachfire[p]:
+        if T.pos_zone[p] == 0 and (T.pos_num[p] == 1 or T.pos_num[p] == 5 or T.pos_num[p] == 6):
+            return KEY_PULL
+        return BEACH_PULL
+    h = T.pos_hex[p]
+    for q in range(T.pos_hex.shape[0]):
+        if T.pos_beachfire[q] and T.grp_dot[T.pos_group[p], T.pos_hex[q]] == INTENSE:
+            return BEACH_PULL - 1
+    return 0
+
+
+@njit(cache=True)
 def objective_distances(T, S, g, occ, out):
-    """out[H] = hexes to the nearest Japanese-occupied position or empty position not held."""
+    """out[H] = hexes to the nearest Japanese-occupied position or empty position not held, the
+    beach-firing ones counted as BEACH_PULL hexes nearer (15.2 goals 1 and 3 first)."""
     H = T.land.shape[0]
     out[:] = 99
     usn = np.zeros(H, np.int16)
@@ -151,33 +197,54 @@ def objective_distances(T, S, g, occ, out):
             continue
         h = T.pos_hex[p]
         held = S.garrison[g, p] or usn[h] > 0
+        pull = pull_of(T, p)
         if occ[h] >= 0 or not held:
             for x in range(H):
-                if T.dist[x, h] < out[x]:
-                    out[x] = T.dist[x, h]
+                d = T.dist[x, h] - pull
+                if d < out[x]:
+                    out[x] = d
 
 
 @njit(cache=True)
-def move_value(T, S, g, u, x, live, objd):
+def exposure(T, S, g, x, occ):
+    """The live dots in hex x, summed over the positions (each can hit, 6.3): intense 3, steady 1."""
+    e = 0.0
+    for f in range(T.grp_dot.shape[0]):
+        d = T.grp_dot[f, x]
+        if d == 0:
+            continue
+        n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
+        if n_live > 0:
+            e += 3.0 if d == INTENSE else 1.0
+    return e
+
+
+@njit(cache=True)
+def move_value(T, S, g, u, x, live, objd, occ):
     score = -1.5 * objd[x]
     p = T.hex_pos[x]
-    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and us_steps_in_hex(T, S, g, x) == 0 \
-            and jp_at(T, S, g, x) < 0 and T.us_type[u] != REG_HQ:
-        # an empty position nobody holds: taking it counts for victory (15.2) and denies the
-        # Japanese a place to reinforce (12.2, 12.5)
-        score += 4.0 + (3.0 if T.pos_beachfire[p] else 0.0) + (2.0 if T.pos_zone[p] == 1 else 0.0)
-    if live[x] == INTENSE:
-        score -= 3.0
-    elif live[x] == STEADY:
-        score -= 1.0
-    if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ:
+    here = x == S.us_hex[g, u]
+    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and jp_at(T, S, g, x) < 0 \
+            and T.us_type[u] != REG_HQ:
+        others = us_steps_in_hex(T, S, g, x) - (S.us_steps[g, u] if here else 0)
+        if others == 0:
+            # an empty position nobody else holds: taking it (or staying on it) counts for victory
+            # (15.2) and denies the Japanese a place to muster or reinforce (12.2, 12.5)
+            score += 4.0 + HOLD * position_value(T, p)
+    score -= exposure(T, S, g, x, occ)
+    if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ and not here:
         score -= 50.0
-    if live[x] > 0 and x != S.us_hex[g, u] and us_steps_in_hex(T, S, g, x) + S.us_steps[g, u] >= 7:
+    if live[x] > 0 and not here and us_steps_in_hex(T, S, g, x) + S.us_steps[g, u] >= 7:
         score -= CONCENTRATED  # 6.35: seven steps in a field of fire take every card's symbol
     if T.beach_box[x] >= 0:
         score -= 2.0
     if T.us_type[u] == REG_HQ:
         score -= 2.0 * live[x]
+        if S.turn[g] >= CP_TURN - 1 and not potential_fire(T, S, g, x):
+            score += CP_SITE  # 14.1: a command post can be set up here from turn 8 (garrisons, 14.4)
+        for v in range(S.us_loc.shape[1]):  # units it will command (7.1)
+            if v != u and S.us_loc[g, v] == US_MAP and T.dist[S.us_hex[g, v], x] <= 1 and T.us_type[v] != REG_HQ:
+                score += 0.5
     return score
 
 
@@ -186,13 +253,15 @@ def best_move(T, S, g, u, live, objd, buf):
     H = T.land.shape[0]
     buf[:] = False
     n = dest_mask(T, S, g, u, buf, H)
-    here = move_value(T, S, g, u, S.us_hex[g, u], live, objd) + 1.0
+    occ = np.empty(H, np.int16)
+    jp_map(T, S, g, occ)
+    here = move_value(T, S, g, u, S.us_hex[g, u], live, objd, occ) + 1.0
     best, bv = -1, here
     if n == 0:
         return -1, 0.0
     for x in range(H):
         if buf[x]:
-            v = move_value(T, S, g, u, x, live, objd)
+            v = move_value(T, S, g, u, x, live, objd, occ)
             if v > bv:
                 best, bv = x, v
     return best, bv - here
@@ -268,15 +337,17 @@ def decide(T, S, g, m):
                     best, bv = x, v
         return best
     if ph == P_ACT_SELECT:
-        best, bv = -1, 0.0
-        for u in range(NU):
-            if not m[H + UNIT_0 + u]:
-                continue
-            v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
-            if o >= 0 and v > bv:
-                best, bv = u, v
-        if best >= 0:
-            return H + UNIT_0 + best
+        # regimental HQs act last: a moved HQ gives no more free actions (7.34)
+        for hq_pass in range(2):
+            best, bv = -1, 0.0
+            for u in range(NU):
+                if not m[H + UNIT_0 + u] or (T.us_type[u] == REG_HQ) != (hq_pass == 1):
+                    continue
+                v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
+                if o >= 0 and v > bv:
+                    best, bv = u, v
+            if best >= 0:
+                return H + UNIT_0 + best
         return H + END
     if ph == P_ACT_ORDER:
         v, o, t = unit_plan(T, S, g, S.sel[g], occ, live, objd, buf)
@@ -304,7 +375,13 @@ def decide(T, S, g, m):
         h = S.target[g]
         for v in range(NU):
             if m[H + UNIT_0 + v] and (is_free(T, S, g, v) or S.actions_left[g] > 1):
-                return H + UNIT_0 + v
+                # a joiner that would leave the attack invalid (a tank or artillery unit without
+                # its conditions, 8.1) stays out
+                S.att_units[g, v] = True
+                ok = attack_valid(T, S, g, h)
+                S.att_units[g, v] = False
+                if ok:
+                    return H + UNIT_0 + v
         if S.att_marker[g] < 0 and (m[H + NAVAL] or m[H + DAUNTLESS]):
             j = jp_at(T, S, g, h)
             if j >= 0 and S.jp_rev[g, j]:
@@ -321,6 +398,9 @@ def decide(T, S, g, m):
                     return H + UNIT_0 + v
             return H + NO
         x = S.target[g]
+        p = T.hex_pos[S.us_hex[g, S.sel[g]]]
+        if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p]:
+            return H + NO  # the partner stays to hold the position (15.2)
         if stack_count(T, S, g, x) == 0:
             for v in range(NU):
                 if m[H + UNIT_0 + v] and T.us_type[v] != REG_HQ:

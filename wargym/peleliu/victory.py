@@ -164,10 +164,32 @@ def n_ab(T):
 
 @njit(cache=True)
 def standing(T, S, g):
-    """A number for shaped rewards: positions secured (beach-firing and zone B count double) minus
-    the Infantry Loss Box over its turn's level."""
+    """A number for shaped rewards (not a rule of the book; envs/single.py uses it as a potential):
+    positions secured (15.2: one each, one more for a beach-firing or a zone B position, two more
+    for A5 and for A6) minus
+    LOSS_WEIGHT times the Infantry Loss Box as a share of the catastrophic level it is measured
+    against (15.1: the current turn's, turn 5's before turn 5), minus CATASTROPHE once that share
+    reaches 1 on or after turn 5, i.e. when 15.1 has ended the game.
+
+    The share falls as turns pass without losses (the level rises), so surviving raises the standing
+    and a game ended early by catastrophic loss scores below any game still going with the same
+    positions secured (it loses at least LOSS_WEIGHT + CATASTROPHE).  A pure function of the state."""
+    LOSS_WEIGHT = 5.0   # the Infantry Loss Box at its turn's catastrophic level costs this much
+    CATASTROPHE = 20.0  # a catastrophic loss costs this much more
     beach, zb, a56, coral, ab, cd, total, n_beach, n_b, n_coral = tallies(T, S, g)
-    return float(total + beach + zb + 2 * a56) - 0.5 * float(S.loss_box[g])
+    score = float(total + beach + zb + 2 * a56)
+    t = min(max(S.turn[g], 5), T.catastrophic.shape[0] - 1)
+    level = T.catastrophic[t]
+    while level <= 0 and t > 0:  # past the track's last level (or a scenario without one)
+        t -= 1
+        level = T.catastrophic[t]
+    if level <= 0:
+        return score
+    share = float(S.loss_box[g]) / float(level)
+    score -= LOSS_WEIGHT * min(share, 1.0)
+    if S.turn[g] >= 5 and share >= 1.0:
+        score -= CATASTROPHE
+    return score
 
 
 def standing_batch(T, S, out):

@@ -37,6 +37,9 @@ Behaviour by decision:
       Regimental HQs look for a hex outside every potential field of fire from turn 7 (a command
       post from turn 8, 14.1, whose range places the garrisons, 14.4) and next to many units.
 * HQ phase: every regimental HQ becomes a command post where it can.
+* Bloody Nose Ridge: set-up and relief hexes with the least live fire and room; the HQ phase frees
+  the hex with the most disrupted steps; at night the battalion with the fewest steps left is
+  relieved; garrisons at the first eligible position.
 * Heroes and added steps go to the strongest infantry unit near the enemy / the weakest unit.
 * Close combat: withdraw when one step is left against a Japanese unit with depth; steps are
   lost by the unit with the most.
@@ -54,12 +57,12 @@ from wargym.peleliu.board import fire_map, group_units, has_depth, jp_at, jp_map
 from wargym.peleliu.combat import attack_result, attack_values
 from wargym.peleliu.scenario import (
     INTENSE, R_ADD_DEPTH, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL, R_US_DISRUPT, R_US_STEP,
-    REG_HQ, STEADY,
+    REG_HQ,
 )
 from wargym.peleliu.state import (
-    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_BOX, P_CC_LOSS, P_CC_WITHDRAW, P_DRIFT, P_HERO_PLACE,
-    P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_REVEAL_PICK, P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET,
-    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, StateArg, US_MAP,
+    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_WITHDRAW, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND,
+    P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT, P_WITHDRAW, O_ATTACK, O_BARRAGE, O_ENTER,
+    O_MOVE, StateArg, US_MAP,
 )
 from wargym.peleliu.us import (
     attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
@@ -175,7 +178,6 @@ def pull_of(T, p):
         if T.pos_zone[p] == 0 and (T.pos_num[p] == 1 or T.pos_num[p] == 5 or T.pos_num[p] == 6):
             return KEY_PULL
         return BEACH_PULL
-    h = T.pos_hex[p]
     for q in range(T.pos_hex.shape[0]):
         if T.pos_beachfire[q] and T.grp_dot[T.pos_group[p], T.pos_hex[q]] == INTENSE:
             return BEACH_PULL - 1
@@ -328,7 +330,7 @@ def decide(T, S, g, m):
     objd = np.empty(H, np.int16)
     if ph == P_ACT_SELECT or ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET:
         objective_distances(T, S, g, occ, objd)
-    if ph == P_LAND:
+    if ph == P_LAND or ph == P_SETUP:  # a landing / BNR set-up or relief hex: least fire, room
         best, bv = -1, 0.0
         for x in range(H):
             if m[x]:
@@ -427,9 +429,24 @@ def decide(T, S, g, m):
                 if best < 0 or v > bv:
                     best, bv = u, v
         return H + UNIT_0 + best
-    if ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_DRIFT or ph == P_BOX or ph == P_REVEAL_PICK:
-        return first_legal(m)
-    return first_legal(m)
+    if ph == P_UNDISRUPT:  # BNR HQ phase: the hex with the most disrupted steps
+        steps = np.zeros(H, np.int64)
+        for u in range(NU):
+            if S.us_loc[g, u] == US_MAP and S.us_dis[g, u] != 0:
+                steps[S.us_hex[g, u]] += S.us_steps[g, u]
+        best = int(np.argmax(steps))
+        return best if m[best] else first_legal(m)
+    if ph == P_WITHDRAW:  # BNR night: relieve the battalion with the fewest steps left on the map
+        steps = np.zeros(NU, np.int64)
+        for u in range(NU):
+            if S.us_loc[g, u] == US_MAP and T.us_battalion[u] >= 0:
+                steps[T.us_battalion[u]] += S.us_steps[g, u]
+        best, bv = -1, 0
+        for u in range(NU):
+            if m[H + UNIT_0 + u] and (best < 0 or steps[T.us_battalion[u]] < bv):
+                best, bv = u, steps[T.us_battalion[u]]
+        return H + UNIT_0 + best if best >= 0 else first_legal(m)
+    return first_legal(m)  # the rest: the lowest legal action (P_CC_LOSS, P_STACK_ELIM, P_GARRISON ...)
 
 
 @njit(cache=True)

@@ -5,7 +5,9 @@
 Game j is dealt as ``wargym eval`` deals it (``core.init(1, seed + j)``), all games in one batch,
 ``decisions="major"``.  Per agent it prints the count of each result (state.RESULTS), the mean
 last turn, and the positions secured at the end (15.2: victory.tallies' total) mean / max, plus
-the mean Infantry Loss Box.  ``--no-catastrophic`` switches 15.1 off (a what-if for calibration).
+the mean Infantry Loss Box.  In Bloody Nose Ridge (``--scenario bnr``) the "secured" columns count
+the Japanese units eliminated of the 16 (18.42) and the loss box the infantry units eliminated
+(18.41).  ``--no-catastrophic`` switches 15.1 off (a what-if for calibration).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 from wargym.agents.base import make_agent
 from wargym.peleliu.core import PeleliuCore
 from wargym.peleliu.scenario import load_scenario
-from wargym.peleliu.state import RESULTS
+from wargym.peleliu.state import JP_MAP, JP_RESERVE, RESULTS
 from wargym.peleliu.victory import tallies
 from wargym.rng import game_keys
 
@@ -39,7 +41,11 @@ def play(scenario: str, agent_name: str, games: int, seed: int, no_catastrophic:
         core._step_in_place(state, actions)
     wall = time.time() - t0
     T, S = core.tables, core.kernel_state(state)
-    secured = np.array([tallies(T, S, g)[6] for g in range(games)])
+    if sc.spec.kind == "bnr":  # 18.42: the Japanese units eliminated (of 16) stand for "secured"
+        alive = ((state.jp_loc == JP_MAP) | (state.jp_loc == JP_RESERVE)) & ~sc.jp_fort[None, :]
+        secured = 16 - alive.sum(axis=1)
+    else:
+        secured = np.array([tallies(T, S, g)[6] for g in range(games)])
     counts = collections.Counter(RESULTS[int(r)] for r in state.result)
     return {"scenario": scenario, "agent": agent_name, "games": games, "seed": seed,
             "results": dict(counts), "truncated": int(state.truncated.sum()),

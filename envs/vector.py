@@ -16,6 +16,10 @@ restarted after that (counting across the batch in game order) gets the key
 ``SeedSequence([s, N + k])`` through ``core.reset_done_in_place``, so runs are reproducible.
 
 Info: ``info["action_mask"]`` bool[N, A] (with ``"_action_mask"``), as ``action_masks()``.
+
+State: the env owns its core state and advances it in place (``core.step_in_place``,
+``core.reset_done_in_place``: no whole-batch copy a step); a caller that wants to keep a
+position takes ``venv.state.copy()``.
 """
 
 from __future__ import annotations

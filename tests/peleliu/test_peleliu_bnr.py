@@ -418,3 +418,16 @@ def test_peleliu_18_2_random_play_reaches_the_end():
     assert s.terminated.all(), [core.summary(s, g)["phase"] for g in range(4)]
     assert set(int(r) for r in s.result) <= {1, 2, 4}
     _ = progress
+
+
+def test_peleliu_18_4_score_counts_japanese_eliminated_against_losses():
+    """18.4 for shaped rewards: at the start no unit is eliminated and no loss taken (score 0); with
+    4 of the 16 units eliminated and 5 of the 10 infantry units lost the score is 4 - 16 * 5 / 10 = -4."""
+    core = make_core("bnr")
+    sc = core.scenario
+    s = core.init(1, seed=2)
+    assert float(core.score(s)[0, 0]) == 0.0
+    reserve = np.flatnonzero((s.jp_loc[0] == JP_RESERVE) & ~sc.jp_fort)
+    s.jp_loc[0, reserve[:4]] = JP_OUT
+    s.loss_box[0] = 5
+    assert float(core.score(s)[0, 0]) == pytest.approx(-4.0)

@@ -80,13 +80,14 @@ class PeleliuCore(KernelCore):
 
     def score(self, state: State) -> np.ndarray:
         """float32[B, 1]: the U.S. standing: positions secured and losses (victory.standing); in
-        Bloody Nose Ridge the Japanese units eliminated (of the 16) less the infantry units lost over
-        the catastrophic level, times 16 (18.4)."""
+        Bloody Nose Ridge the Japanese units eliminated (of the 16 set up, 18.1) less the infantry units
+        lost over the catastrophic level, times 16 (18.4)."""
         if self.scenario.spec.kind == "bnr":
             sc = self.scenario
             units = ~sc.jp_fort
             alive = ((state.jp_loc == JP_MAP) | (state.jp_loc == JP_RESERVE)) & units[None, :]
-            out = (16 - alive.sum(1)) - 16 * state.loss_box / sc.bnr_catastrophic
+            start = int((sc.jp_elite & ~sc.jp_tank & ~sc.jp_fort & (sc.jp_strength != 4)).sum())  # 18.1
+            out = (start - alive.sum(1)) - start * state.loss_box / sc.bnr_catastrophic
             return out[:, None].astype(np.float32)
         out = np.zeros(state.batch_size, np.float64)
         standing_batch(self.tables, self.kernel_state(state), out)

@@ -26,12 +26,12 @@ import numpy as np
 from wargym.cards import move_card, top_card
 from wargym.jit import njit
 from wargym.peleliu.board import (
-    across_blocked, clear_jp, draw, draw_fort, draw_reserve, fire_map, fort_at, jp_map, place_jp, remove_fort,
-    reveal_forts, row_of, shuffled_where, stack_count, unit_at, us_count, us_steps_in_hex,
+    across_blocked, clear_jp, draw, draw_fort, draw_reserve, fire_map, fort_at, give_depth, jp_map, place_jp,
+    remove_fort, reveal_forts, row_of, shuffled_where, stack_count, unit_at, us_count, us_steps_in_hex,
 )
 from wargym.peleliu.scenario import ENG, HEAVY, INF, INF_HQ, INTENSE, JUNGLE, MOUNTAIN
 from wargym.peleliu.state import (
-    DM_OUT, DM_POOL, DM_UNIT, JP_MAP, JP_OUT, JP_RESERVE, MIDDAY, MORNING, NIGHT, OPT_BNR,
+    DM_OUT, DM_POOL, JP_MAP, JP_OUT, JP_RESERVE, MIDDAY, MORNING, NIGHT, OPT_BNR,
     OPT_BNR_CATASTROPHIC, PILE_CC_JP, PILE_DISCARD, PILE_TRACK, R_DRAW, R_WIN, US_MAP, US_OUT, US_TRACK,
 )
 from wargym.rng import uniform
@@ -332,27 +332,11 @@ def man_fort_for_cc(T, S, g, h):
     if j < 0:
         return -1
     if S.jp_depth[g, j] < 0:
-        n = 0
-        for d in range(S.dm_loc.shape[1]):
-            if S.dm_loc[g, d] == DM_POOL and T.dm_kind[d] == 0:
-                n += 1
-        if n > 0:
-            from_pool(T, S, g, j)
+        give_depth(T, S, g, j, True)  # a random marker of the pool (9.21), none when it is empty
     d = S.jp_depth[g, j]
     if d >= 0:
         S.dm_rev[g, d] = True
     return j
-
-
-@njit(cache=True)
-def from_pool(T, S, g, j):
-    """A regular depth marker from the pool under j, revealed (19.5)."""
-    for d in range(S.dm_loc.shape[1]):
-        if S.dm_loc[g, d] == DM_POOL and T.dm_kind[d] == 0:
-            S.dm_loc[g, d] = DM_UNIT
-            S.dm_rev[g, d] = True
-            S.jp_depth[g, j] = d
-            return
 
 
 @njit(cache=True)
@@ -429,8 +413,8 @@ def reduce_fort(T, S, g, h):
 @njit(cache=True)
 def night_start(T, S, g):
     """18.21 step 1: Action Under Fire and disruption markers off every unit (both sides)."""
+    clear_auf(T, S, g)
     for u in range(S.us_loc.shape[1]):
-        S.us_auf[g, u] = False
         S.us_dis[g, u] = 0
     for j in range(S.jp_loc.shape[1]):
         S.jp_dis[g, j] = False

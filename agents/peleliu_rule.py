@@ -60,9 +60,9 @@ from wargym.peleliu.scenario import (
     REG_HQ,
 )
 from wargym.peleliu.state import (
-    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_WITHDRAW, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND,
-    P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT, P_WITHDRAW, O_ATTACK, O_BARRAGE, O_ENTER,
-    O_MOVE, StateArg, US_MAP,
+    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_WITHDRAW, P_CP_RANGE, P_HERO_PLACE, P_HQ_CP, P_INFIL,
+    P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT, P_WITHDRAW, O_ATTACK, O_BARRAGE,
+    O_ENTER, O_MOVE, StateArg, US_MAP,
 )
 from wargym.peleliu.us import (
     attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
@@ -410,6 +410,8 @@ def decide(T, S, g, m):
         return H + NO
     if ph == P_HQ_CP:
         return H + (YES if S.cp[g, S.sel[g]] < 0 else NO)
+    if ph == P_CP_RANGE:
+        return H + YES  # 14.2: the wider the range, the more units in command
     if ph == P_CC_WITHDRAW:
         steps = 0
         for u in range(NU):

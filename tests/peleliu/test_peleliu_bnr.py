@@ -20,8 +20,8 @@ from wargym.peleliu.board import across_blocked, eliminate_us, jp_requires, reve
 from wargym.peleliu.scenario import W_DE
 from wargym.peleliu.sequence import progress
 from wargym.peleliu.state import (
-    DM_POOL, DM_UNIT, JP_MAP, JP_OUT, JP_RESERVE, P_ACT_SELECT, P_GARRISON, P_HERO_PLACE, P_SETUP, R_DRAW, R_WIN,
-    ST_BNR_SETUP, US_MAP, US_OUT, US_TRACK,
+    DM_POOL, DM_UNIT, JP_MAP, JP_OUT, JP_RESERVE, P_ACT_SELECT, P_AUTO, P_GARRISON, P_HERO_PLACE, P_SETUP, R_DRAW,
+    R_WIN, ST_BNR_SETUP, ST_HQ, US_MAP, US_OUT, US_TRACK,
 )
 
 D8 = 1208   # position D8, brown, a fortified mountain position of the Japanese zone (positions.yaml)
@@ -275,6 +275,23 @@ def test_peleliu_18_34_action_under_fire_in_intense_field_or_japanese_hex():
     units[[u, v]] = True
     bnr.mark_auf(b.T, b.S, 0, units, -1)
     assert b.state.us_auf[0, u] and not b.state.us_auf[0, v]
+
+
+def test_peleliu_18_2_hq_phase_removes_auf_markers_after_an_event_decision():
+    """18.2 IV: the HQ phase first removes every Action Under Fire marker (18.34), whatever
+    decision the second event phase just asked (Scattered platoon's unit gaining a step leaves the
+    stage counter at 1).  Turn 2, an AUF marker on I/3/7 in 0920: after the HQ phase's automatic
+    steps the marker is gone."""
+    b = bnr_board()
+    u = b.us("I/3/7", 920)
+    s = b.state
+    s.us_auf[0, u] = True
+    s.stage[0], s.sel[0], s.k[0], s.phase[0] = ST_HQ, -2, 1, P_AUTO
+    for _ in range(10):
+        if s.phase[0] != P_AUTO:
+            break
+        progress(b.T, b.S, 0)
+    assert not s.us_auf[0].any()
 
 
 def test_peleliu_19_31_revealed_fortification_fire_does_not_disrupt():

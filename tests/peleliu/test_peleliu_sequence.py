@@ -17,7 +17,12 @@ from wargym.agents import sample_legal
 from wargym.data import config_path, load_yaml
 from wargym.peleliu import events, us
 from wargym.peleliu.board import step_loss
-from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_MAP, O_MOVE, R_DECISIVE, R_LOSS, R_NONE, US_ELIM
+from wargym.peleliu.actions import NO, YES
+from wargym.peleliu.sequence import apply, fill_mask, is_minor, minor_default, progress
+from wargym.peleliu.state import (
+    DIS_NEW, DM_OUT, JP_MAP, O_MOVE, P_AUTO, P_CP_RANGE, P_GARRISON, P_HQ_CP, P_REVEAL_PICK, R_DECISIVE, R_LOSS,
+    R_NONE, ST_HQ, US_ELIM,
+)
 from wargym.peleliu.victory import catastrophic_now
 
 
@@ -231,6 +236,14 @@ def test_peleliu_14_1_command_post_eligibility(a8, eligible):
     assert bool(us.cp_eligible(b.T, b.S, 0, q)) == eligible
 
 
+def place_garrisons(b: Board) -> None:
+    """14.4 as decisions="major" plays it: a garrison in every eligible hex."""
+    m = np.zeros(b.sc.num_hexes, np.bool_)
+    us.garrison_hexes(b.T, b.S, 0, m)
+    for h in np.nonzero(m)[0]:
+        b.state.garrison[0, b.sc.hex_pos[h]] = True
+
+
 def test_peleliu_14_4_garrisons():
     """14.4: garrisons go to position hexes in a command post's range, occupied by or next to a U.S.
     unit, in U.S. communication and in no Japanese field of fire (even of a disrupted unit).  CP
@@ -248,7 +261,7 @@ def test_peleliu_14_4_garrisons():
     b.us("B/1/5", 315)
     b.us("K/3/5", 316)
     b.jp(417, dis=True)
-    us.garrisons(b.T, b.S, 0)
+    place_garrisons(b)
     g = b.state.garrison[0]
     assert {pid: bool(g[b.pos(pid)]) for pid in ("A5", "A8", "A17", "B5")} == \
         {"A5": True, "A8": False, "A17": False, "B5": False}
@@ -272,8 +285,59 @@ def test_peleliu_14_4_garrisons_use_the_cps_range_of_the_turn(case):
         b.state.cp_fire[0] = q
     else:
         b.jp(616, dis=case == "cp_next_to_disrupted_unit")
-    us.garrisons(b.T, b.S, 0)
+    place_garrisons(b)
     assert bool(b.state.garrison[0, b.pos("A5")]) == (case == "cp_next_to_disrupted_unit")
+
+
+def hq_phase_decision(b: Board) -> int:
+    """Run the HQ phase's automatic steps (sequence.progress) to its next decision."""
+    for _ in range(60):
+        if b.state.phase[0] != P_AUTO:
+            return int(b.state.phase[0])
+        progress(b.T, b.S, 0)
+    raise AssertionError("no decision")
+
+
+def legal(b: Board) -> set:
+    m = np.zeros(b.core.num_actions, np.bool_)
+    fill_mask(b.T, b.S, 0, m)
+    H = b.sc.num_hexes
+    return {("hex", b.number(a)) if a < H else a - H for a in np.nonzero(m)[0]}
+
+
+def test_peleliu_14_4_and_14_2_are_the_players_choices():
+    """14.4 "you may place garrison markers", 14.2 "you may advance the marker": under
+    decisions="full" each is a decision.  Turn 9, CP RHQ/5 in 0415 with range 3 (box 4), B/1/5 in
+    0315 next to A5 (0314), K/3/5 in 0316 next to A8 (0216), no Japanese unit anywhere: A5 and A8
+    are eligible.  The player garrisons A8 and then declines (NO): A5 stays without a garrison.
+    The CP's range may advance (in no occupied field); the player declines: box 4 stays.  Then the
+    CP may be abandoned (14.11, P_HQ_CP).  Under decisions="major" both are minor: every eligible
+    hex garrisoned, the range advanced."""
+    b = Board(turn=9)
+    q = b.us("RHQ/5", 415)
+    b.state.cp[0, q] = 4
+    b.us("B/1/5", 315)
+    b.us("K/3/5", 316)
+    s = b.state
+    # the HQ phase as the second event leaves it (sel -2); an event decision (Scattered platoon's
+    # P_STEP_ADD) left S.k at 1, which must not skip the garrisons
+    s.stage[0], s.k[0], s.sel[0], s.phase[0] = ST_HQ, 1, -2, P_AUTO
+    assert hq_phase_decision(b) == P_GARRISON
+    assert legal(b) == {("hex", 314), ("hex", 216), NO}
+    apply(b.T, b.S, 0, b.hex(216))
+    assert hq_phase_decision(b) == P_GARRISON and legal(b) == {("hex", 314), NO}
+    apply(b.T, b.S, 0, b.sc.num_hexes + NO)
+    assert hq_phase_decision(b) == P_CP_RANGE and int(s.sel[0]) == q and legal(b) == {YES, NO}
+    apply(b.T, b.S, 0, b.sc.num_hexes + NO)
+    assert hq_phase_decision(b) == P_HQ_CP and int(s.sel[0]) == q
+    assert {pid: bool(s.garrison[0, b.pos(pid)]) for pid in ("A5", "A8")} == {"A5": False, "A8": True}
+    assert int(s.cp[0, q]) == 4
+    assert is_minor(b.T, P_GARRISON) and is_minor(b.T, P_CP_RANGE)
+    assert not is_minor(make_core("bnr").tables, P_GARRISON)  # 18.1 / 18.2 IV: BNR's garrisons stay major
+    s.phase[0] = P_CP_RANGE
+    m = np.zeros(b.core.num_actions, np.bool_)
+    fill_mask(b.T, b.S, 0, m)
+    assert minor_default(b.T, b.S, 0, m) == b.sc.num_hexes + YES
 
 
 # ------------------------------------------------------------------------------------------ 15.1
@@ -468,10 +532,34 @@ def test_peleliu_events_patrol_report_brings_the_reinforcement_face_up(event):
     b.us("B/1/5", 315)
     r = b.jp_unit("J30")
     b.reserve("J30")
-    events.reveal_closest(b.T, b.S, 0, event == "patrol_report")
+    m = np.zeros(b.sc.num_hexes, np.bool_)
+    assert events.closest_hidden(b.T, b.S, 0, event == "patrol_report", m) == 1 and m[b.hex(314)]
+    events.reveal_closest_in(b.T, b.S, 0, b.hex(314), event == "patrol_report")
     s = b.state
     assert s.jp_rev[0, j] and s.jp_depth[0, j] == -1 and s.dm_loc[0, 0] == DM_OUT
     assert s.jp_loc[0, r] == JP_MAP and bool(s.jp_rev[0, r]) == (event == "patrol_report")
+
+
+@pytest.mark.parametrize("event", ["war_dogs", "patrol_report"])
+def test_peleliu_events_closest_unit_tie_is_the_players_choice(event):
+    """Marine war dogs: "reveal Japanese unit and depth marker closest to a US unit. Your choice if
+    more than one"; US Patrol Report: "If two or more unrevealed units are the same distance from
+    US units, you choose one."  B/1/5 in 0315; face-down J05 in 0314 and J06 in 0316 next to it,
+    J07 in 0317 two hexes away: the choice (P_REVEAL_PICK) offers 0314 and 0316 only, no NO; the
+    player picks 0316: J06 is revealed, J05 and J07 stay face down."""
+    b = Board(turn=9)
+    b.us("B/1/5", 315)
+    j5, j6, j7 = b.jp(314, "J05"), b.jp(316, "J06"), b.jp(317, "J07")
+    assert b.dist(315, 314) == b.dist(315, 316) == 1 and b.dist(315, 317) == 2
+    patrol = event == "patrol_report"
+    m = np.zeros(b.sc.num_hexes, np.bool_)
+    assert events.closest_hidden(b.T, b.S, 0, patrol, m) == 2
+    s = b.state
+    s.phase[0] = P_REVEAL_PICK
+    s.k[0] = events.PICK_PATROL if patrol else events.PICK_CLOSEST
+    assert legal(b) == {("hex", 314), ("hex", 316)}
+    apply(b.T, b.S, 0, b.hex(316))
+    assert s.jp_rev[0, j6] and not s.jp_rev[0, j5] and not s.jp_rev[0, j7]
 
 
 def test_peleliu_events_scattered_platoon_takes_heavy_infantry_too():

@@ -25,6 +25,9 @@ from wargym.peleliu.state import (
     US_MAP,
 )
 
+PICK_ADJACENT, PICK_CLOSEST, PICK_PATROL = range(3)  # what P_REVEAL_PICK asks (S.k): 10.17, the ties of
+                                                    # Marine war dogs / Observation plane, US Patrol Report
+
 
 @njit(cache=True)
 def do_event(T, S, g, c, t):
@@ -64,6 +67,7 @@ def do_event(T, S, g, c, t):
         else:
             for h in range(T.land.shape[0]):
                 if reveal_pickable(T, S, g, h):
+                    S.k[g] = PICK_ADJACENT
                     return P_REVEAL_PICK
     elif ev == E_BLACK_ANGELS or ev == E_SCATTERED:
         for u in range(S.us_loc.shape[1]):
@@ -75,7 +79,14 @@ def do_event(T, S, g, c, t):
     elif ev == E_HEAT or ev == E_LOST or ev == E_MINEFIELD:
         disrupt_event(T, S, g, ev, sym)
     elif ev == E_WAR_DOGS or ev == E_OBS_PLANE or ev == E_PATROL_REPORT:
-        reveal_closest(T, S, g, ev == E_PATROL_REPORT)
+        patrol = ev == E_PATROL_REPORT
+        m = np.zeros(T.land.shape[0], np.bool_)
+        n = closest_hidden(T, S, g, patrol, m)
+        if n == 1:
+            reveal_closest_in(T, S, g, np.argmax(m), patrol)
+        elif n > 1:  # "you choose one"
+            S.k[g] = PICK_PATROL if patrol else PICK_CLOSEST
+            return P_REVEAL_PICK
     elif ev == E_FORTIFY_CORAL:
         fortify(T, S, g)
     elif ev == E_SUICIDE:
@@ -205,23 +216,47 @@ def reveal_unit_as(T, S, g, j, reinforcement_face_up):
 
 
 @njit(cache=True)
-def reveal_closest(T, S, g, unrevealed_only):
-    """Marine war dogs / Observation plane / US Patrol Report: the (unrevealed) Japanese unit and
-    depth marker closest to a U.S. unit; a Tactical Reinforcement revealed comes in (9.4), face up
-    for the Patrol Report (``unrevealed_only``)."""
-    best, bk = -1, 0
+def hidden_candidate(T, S, g, j, unrevealed_only):
+    """Marine war dogs / Observation plane: a Japanese unit on the map with its unit or depth marker
+    face down; US Patrol Report (``unrevealed_only``): a face-down unit, in BNR a face-down
+    fortification marker too."""
+    if S.jp_loc[g, j] != JP_MAP or (T.jp_fort[j] and not unrevealed_only):
+        return False
+    if unrevealed_only:
+        return not S.jp_rev[g, j]
+    d = S.jp_depth[g, j]
+    return not S.jp_rev[g, j] or (d >= 0 and not S.dm_rev[g, d])
+
+
+@njit(cache=True)
+def closest_hidden(T, S, g, unrevealed_only, m):
+    """m[H] = the hexes of the candidates (hidden_candidate) closest to a U.S. unit: more than one is
+    the player's choice (P_REVEAL_PICK).  Returns their count."""
+    best = 9999
     for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] != JP_MAP or (T.jp_fort[j] and not unrevealed_only):
-            continue  # only the Patrol Report reveals a fortification marker (BNR)
-        d = S.jp_depth[g, j]
-        hidden = not S.jp_rev[g, j] or (d >= 0 and not S.dm_rev[g, d])
-        if not hidden or (unrevealed_only and S.jp_rev[g, j]):
-            continue
-        key = nearest_us(T, S, g, S.jp_hex[g, j]) * 1000 + j
-        if best < 0 or key < bk:
-            best, bk = j, key
-    if best >= 0:
-        reveal_unit_as(T, S, g, best, unrevealed_only)
+        if hidden_candidate(T, S, g, j, unrevealed_only):
+            best = min(best, nearest_us(T, S, g, S.jp_hex[g, j]))
+    n = 0
+    for j in range(S.jp_loc.shape[1]):
+        if hidden_candidate(T, S, g, j, unrevealed_only):
+            h = S.jp_hex[g, j]
+            if not m[h] and nearest_us(T, S, g, h) == best:
+                m[h] = True
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def reveal_closest_in(T, S, g, h, unrevealed_only):
+    """Reveal the candidate in hex h (a unit before a fortification marker sharing its hex) and its
+    depth marker; a Tactical Reinforcement revealed comes in (9.4), face up for the Patrol Report."""
+    j = jp_at(T, S, g, h)
+    if not hidden_candidate(T, S, g, j, unrevealed_only):
+        for i in range(S.jp_loc.shape[1]):
+            if S.jp_hex[g, i] == h and hidden_candidate(T, S, g, i, unrevealed_only):
+                j = i
+                break
+    reveal_unit_as(T, S, g, j, unrevealed_only)
 
 
 @njit(cache=True)

@@ -6,7 +6,8 @@
     III  Japanese fire           japanese.py, one queued position at a time; close combats (combat.py:
                                  P_CC_LOSS, P_CC_WITHDRAW); artillery; disruption removed
     IV   second event (turn 5+)
-    V    HQ phase (turn 8+)      garrisons, command posts (P_HQ_CP)
+    V    HQ phase (turn 8+)      garrisons (14.4, P_GARRISON), command ranges (14.2, P_CP_RANGE),
+                                 command posts (14.1, P_HQ_CP)
     VI   U.S. actions            P_ACT_SELECT -> P_ACT_ORDER -> P_MOVE_DEST / P_TARGET -> P_STACK_JOIN /
                                  P_ATTACK_JOIN -> ... (us.py); END -> close combats, stacking (P_STACK_ELIM)
     VII  end of turn             cards to the discards (reshuffled when they outnumber the deck), the
@@ -32,7 +33,9 @@ from wargym.peleliu.closecombat import cc_loss, cc_loss_default, cc_progress, st
 from wargym.peleliu.combat import (
     ATTACK_ATTRITION, ATTACK_HERO, HERO_STRENGTH, HERO_WILD, attrition, finish_attack, resolve_attack,
 )
-from wargym.peleliu.events import do_event, reveal_pickable, reveal_unit
+from wargym.peleliu.events import (
+    PICK_ADJACENT, PICK_PATROL, closest_hidden, do_event, reveal_closest_in, reveal_pickable, reveal_unit,
+)
 from wargym.peleliu.forces import night
 from wargym.peleliu.japanese import colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase
 from wargym.peleliu.scenario import AMTANK, REG_HQ
@@ -43,17 +46,19 @@ from wargym.peleliu.state import (
     P_DRIFT, P_HERO_BONUS, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_OVER, P_REVEAL_PICK,
     P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, R_WIN, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND,
     ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2, ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP,
-    US_OUT, US_TRACK, OPT_BNR, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT, P_WITHDRAW, ST_BNR_SETUP,
-    ST_RELIEF,
+    US_OUT, US_TRACK, OPT_BNR, P_CP_RANGE, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT, P_WITHDRAW,
+    ST_BNR_SETUP, ST_RELIEF,
 )
 from wargym.peleliu.us import (
     box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
-    execute_barrage, execute_enter, execute_move, finish_move, garrisons, advance_cps, join_mask, land, land_mask,
-    landing_check, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions, step_add_mask,
+    execute_barrage, execute_enter, execute_move, finish_move, garrison_hexes, cp_may_advance, join_mask, land,
+    land_mask, landing_check, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions, step_add_mask,
     box_units,
 )
 from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory, finish
 from wargym.rng import shuffle
+
+HQ_GARRISONS, HQ_RANGES, HQ_NEW_CPS = range(3)  # the invasion's HQ phase (14.0), in S.k
 
 
 # ------------------------------------------------------------------------------------------ set-up
@@ -245,16 +250,29 @@ def progress(T, S, g):
         return True
     if st == ST_EVENT2:
         S.stage[g] = ST_HQ
-        S.sel[g] = -2  # the HQ phase's first step is still to come
+        S.sel[g] = -2  # the HQ phase's first step is still to come (the event's decisions use S.k)
         if turn >= 5 and turn != 13:
             event_phase(T, S, g, turn)
         return True
-    if st == ST_HQ:
+    if st == ST_HQ:  # V (14.0), from turn 8: garrisons, then the command ranges, then new CPs
         if S.sel[g] == -2:
             S.sel[g] = -1
-            if turn >= 8 and turn != 13:
-                garrisons(T, S, g)  # V.1
-                advance_cps(T, S, g)  # V.2 (new command posts come after)
+            S.k[g] = HQ_GARRISONS if turn >= 8 and turn != 13 else HQ_NEW_CPS
+            return True
+        if S.k[g] == HQ_GARRISONS:  # V.1 (14.4): one garrison a decision until none or NO
+            if garrison_hexes(T, S, g, np.zeros(T.land.shape[0], np.bool_)) > 0:
+                S.phase[g] = P_GARRISON
+            else:
+                S.k[g] = HQ_RANGES
+            return True
+        if S.k[g] == HQ_RANGES:  # V.2 (14.2): each established CP's range
+            for u in range(S.sel[g] + 1, S.us_loc.shape[1]):
+                if cp_may_advance(T, S, g, u):
+                    S.sel[g] = u
+                    S.phase[g] = P_CP_RANGE
+                    return True
+            S.sel[g] = -1
+            S.k[g] = HQ_NEW_CPS
             return True
         if turn >= 8 and turn != 13:
             for u in range(S.sel[g] + 1, S.us_loc.shape[1]):
@@ -332,10 +350,14 @@ def bnr_progress(T, S, g):
         return True
     if st == ST_EVENT2:
         S.stage[g] = ST_HQ
-        S.k[g] = 0
+        S.sel[g] = -2  # the HQ phase's first step is still to come (the event's decisions use S.k)
         event_phase(T, S, g, 0)
         return True
     if st == ST_HQ:  # 18.2 IV
+        if S.sel[g] == -2:
+            S.sel[g] = -1
+            S.k[g] = 0
+            return True
         if S.k[g] == 0:
             bnr.clear_auf(T, S, g)
             S.k[g] = 1
@@ -531,21 +553,28 @@ def fill_mask(T, S, g, m):
     elif ph == P_STEP_ADD:
         step_add_mask(T, S, g, m, H, S.k[g] == 1)
     elif ph == P_REVEAL_PICK:
-        for h in range(H):
-            if reveal_pickable(T, S, g, h):
-                m[h] = True
-        m[H + NO] = True
+        if S.k[g] == PICK_ADJACENT:  # 10.17: "you may instead reveal a Japanese unit of your choice"
+            for h in range(H):
+                if reveal_pickable(T, S, g, h):
+                    m[h] = True
+            m[H + NO] = True
+        else:  # the event's closest units tie: "you choose one"
+            closest_hidden(T, S, g, S.k[g] == PICK_PATROL, m)
     elif ph == P_SETUP:
         bnr.placement_mask(T, S, g, S.sel[g], m, S.stage[g] == ST_RELIEF)
     elif ph == P_GARRISON:
-        bnr.garrison_mask(T, S, g, m, S.stage[g] == ST_BNR_SETUP)
+        if T.opts[OPT_BNR]:
+            bnr.garrison_mask(T, S, g, m, S.stage[g] == ST_BNR_SETUP)
+        else:
+            garrison_hexes(T, S, g, m)  # 14.4: "you may place"
+            m[H + NO] = True
     elif ph == P_UNDISRUPT:
         bnr.undisrupt_mask(T, S, g, m)
         m[H + NO] = True
     elif ph == P_WITHDRAW:
         bnr.withdraw_mask(T, S, g, m, H, UNIT_0)
         m[H + NO] = True
-    elif ph == P_FORT_ROTATE or ph == P_FLAME:
+    elif ph == P_FORT_ROTATE or ph == P_FLAME or ph == P_CP_RANGE:
         m[H + YES] = True
         m[H + NO] = True
     if S.cancels[g] >= MAX_CANCELS and (ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET
@@ -674,14 +703,22 @@ def apply(T, S, g, a):
         if T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and S.loss_box[g] > 0:
             S.loss_box[g] -= 1  # the full-strength counter comes back (15.1)
     elif ph == P_REVEAL_PICK:
-        if k != NO:
+        if S.k[g] != PICK_ADJACENT:
+            reveal_closest_in(T, S, g, a, S.k[g] == PICK_PATROL)
+        elif k != NO:
             j = jp_at(T, S, g, a)
             if j >= 0:
                 reveal_unit(T, S, g, j)
     elif ph == P_SETUP:
         bnr.place_unit(T, S, g, S.sel[g], a)
     elif ph == P_GARRISON:
-        S.garrison[g, T.hex_pos[a]] = True
+        if k == NO:
+            S.k[g] = HQ_RANGES  # no more garrisons this HQ phase (14.4)
+        else:
+            S.garrison[g, T.hex_pos[a]] = True
+    elif ph == P_CP_RANGE:
+        if k == YES:
+            S.cp[g, S.sel[g]] += 1  # 14.2
     elif ph == P_UNDISRUPT:
         if k != NO:
             bnr.undisrupt(T, S, g, a)
@@ -729,21 +766,24 @@ def decider(T, S, g):
 
 
 @njit(cache=True)
-def is_minor(ph):
+def is_minor(T, ph):
     """The decisions ``decisions="major"`` leaves to the defaults (README): which unit drifts, an
     infiltrating unit completing its move, the step lost in close combat, the unit eliminated for
-    stacking, the optional attrition, the hero's wild card or +1 strength."""
+    stacking, the optional attrition, the hero's wild card or +1 strength, a fortification's
+    turning, the flamethrower, the invasion's garrisons (14.4) and command ranges (14.2)."""
     return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION \
-        or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME
+        or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME or ph == P_CP_RANGE \
+        or (ph == P_GARRISON and not T.opts[OPT_BNR])
 
 
 @njit(cache=True)
 def minor_default(T, S, g, m):
     H = T.land.shape[0]
     ph = S.phase[g]
-    if ph == P_INFIL or ph == P_ATTRITION or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME:
+    if ph == P_INFIL or ph == P_ATTRITION or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME \
+            or ph == P_CP_RANGE:
         # the hero: the wild card completes the weapons; a fortification turned clockwise; the
-        # flamethrower spent at once
+        # flamethrower spent at once; a command range advanced whenever it may be (14.2)
         return H + NO if ph == P_ATTRITION else H + YES
     if ph == P_CC_LOSS:
         return H + UNIT_0 + cc_loss_default(T, S, g)
@@ -760,7 +800,7 @@ def minor_default(T, S, g, m):
 def automatic(T, S, g, m, n):
     if n == 1:
         return only_action(m)
-    if T.opts[OPT_MAJOR] and is_minor(S.phase[g]):
+    if T.opts[OPT_MAJOR] and is_minor(T, S.phase[g]):
         return minor_default(T, S, g, m)
     return -1
 

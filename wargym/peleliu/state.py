@@ -62,14 +62,14 @@ N_PILES = 5
 DIS_NONE, DIS_OLD, DIS_NEW = range(3)
 HERO, INSPIRED = 1, 2
 QMAX = 96
-MAX_CANCELS = 8
+MAX_CANCELS = 8  # declarations taken back (NO) in one Action Phase before the rest must be carried out
 BNR_HEROES = 4   # 18.1: two hero markers on units at the start, two aside for possible entry
-MORNING, MIDDAY, AFTERNOON, NIGHT = range(4)  # scenario.BNR_KINDS  # declarations taken back (NO) in one Action Phase before the rest must be carried out
+MORNING, MIDDAY, AFTERNOON, NIGHT = range(4)  # scenario.BNR_KINDS
 
 # decision phases
 (P_BOX, P_LAND, P_DRIFT, P_ACT_SELECT, P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN, P_INFIL, P_TARGET, P_ATTACK_JOIN,
  P_ATTRITION, P_CC_LOSS, P_CC_WITHDRAW, P_STACK_ELIM, P_HQ_CP, P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK, P_HERO_BONUS,
- P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_AUTO, P_OVER) = range(27)
+ P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_CP_RANGE, P_AUTO, P_OVER) = range(28)
 PHASE_NAMES = (
     "amphibious: landing box", "amphibious: land in beach hex", "amphibious: drifting unit", "actions: select unit",
     "actions: order", "move: destination", "stack: second unit", "infiltration: complete the move",
@@ -79,7 +79,7 @@ PHASE_NAMES = (
     "attack: hero's wild card (yes) or +1 strength (no)", "set-up / relief: hex for the unit",
     "garrison: position hex", "HQ phase: hex whose units lose their disruption", "night: battalion to withdraw",
     "fortification: rotate clockwise (yes) or counterclockwise (no)", "close combat: spend the flamethrower",
-    "(automatic)", "game over",
+    "HQ phase: advance the command post's range", "(automatic)", "game over",
 )
 RESULTS = ("in play", "U.S. victory", "U.S. defeat", "decisive U.S. defeat", "draw")
 R_NONE, R_WIN, R_LOSS, R_DECISIVE, R_DRAW = range(5)

@@ -169,11 +169,12 @@ def occupied_fire(T, S, g, h, live_only):
 
 
 @njit(cache=True)
-def garrisons(T, S, g):
-    """14.4: garrison markers in every eligible position hex (the default: always placed): within a
-    CP's command range (board.cp_range: one under the US CP under fire event; none from a CP in a
-    live field, 14.32), occupied by or next to a U.S. unit, in U.S. communication, in no field of
-    fire of a Japanese unit."""
+def garrison_hexes(T, S, g, m):
+    """14.4: m[H] = the position hexes where the U.S. player may place a garrison marker (one a
+    decision, P_GARRISON; "major": in every one): within a CP's command range (board.cp_range: one
+    under the US CP under fire event; none from a CP in a live field, 14.32), occupied by or next to
+    a U.S. unit, in U.S. communication, in no field of fire of a Japanese unit, no garrison yet.
+    Returns their count."""
     H = T.land.shape[0]
     NU = S.us_loc.shape[1]
     occ = np.empty(H, np.int16)
@@ -187,13 +188,14 @@ def garrisons(T, S, g):
             command_reach(T, S, g, S.us_hex[g, q], cp_range(T, S, g, q, False), occ, reach)
             anycp = True
     if not anycp:
-        return
+        return 0
     comm = np.empty(H, np.bool_)
     us_communication(T, S, g, comm)
     fm = np.empty(H, np.int8)
     fire_map(T, S, g, occ, False, fm)
     usn = np.empty(H, np.int16)
     us_count(T, S, g, usn)
+    n = 0
     for p in range(T.pos_hex.shape[0]):
         h = T.pos_hex[p]
         if S.garrison[g, p] or T.pos_prov[p] or not reach[h] or not comm[h] or fm[h] > 0 or occ[h] >= 0:
@@ -204,7 +206,9 @@ def garrisons(T, S, g):
             if x >= 0 and usn[x] > 0:
                 near = True
         if near:
-            S.garrison[g, p] = True
+            m[h] = True
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -220,13 +224,12 @@ def cp_eligible(T, S, g, u):
 
 
 @njit(cache=True)
-def advance_cps(T, S, g):
-    """14.2: each established CP's range marker moves one box (the default: always), unless its
-    hex is in the field of fire of an occupied position."""
-    for u in range(S.us_loc.shape[1]):
-        if S.us_loc[g, u] == US_MAP and S.cp[g, u] >= 0 and S.cp[g, u] < T.command_track.shape[0] - 1:
-            if not occupied_fire(T, S, g, S.us_hex[g, u], False):
-                S.cp[g, u] += 1
+def cp_may_advance(T, S, g, u):
+    """14.2: unit u is an established CP whose range marker may move one box along the track (a
+    decision, P_CP_RANGE; "major": always): not at the track's end, its hex in no field of fire of an
+    occupied Japanese position (14.32)."""
+    return S.us_loc[g, u] == US_MAP and S.cp[g, u] >= 0 and S.cp[g, u] < T.command_track.shape[0] - 1 \
+        and not occupied_fire(T, S, g, S.us_hex[g, u], False)
 
 
 # ------------------------------------------------------------------------------- Action Phase (7)

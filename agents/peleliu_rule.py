@@ -54,15 +54,16 @@ from wargym.jit import njit
 from wargym.kernel import first_legal
 from wargym.peleliu.actions import ATTACK, BARRAGE, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
 from wargym.peleliu.board import fire_map, group_units, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
+from wargym.peleliu.closecombat import retreat_hex
 from wargym.peleliu.combat import attack_result, attack_values
 from wargym.peleliu.scenario import (
     INTENSE, R_ADD_DEPTH, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL, R_US_DISRUPT, R_US_STEP,
     REG_HQ,
 )
 from wargym.peleliu.state import (
-    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_WITHDRAW, P_CP_RANGE, P_HERO_PLACE, P_HQ_CP, P_INFIL,
-    P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT, P_WITHDRAW, O_ATTACK, O_BARRAGE,
-    O_ENTER, O_MOVE, StateArg, US_MAP,
+    P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_RETREAT, P_CC_WITHDRAW, P_CP_RANGE, P_HERO_PLACE,
+    P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT, P_WITHDRAW,
+    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, StateArg, US_MAP,
 )
 from wargym.peleliu.us import (
     attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
@@ -410,6 +411,8 @@ def decide(T, S, g, m):
         return H + NO
     if ph == P_HQ_CP:
         return H + (YES if S.cp[g, S.sel[g]] < 0 else NO)
+    if ph == P_CC_RETREAT:
+        return retreat_hex(T, S, g, S.cc_hex[g], True)  # 8.63: toward where the units came from
     if ph == P_CP_RANGE:
         return H + YES  # 14.2: the wider the range, the more units in command
     if ph == P_CC_WITHDRAW:

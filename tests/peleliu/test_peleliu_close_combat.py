@@ -9,13 +9,15 @@ Cards (cards.yaml) used: blue and no close combat event: 4, 7, 17, 21; no blue, 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from peleliu_board import Board, card
 from wargym.peleliu import closecombat
+from wargym.peleliu.board import us_communication
 from wargym.peleliu.scenario import CC_EVENTS, COLOURS
 from wargym.peleliu.state import (
-    CC_JP_ASSAULT, CC_US_INIT, DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_OUT, P_AUTO, P_CC_LOSS, P_CC_WITHDRAW,
+    CC_JP_ASSAULT, CC_US_INIT, DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_OUT, P_AUTO, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW,
     PILE_CC_JP, PILE_CC_US, PILE_DECK,
 )
 
@@ -34,10 +36,12 @@ def piles(b: Board) -> tuple[int, int]:
     return b.pile(PILE_CC_US), b.pile(PILE_CC_JP)
 
 
-def play_out(b: Board, losses: list[str], withdraw_at: int = -1) -> list[tuple]:
+def play_out(b: Board, losses: list[str], withdraw_at: int = -1, retreat_to=None) -> list[tuple]:
     """Run the close combat to its end: the U.S. steps lost go to ``losses`` in order; withdrawal
-    (8.63) is declined except at the ``withdraw_at``-th offer.  Returns the decisions met:
-    ("loss", US pile, Japanese pile) and ("withdraw?", US pile, Japanese pile)."""
+    (8.63) is declined except at the ``withdraw_at``-th offer; the withdrawing units go to hex
+    ``retreat_to(b)`` (default: the documented default, closecombat.retreat_hex).  Returns the
+    decisions met: ("loss", US pile, Japanese pile), ("withdraw?", US pile, Japanese pile) and
+    ("retreat", offered hex numbers)."""
     s = b.state
     trace = []
     offers = 0
@@ -50,6 +54,13 @@ def play_out(b: Board, losses: list[str], withdraw_at: int = -1) -> list[tuple]:
             trace.append(("loss",) + piles(b))
             s.phase[0] = P_AUTO
             closecombat.cc_loss(b.T, b.S, 0, b.unit(losses.pop(0)))
+        elif s.phase[0] == P_CC_RETREAT:
+            m = np.zeros(b.sc.num_hexes, np.bool_)
+            closecombat.withdrawal_hexes(b.T, b.S, 0, s.cc_hex[0], m)
+            trace.append(("retreat", sorted(b.number(h) for h in np.flatnonzero(m))))
+            to = retreat_to(b) if retreat_to else closecombat.retreat_hex(b.T, b.S, 0, s.cc_hex[0], True)
+            assert m[to]
+            s.cc_to[0] = to
         elif s.phase[0] == P_CC_WITHDRAW:
             trace.append(("withdraw?",) + piles(b))
             s.phase[0] = P_AUTO
@@ -186,13 +197,66 @@ def test_peleliu_8_63_withdrawal():
     closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
     assert piles(b) == (5, 1)
     trace = play_out(b, ["B/1/5"], withdraw_at=0)
-    assert trace == [("withdraw?", 5, 0), ("loss", 4, 0)]
+    assert trace[:2] == [("withdraw?", 5, 0), ("loss", 4, 0)] and trace[2][0] == "retreat"
     assert b.steps("B/1/5") == 3 and b.dist(b.where("B/1/5"), 216) == 1
     assert b.jp_where(j) == 216
     s = b.state
     assert piles(b) == (0, 0)
     top4 = sorted(range(54), key=lambda c: -int(s.card_pos[0, c]) if s.card_pile[0, c] == PILE_DECK else 99)[:4]
     assert sorted(top4) == sorted(card(n) for n in (10, 13, 14, 15))
+
+
+def test_peleliu_8_63_withdrawal_hex_is_the_players_choice():
+    """8.63: "place the surviving US units in a hex adjacent to the close combat hex.  If more than
+    one hex is available, in a hex from which US communication can be traced, then you choose."
+    The withdrawal of test_peleliu_8_63_withdrawal (B/1/5 from 0215 into 0216 against J21): the
+    offered hexes are the land hexes next to 0216 in U.S. communication (11.3), 0215 and 0316 among
+    them, and the player takes 0316, not the default 0215 (where the unit came from): B/1/5 ends
+    in 0316."""
+    b = Board(turn=7)
+    j = b.jp(216, "J21", rev=True)
+    u = b.us("B/1/5", 216)
+    b.state.us_from[0, u] = b.hex(215)
+    b.force([10, 13, 14, 15, 20, 9, 17])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    comm = np.zeros(b.sc.num_hexes, np.bool_)
+    us_communication(b.T, b.S, 0, comm)
+    around = {n for n in b.neighbours(216) if b.sc.land[b.hex(n)] and b.sc.in_play[b.hex(n)]}
+    assert {215, 316} <= around and comm[b.hex(215)] and comm[b.hex(316)]
+    assert closecombat.retreat_hex(b.T, b.S, 0, b.hex(216), True) == b.hex(215)
+    trace = play_out(b, ["B/1/5"], withdraw_at=0, retreat_to=lambda b: b.hex(316))
+    assert trace[2] == ("retreat", sorted(n for n in around if comm[b.hex(n)]))
+    assert b.where("B/1/5") == 316 and b.jp_where(j) == 216
+
+
+def test_peleliu_8_63_withdrawal_not_into_the_hex_the_attacker_returns_to():
+    """8.63 with 12.83: J21 from A8 (0216) assaults B/1/5 in 0316, a hex that is no position; B/1/5
+    withdraws after the first Japanese card.  The combat's end sends the surviving attacker back to
+    A8 (12.83: "return ... to the position from which they entered"), so A8's hex, next to 0316
+    and in U.S. communication, is not offered to the withdrawing unit; B/1/5 and J21 end apart."""
+    b = Board(turn=7)
+    assert b.sc.hex_pos[b.hex(316)] < 0 and 216 in b.neighbours(316)
+    j = b.jp(316, "J21", rev=True)
+    b.state.jp_from[0, j] = b.hex(216)
+    b.us("B/1/5", 316)
+    b.force([10, 13, 14, 15, 20, 9, 17, 24, 28])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(316), j, CC_JP_ASSAULT, BLUE)
+    offered = []
+
+    def pick(b):
+        m = np.zeros(b.sc.num_hexes, np.bool_)
+        closecombat.withdrawal_hexes(b.T, b.S, 0, b.hex(316), m)
+        comm = np.zeros(b.sc.num_hexes, np.bool_)
+        us_communication(b.T, b.S, 0, comm)
+        assert comm[b.hex(216)] and b.sc.land[b.hex(216)] and b.jp_in(216) < 0  # else a candidate
+        offered.extend(b.number(h) for h in np.flatnonzero(m))
+        return int(np.flatnonzero(m)[0])
+
+    play_out(b, ["B/1/5"] * 4, withdraw_at=0, retreat_to=pick)
+    assert offered and 216 not in offered
+    if b.state.jp_loc[0, j] == JP_MAP:
+        assert b.jp_where(j) == 216
+    assert b.where("B/1/5") in offered
 
 
 @pytest.mark.parametrize("elite,where", [(False, JP_OUT), (True, JP_ELIM)])

@@ -16,8 +16,8 @@ from wargym.peleliu.scenario import (
     CC_CONSCRIPTS, CC_HEROISM, CC_NAVAL_BLAST, CC_REINFORCE, CC_US_FIRE_CA, CC_WITHDRAWAL_HIT, REG_HQ, W_CC, W_FT,
 )
 from wargym.peleliu.state import (
-    CC_CA, CC_US_INIT, DIS_NEW, HERO, JP_MAP, P_CC_LOSS, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US, PILE_DECK,
-    PILE_DISCARD, US_MAP,
+    CC_CA, CC_US_INIT, DIS_NEW, HERO, JP_MAP, OPT_MAJOR, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US,
+    PILE_DECK, PILE_DISCARD, US_MAP,
 )
 
 
@@ -30,6 +30,7 @@ def start_cc(T, S, g, h, j, kind, colour):
     S.cc_kind[g] = kind
     S.cc_colour[g] = colour
     S.cc_withdraw[g] = 0
+    S.cc_to[g] = -1
     S.cc_tr[g] = False
     S.cc_hits[g] = 0
     NU = S.us_loc.shape[1]
@@ -132,6 +133,10 @@ def cc_progress(T, S, g):
         n_jp = pile_size(S.card_pile, g, PILE_CC_JP)
         n_us = pile_size(S.card_pile, g, PILE_CC_US)
         if S.cc_withdraw[g] == 2:
+            if S.cc_to[g] < 0 and not T.opts[OPT_MAJOR] \
+                    and withdrawal_hexes(T, S, g, S.cc_hex[g], np.zeros(T.land.shape[0], np.bool_)) > 0:
+                S.phase[g] = P_CC_RETREAT  # 8.63: "then you choose" ("major": end_cc's retreat_hex)
+                return
             end_cc(T, S, g)
             return
         side = S.cc_next[g]
@@ -304,7 +309,7 @@ def end_cc(T, S, g):
             p = T.hex_pos[h]
             if p < 0 or T.pos_prov[p]:
                 jp_home(T, S, g, j)  # 12.83, 8.64: back to a position, disrupted
-        x = retreat_hex(T, S, g, h, True)
+        x = S.cc_to[g] if S.cc_to[g] >= 0 else retreat_hex(T, S, g, h, True)
         for u in range(NU):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
                 if x >= 0:
@@ -349,22 +354,19 @@ def end_cc(T, S, g):
     S.cc_hex[g] = -1
     S.cc_jp[g] = -1
     S.cc_withdraw[g] = 0
+    S.cc_to[g] = -1
     S.cc_tr[g] = False
     S.cc_hits[g] = 0
 
 
 @njit(cache=True)
-def jp_home(T, S, g, j):
-    """A Japanese attacker goes back, disrupted: to the position it came from (12.83), a tank or a
-    unit with no position to go back to into the nearest empty position (8.64, 13.2 R)."""
-    S.jp_dis[g, j] = True
+def jp_home_hex(T, S, g, j):
+    """Where jp_home sends Japanese attacker j: the position it came from (12.83), a tank or a unit
+    with no position to go back to the nearest empty position (8.64, 13.2 R); -1 for none."""
     src = S.jp_from[g, j]
-    S.jp_from[g, j] = -1
     h = S.jp_hex[g, j]
     if src >= 0 and jp_at_other(T, S, g, src, j) < 0 and not any_us(T, S, g, src) and not T.jp_tank[j]:
-        S.jp_hex[g, j] = src
-        join_fort(T, S, g, j, src)  # BNR: back into its fortified position (18.35 [A])
-        return
+        return src
     best, bk = -1, 0
     for p in range(T.pos_hex.shape[0]):
         x = T.pos_hex[p]
@@ -373,10 +375,35 @@ def jp_home(T, S, g, j):
         key = T.dist[h, x] * 100000 + p
         if best < 0 or key < bk:
             best, bk = p, key
-    if best >= 0:
-        S.jp_hex[g, j] = T.pos_hex[best]
-        S.garrison[g, best] = False
-        join_fort(T, S, g, j, T.pos_hex[best])
+    return T.pos_hex[best] if best >= 0 else -1
+
+
+@njit(cache=True)
+def jp_home(T, S, g, j):
+    """A Japanese attacker goes back, disrupted, to jp_home_hex (BNR: into its fortified position,
+    18.35 [A])."""
+    S.jp_dis[g, j] = True
+    x = jp_home_hex(T, S, g, j)
+    S.jp_from[g, j] = -1
+    if x < 0:
+        return
+    S.jp_hex[g, j] = x
+    p = T.hex_pos[x]
+    if p >= 0:
+        S.garrison[g, p] = False
+    join_fort(T, S, g, j, x)
+
+
+@njit(cache=True)
+def attacker_home(T, S, g):
+    """The hex a withdrawal's end sends the Japanese attacker back to (end_cc), or -1."""
+    j = S.cc_jp[g]
+    if not cc_jp_left(T, S, g) or S.cc_kind[g] == CC_US_INIT:
+        return -1
+    p = T.hex_pos[S.cc_hex[g]]
+    if p >= 0 and not T.pos_prov[p]:
+        return -1
+    return jp_home_hex(T, S, g, j)
 
 
 @njit(cache=True)
@@ -393,6 +420,29 @@ def any_us(T, S, g, h):
         if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
             return True
     return False
+
+
+@njit(cache=True)
+def withdrawal_hexes(T, S, g, h, m):
+    """8.63: m[H] = the hexes next to the close combat hex h the withdrawing U.S. units may be placed
+    in: land in play with no Japanese unit, those from which U.S. communication can be traced when
+    there are any.  Returns their count."""
+    comm = np.zeros(T.land.shape[0], np.bool_)
+    us_communication(T, S, g, comm)
+    home = attacker_home(T, S, g)  # the attacker leaves the hex first (end_cc): not that hex
+    n, n_comm = 0, 0
+    for d in range(6):
+        x = T.nbr[h, d]
+        if x >= 0 and T.in_play[x] and T.land[x] and jp_at(T, S, g, x) < 0 and x != home:
+            n += 1
+            if comm[x]:
+                n_comm += 1
+    for d in range(6):
+        x = T.nbr[h, d]
+        if x >= 0 and T.in_play[x] and T.land[x] and jp_at(T, S, g, x) < 0 and x != home \
+                and (n_comm == 0 or comm[x]):
+            m[x] = True
+    return n_comm if n_comm > 0 else n
 
 
 @njit(cache=True)

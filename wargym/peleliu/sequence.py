@@ -29,7 +29,9 @@ from wargym.peleliu.board import (
     artillery_taken, clear_jp, draw, shuffled_where, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes,
     us_steps_in_hex,
 )
-from wargym.peleliu.closecombat import cc_loss, cc_loss_default, cc_progress, start_cc
+from wargym.peleliu.closecombat import (
+    cc_loss, cc_loss_default, cc_progress, start_cc, withdrawal_hexes,
+)
 from wargym.peleliu.combat import (
     ATTACK_ATTRITION, ATTACK_HERO, HERO_STRENGTH, HERO_WILD, attrition, finish_attack, resolve_attack,
 )
@@ -46,8 +48,8 @@ from wargym.peleliu.state import (
     P_DRIFT, P_HERO_BONUS, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_OVER, P_REVEAL_PICK,
     P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, R_WIN, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND,
     ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2, ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP,
-    US_OUT, US_TRACK, OPT_BNR, P_CP_RANGE, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT, P_WITHDRAW,
-    ST_BNR_SETUP, ST_RELIEF,
+    US_OUT, US_TRACK, OPT_BNR, P_CC_RETREAT, P_CP_RANGE, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT,
+    P_WITHDRAW, ST_BNR_SETUP, ST_RELIEF,
 )
 from wargym.peleliu.us import (
     box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
@@ -538,6 +540,8 @@ def fill_mask(T, S, g, m):
     elif ph == P_ATTRITION or ph == P_CC_WITHDRAW or ph == P_HQ_CP or ph == P_HERO_BONUS:
         m[H + YES] = True
         m[H + NO] = True
+    elif ph == P_CC_RETREAT:
+        withdrawal_hexes(T, S, g, S.cc_hex[g], m)
     elif ph == P_CC_LOSS:
         for u in range(S.us_loc.shape[1]):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.cc_hex[g]:
@@ -685,6 +689,8 @@ def apply(T, S, g, a):
         S.phase[g] = P_ACT_SELECT
     elif ph == P_CC_LOSS:
         cc_loss(T, S, g, k - UNIT_0)
+    elif ph == P_CC_RETREAT:
+        S.cc_to[g] = a  # 8.63: the close combat ends next (closecombat.end_cc)
     elif ph == P_CC_WITHDRAW:
         if k == YES:
             S.cc_withdraw[g] = 1
@@ -770,7 +776,8 @@ def is_minor(T, ph):
     """The decisions ``decisions="major"`` leaves to the defaults (README): which unit drifts, an
     infiltrating unit completing its move, the step lost in close combat, the unit eliminated for
     stacking, the optional attrition, the hero's wild card or +1 strength, a fortification's
-    turning, the flamethrower, the invasion's garrisons (14.4) and command ranges (14.2)."""
+    turning, the flamethrower, the invasion's garrisons (14.4) and command ranges (14.2).  (The
+    withdrawal hex, P_CC_RETREAT, is not asked at all under "major": closecombat.end_cc.)"""
     return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION \
         or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME or ph == P_CP_RANGE \
         or (ph == P_GARRISON and not T.opts[OPT_BNR])

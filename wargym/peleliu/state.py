@@ -69,7 +69,8 @@ MORNING, MIDDAY, AFTERNOON, NIGHT = range(4)  # scenario.BNR_KINDS
 # decision phases
 (P_BOX, P_LAND, P_DRIFT, P_ACT_SELECT, P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN, P_INFIL, P_TARGET, P_ATTACK_JOIN,
  P_ATTRITION, P_CC_LOSS, P_CC_WITHDRAW, P_STACK_ELIM, P_HQ_CP, P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK, P_HERO_BONUS,
- P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_CP_RANGE, P_AUTO, P_OVER) = range(28)
+ P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_CP_RANGE, P_CC_RETREAT, P_AUTO,
+ P_OVER) = range(29)
 PHASE_NAMES = (
     "amphibious: landing box", "amphibious: land in beach hex", "amphibious: drifting unit", "actions: select unit",
     "actions: order", "move: destination", "stack: second unit", "infiltration: complete the move",
@@ -79,7 +80,8 @@ PHASE_NAMES = (
     "attack: hero's wild card (yes) or +1 strength (no)", "set-up / relief: hex for the unit",
     "garrison: position hex", "HQ phase: hex whose units lose their disruption", "night: battalion to withdraw",
     "fortification: rotate clockwise (yes) or counterclockwise (no)", "close combat: spend the flamethrower",
-    "HQ phase: advance the command post's range", "(automatic)", "game over",
+    "HQ phase: advance the command post's range", "close combat: hex the withdrawing units go to",
+    "(automatic)", "game over",
 )
 RESULTS = ("in play", "U.S. victory", "U.S. defeat", "decisive U.S. defeat", "draw")
 R_NONE, R_WIN, R_LOSS, R_DECISIVE, R_DRAW = range(5)
@@ -167,6 +169,7 @@ class State(BaseState):
     cc_colour: np.ndarray = var("int8", low=0, high=5)
     cc_next: np.ndarray = var("int8", low=0, high=1)
     cc_withdraw: np.ndarray = var("int8", low=0, high=3)
+    cc_to: np.ndarray = var("int16", high="H-1", **NONE)   # 8.63: the hex the withdrawing units chose
     cc_tr: np.ndarray = var("bool")
     cc_hits: np.ndarray = var("int8", low=0)
     # Bloody Nose Ridge (18.0)

@@ -182,6 +182,18 @@ def test_peleliu_8_6_withdrawal_offered_after_a_japanese_card():
     assert ("withdraw?", 4, 0) in trace
 
 
+def withdrawal_board() -> tuple[Board, int]:
+    """B/1/5 alone (4 steps, FT) entered 0216 from 0215 against J21 (revealed, no depth); the cards
+    forced so that the close combat of 8.63's tests runs as they work it out."""
+    b = Board(turn=7)
+    j = b.jp(216, "J21", rev=True)
+    u = b.us("B/1/5", 216)
+    b.state.us_from[0, u] = b.hex(215)
+    b.force([10, 13, 14, 15, 20, 9, 17])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    return b, j
+
+
 def test_peleliu_8_63_withdrawal():
     """8.63: after a Japanese card the U.S. withdraw: one more Japanese card is drawn and carried
     out, then the survivors go to a hex next to the combat.  B/1/5 alone (4 steps, FT) in 0216
@@ -189,12 +201,7 @@ def test_peleliu_8_63_withdrawal():
     no blue): no hit; withdraw; the extra Japanese card (card 17, blue, drawn from the deck) hits:
     B/1/5 loses a step (4 -> 3).  B/1/5 ends next to 0216, J21 stays in 0216 and the four unrevealed
     U.S. cards go back on top of the deck."""
-    b = Board(turn=7)
-    j = b.jp(216, "J21", rev=True)
-    u = b.us("B/1/5", 216)
-    b.state.us_from[0, u] = b.hex(215)
-    b.force([10, 13, 14, 15, 20, 9, 17])
-    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    b, j = withdrawal_board()
     assert piles(b) == (5, 1)
     trace = play_out(b, ["B/1/5"], withdraw_at=0)
     assert trace[:2] == [("withdraw?", 5, 0), ("loss", 4, 0)] and trace[2][0] == "retreat"
@@ -213,12 +220,7 @@ def test_peleliu_8_63_withdrawal_hex_is_the_players_choice():
     offered hexes are the land hexes next to 0216 in U.S. communication (11.3), 0215 and 0316 among
     them, and the player takes 0316, not the default 0215 (where the unit came from): B/1/5 ends
     in 0316."""
-    b = Board(turn=7)
-    j = b.jp(216, "J21", rev=True)
-    u = b.us("B/1/5", 216)
-    b.state.us_from[0, u] = b.hex(215)
-    b.force([10, 13, 14, 15, 20, 9, 17])
-    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    b, j = withdrawal_board()
     comm = np.zeros(b.sc.num_hexes, np.bool_)
     us_communication(b.T, b.S, 0, comm)
     around = {n for n in b.neighbours(216) if b.sc.land[b.hex(n)] and b.sc.in_play[b.hex(n)]}

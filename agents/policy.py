@@ -99,18 +99,26 @@ class HexPointerExtractor(BaseFeaturesExtractor):
     Args: ``channels``/``dilations``: the 3x3 convolutions of the trunk (dilations widen the view:
     1, 2, 4 see seven hexes around), after a 1x1 convolution to ``channels[0]`` that keeps the
     first 3x3 layer cheap (the input has ~50 planes); ``global_embed``: broadcast channels;
-    ``summary_dim``.  Cost with the defaults: ~3.3 M multiply-adds per Saipan observation.
+    ``summary_dim``; ``pointer_inputs``: entries of the global vector passed on as they are, at the
+    end of the features (the hexes of the actions that move with the game: ``special_inputs``,
+    set by ``HexPointerPolicy``).  Cost with the defaults: ~3.3 M multiply-adds per Saipan
+    observation.
     """
 
     def __init__(self, observation_space: spaces.Dict, channels: Sequence[int] = (16, 16, 16),
-                 dilations: Sequence[int] = (1, 2, 4), global_embed: int = 8, summary_dim: int = 128):
+                 dilations: Sequence[int] = (1, 2, 4), global_embed: int = 8, summary_dim: int = 128,
+                 pointer_inputs: Sequence[int] = ()):
         planes, rows, cols = observation_space["spatial"].shape
         n_global = observation_space["global"].shape[0]
         if len(channels) != len(dilations) or not channels:
             raise ValueError(f"channels and dilations need one entry per layer, got {channels} and {dilations}")
         self.map_channels, self.rows, self.cols = int(channels[-1]), int(rows), int(cols)
         self.summary_dim = summary_dim + global_embed
-        super().__init__(observation_space, features_dim=self.map_channels * rows * cols + self.summary_dim)
+        self.n_pointers = len(pointer_inputs)
+        super().__init__(observation_space,
+                         features_dim=self.map_channels * rows * cols + self.summary_dim + self.n_pointers)
+        self.register_buffer("pointer_inputs", torch.as_tensor(list(pointer_inputs), dtype=torch.long),
+                             persistent=False)  # from the constructor: models saved before them load
         self.embed = nn.Sequential(nn.Linear(n_global, global_embed), nn.ReLU())
         layers: list[nn.Module] = [nn.Conv2d(planes + global_embed, channels[0], kernel_size=1), nn.ReLU()]
         width_in = channels[0]
@@ -126,7 +134,10 @@ class HexPointerExtractor(BaseFeaturesExtractor):
         g = self.embed(glob)
         broadcast = g[:, :, None, None].expand(-1, -1, spatial.shape[2], spatial.shape[3])
         hexes = self.trunk(torch.cat([spatial, broadcast], dim=1))
-        return torch.cat([hexes.flatten(1), self.summary(hexes), g], dim=1)
+        parts = [hexes.flatten(1), self.summary(hexes), g]
+        if self.n_pointers:
+            parts.append(glob.index_select(1, self.pointer_inputs))
+        return torch.cat(parts, dim=1)
 
 
 class PointerHead(nn.Module):
@@ -134,17 +145,32 @@ class PointerHead(nn.Module):
     actions, gathered into the core's dense hex order), a linear layer over the board summary the
     special actions after them.  A special action that stands for a fixed hex (``special_planes``:
     its plane position, -1 for none; Attu: a landing zone) also gets that hex's logit, so it is
-    judged by what is around the hex, as the hex actions are."""
+    judged by what is around the hex, as the hex actions are.  So does one whose hex changes with
+    the game (``special_inputs``, -1 for none; Peleliu: a unit's action, where the unit stands):
+    the extractor passes the observation's entry for it on (``pointer_inputs``, in the order of
+    those specials), holding (plane position + 1) / planes, 0 for none (a unit off the map)."""
 
     def __init__(self, extractor: HexPointerExtractor, hex_planes: Sequence[int], num_actions: int,
-                 special_planes: Sequence[int] = ()):
+                 special_planes: Sequence[int] = (), special_inputs: Sequence[int] = ()):
         super().__init__()
         self.map_size = extractor.map_channels * extractor.rows * extractor.cols
+        self.summary_dim = extractor.summary_dim
         self.shape = (extractor.map_channels, extractor.rows, extractor.cols)
         n_specials = num_actions - len(hex_planes)
         planes = list(special_planes) or [-1] * n_specials
         if len(planes) != n_specials:
             raise ValueError(f"special_planes: {len(planes)} entries for {n_specials} special actions")
+        inputs = list(special_inputs) or [-1] * n_specials
+        if len(inputs) != n_specials:
+            raise ValueError(f"special_inputs: {len(inputs)} entries for {n_specials} special actions")
+        pointed = [i for i, x in enumerate(inputs) if x >= 0]
+        if len(pointed) != getattr(extractor, "n_pointers", 0):
+            raise ValueError(f"special_inputs: {len(pointed)} specials with an input, the extractor passes "
+                             f"{getattr(extractor, 'n_pointers', 0)} (pointer_inputs)")
+        self.n_pointers, self.n_planes = len(pointed), extractor.rows * extractor.cols
+        to_specials = torch.zeros((len(pointed), n_specials))  # pointer k -> its special action
+        to_specials[torch.arange(len(pointed)), torch.as_tensor(pointed, dtype=torch.long)] = 1.0
+        self.register_buffer("pointer_to_specials", to_specials, persistent=False)
         self.register_buffer("hex_planes", torch.as_tensor(list(hex_planes), dtype=torch.long))
         self.register_buffer("special_planes", torch.as_tensor([max(p, 0) for p in planes], dtype=torch.long),
                              persistent=False)  # from the constructor: models saved before them load
@@ -158,7 +184,13 @@ class PointerHead(nn.Module):
         hexes = features[:, :self.map_size].reshape(-1, *self.shape)
         plane = self.hexes(hexes).flatten(1)
         per_hex = plane.index_select(1, self.hex_planes)
-        specials = self.specials(features[:, self.map_size:]) + plane.index_select(1, self.special_planes) * self.special_on
+        summary = features[:, self.map_size:self.map_size + self.summary_dim]
+        specials = self.specials(summary) + plane.index_select(1, self.special_planes) * self.special_on
+        if self.n_pointers:
+            where = torch.round(features[:, -self.n_pointers:] * self.n_planes) - 1  # plane position, -1 none
+            on = (where >= 0).to(plane.dtype)
+            pointed = plane.gather(1, where.clamp(min=0).long()) * on
+            specials = specials + pointed @ self.pointer_to_specials
         return torch.cat([per_hex, specials], dim=1)
 
 
@@ -178,14 +210,27 @@ def special_planes(core: Core) -> list[int]:
     return [planes[h] if h >= 0 else -1 for h in hexes]
 
 
+def special_inputs(core: Core) -> list[int]:
+    """The global observation entry that says where each special action's hex is now
+    (``core.special_hex_inputs()``, where the core has it), -1 for the others."""
+    inputs = core.special_hex_inputs()
+    return [] if inputs is None else [int(x) for x in inputs]
+
+
 class HexPointerPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy whose hex actions are scored hex by hex (``PointerHead``) over a
     ``HexPointerExtractor`` trunk; the value net reads the whole feature vector.
-    ``hex_planes``, ``special_planes``: see ``hex_planes(core)`` and ``special_planes(core)``."""
+    ``hex_planes``, ``special_planes``, ``special_inputs``: see ``hex_planes(core)``,
+    ``special_planes(core)`` and ``special_inputs(core)``."""
 
-    def __init__(self, *args, hex_planes: Sequence[int] = (), special_planes: Sequence[int] = (), **kwargs):
+    def __init__(self, *args, hex_planes: Sequence[int] = (), special_planes: Sequence[int] = (),
+                 special_inputs: Sequence[int] = (), **kwargs):
         self.hex_planes = list(hex_planes)
         self.special_planes = list(special_planes)
+        self.special_inputs = list(special_inputs)
+        if any(x >= 0 for x in self.special_inputs):  # the extractor passes those entries on to the head
+            kwargs["features_extractor_kwargs"] = {**(kwargs.get("features_extractor_kwargs") or {}),
+                                                   "pointer_inputs": [x for x in self.special_inputs if x >= 0]}
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule) -> None:
@@ -193,9 +238,9 @@ class HexPointerPolicy(MaskableActorCriticPolicy):
         if not isinstance(self.features_extractor, HexPointerExtractor):
             raise TypeError("HexPointerPolicy needs features_extractor_class=HexPointerExtractor")
         self.action_net = PointerHead(self.features_extractor, self.hex_planes, int(self.action_space.n),
-                                      self.special_planes)
+                                      self.special_planes, self.special_inputs)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:
         return {**super()._get_constructor_parameters(), "hex_planes": self.hex_planes,
-                "special_planes": self.special_planes}
+                "special_planes": self.special_planes, "special_inputs": self.special_inputs}

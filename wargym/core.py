@@ -174,6 +174,7 @@ class Core(Protocol):
     def refresh(self, state: BaseState) -> BaseState: ...
     def force(self, state: BaseState, values, games=None) -> BaseState: ...
     def special_hexes(self) -> np.ndarray | None: ...
+    def special_hex_inputs(self) -> np.ndarray | None: ...
 
 
 DECISION_MODES = ("full", "major")
@@ -274,6 +275,13 @@ class BaseCore(ABC):
     def special_hexes(self) -> np.ndarray | None:
         """int64[specials]: the hex a special action stands for (-1 none), for hex-pointer
         policies; None for a ruleset whose specials stand for no hex."""
+        return None
+
+    def special_hex_inputs(self) -> np.ndarray | None:
+        """int64[specials]: for a special action whose hex changes with the game (Peleliu: a unit's
+        action, the unit's hex), the entry of the ``global`` observation that holds that hex as
+        (plane position + 1) / planes, 0 for none; -1 for the other specials.  None for a ruleset
+        without such actions.  For hex-pointer policies (agents/policy.py)."""
         return None
 
     def why_illegal(self, state: BaseState, game: int, action: int) -> str:

@@ -260,3 +260,30 @@ def test_a_policy_trained_in_phases_exports_them_and_the_onnx_agent_plays_so(tmp
     assert [(g.result, g.length) for g in run_games] == [(g.result, g.length) for g in torch_games]
     with pytest.raises(ExportError, match="attu has no phase 'fly'"):
         export_policy(final, tmp_path / "bad.onnx", "attu", "us", decisions="major", phases=["fly"])
+
+
+def test_a_peleliu_pointer_policy_exports_with_its_unit_pointers(tmp_path):
+    # Peleliu's unit actions are scored at the unit's hex, read from the global observation
+    # (core.special_hex_inputs): the ONNX graph must gather the same hexes as torch
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    import wargym.envs  # noqa: F401  (registers the gymnasium ids)
+    from wargym.agents.policy import HexPointerExtractor, HexPointerPolicy, hex_planes, special_inputs
+    from wargym.envs.sb3 import SB3VecEnv
+
+    vector_env = gymnasium.make_vec("wargym/Peleliu-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    core = vector_env.unwrapped.core
+    venv = SB3VecEnv(vector_env)
+    kwargs = {"features_extractor_class": HexPointerExtractor, "net_arch": {"pi": [], "vf": [8]},
+              "features_extractor_kwargs": {"channels": [4, 4], "dilations": [1, 2], "summary_dim": 8},
+              "hex_planes": hex_planes(core), "special_inputs": special_inputs(core)}
+    model = MaskablePPO(HexPointerPolicy, venv, n_steps=8, batch_size=16, seed=0, device="cpu", policy_kwargs=kwargs)
+    assert model.policy.action_net.n_pointers == len(core.scenario.us_names)
+    checkpoint = tmp_path / "model.zip"
+    model.save(checkpoint)
+    venv.close()
+    onnx_path, _ = export_policy(checkpoint, tmp_path / "policy.onnx", "peleliu", "us")
+    observations = collect_observations(make_core_for("peleliu", "sept15", "full"), side=0, n=200, seed=3)
+    report = verify_export(checkpoint, onnx_path, observations)
+    assert report.ok and report.agree == 200, str(report)

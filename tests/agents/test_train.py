@@ -267,6 +267,33 @@ def test_pointer_head_scores_a_special_that_names_a_hex_by_that_hex():
     assert not torch.equal(logits[:, 7], logits[:, 3])
 
 
+def test_pointer_head_scores_a_unit_action_at_the_hex_the_observation_puts_it():
+    # special_inputs: specials 0 and 2 stand for hexes that move with the game (Peleliu: a unit's
+    # action, where the unit stands); the features end with their entries, (plane + 1) / planes
+    from types import SimpleNamespace
+
+    import torch
+
+    from wargym.agents.policy import PointerHead
+
+    extractor = SimpleNamespace(map_channels=2, rows=2, cols=3, summary_dim=4, n_pointers=2)
+    head = PointerHead(extractor, hex_planes=[0, 1, 2, 3, 4, 5], num_actions=9, special_inputs=[7, -1, 9])
+    torch.nn.init.zeros_(head.specials.weight)
+    torch.nn.init.zeros_(head.specials.bias)
+    features = torch.randn(2, 2 * 2 * 3 + 4 + 2)
+    features[0, -2:] = torch.tensor([5 / 6, 0.0])    # special 0 at plane 4; special 2 off the map
+    features[1, -2:] = torch.tensor([1 / 6, 6 / 6])  # special 0 at plane 0; special 2 at plane 5
+    with torch.no_grad():
+        logits = head(features)
+    hexes = logits[:, :6]  # hex_planes is the identity here: hex h's logit is plane h's
+    assert torch.equal(logits[0, 6], hexes[0, 4]) and logits[0, 8] == 0.0
+    assert torch.equal(logits[1, 6], hexes[1, 0]) and torch.equal(logits[1, 8], hexes[1, 5])
+    assert logits[0, 7] == 0.0 and logits[1, 7] == 0.0   # no input: the summary's linear layer alone
+    with pytest.raises(ValueError, match="pointer_inputs"):
+        PointerHead(SimpleNamespace(map_channels=2, rows=2, cols=3, summary_dim=4), hex_planes=[0, 1, 2, 3, 4, 5],
+                    num_actions=9, special_inputs=[7, -1, 9])
+
+
 def test_special_planes_of_attu_landing_zones_and_none_for_island_war():
     from wargym.agents.policy import hex_planes, special_planes
     from wargym.attu.actions import LZ_0

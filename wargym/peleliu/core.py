@@ -21,7 +21,7 @@ from wargym.kernel import KernelCore
 from wargym.peleliu import actions as act
 from wargym.peleliu.fog import HIDDEN
 from wargym.peleliu.japanese import Q_HEX
-from wargym.peleliu.observe import N_PLANES, n_global, observe_batch, static_planes
+from wargym.peleliu.observe import N_PLANES, N_SCALARS, N_UNIT, UNIT_PLANE, n_global, observe_batch, static_planes
 from wargym.peleliu.scenario import BOXES, PLAYERS, Scenario, list_scenarios, load_scenario
 from wargym.peleliu.sequence import DRIVER
 from wargym.peleliu.state import (
@@ -54,6 +54,14 @@ class PeleliuCore(KernelCore):
         self.setup_kernels(make_tables(self.scenario, decisions == "major", variable_letters, alt_armor,
                                        max_decisions), threads)
         self.static = static_planes(self.scenario)
+
+    def special_hex_inputs(self) -> np.ndarray:
+        """int64[specials]: for unit u's action (UNIT_0 + u) the entry of the global observation that
+        says where the unit is on the map (observe.UNIT_PLANE), -1 for the other special actions."""
+        out = np.full(act.NUM_SPECIALS, -1, dtype=np.int64)
+        units = np.arange(len(self.scenario.us_names))
+        out[act.UNIT_0 + units] = N_SCALARS + units * N_UNIT + UNIT_PLANE
+        return out
 
     @classmethod
     def scenario_names(cls) -> list[str]:

@@ -25,7 +25,9 @@
 boxes and the turn track, letters available, the fire card's colours and letters, the result; BNR:
 Rupertus in command, the flamethrower, the morning's bonus barrages left, the kind of turn.
 then, per U.S. unit (N_UNIT each, in counters.yaml order): where it is, steps, disruption, acted,
-hero, type, in the declared order, in close combat, command post, in command.
+hero, type, in the declared order, in close combat, command post, in command, and last (UNIT_PLANE)
+its hex on the map as (plane position + 1) / planes, 0 off the map: the pointer from the unit's
+actions (UNIT_0 + u) to the map that a hex-pointer policy reads (core.special_hex_inputs).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from wargym.peleliu.state import (
 N_STATIC = 26
 N_PLANES = 64
 N_SCALARS = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8
-N_UNIT = 5 + 4 + len(US_TYPES) + 4
+N_UNIT = 5 + 4 + len(US_TYPES) + 5
+UNIT_PLANE = N_UNIT - 1  # a unit block's last entry: where the unit is on the map (module docstring)
 
 
 def n_global(num_units: int) -> int:
@@ -228,6 +231,8 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     units[:, :, 10 + len(US_TYPES)] = state.cc_units
     units[:, :, 11 + len(US_TYPES)] = state.cp >= 0
     units[:, :, 12 + len(US_TYPES)] = state.us_cmd
+    plane = g.plane_row.astype(np.int64) * g.columns + g.plane_col  # a hex's position in a plane, row-major
+    units[:, :, UNIT_PLANE] = np.where(on, plane[np.where(on, state.us_hex, 0)] + 1, 0) / (g.rows * g.columns)
     return {"spatial": spatial, "global": np.concatenate([glob, units.reshape(B, -1)], axis=1)}
 
 

@@ -164,9 +164,10 @@ class PointerHead(nn.Module):
         if len(inputs) != n_specials:
             raise ValueError(f"special_inputs: {len(inputs)} entries for {n_specials} special actions")
         pointed = [i for i, x in enumerate(inputs) if x >= 0]
-        if len(pointed) != getattr(extractor, "n_pointers", 0):
+        passed = getattr(extractor, "n_pointers", 0)  # an extractor built before pointers passes none
+        if len(pointed) != passed:
             raise ValueError(f"special_inputs: {len(pointed)} specials with an input, the extractor passes "
-                             f"{getattr(extractor, 'n_pointers', 0)} (pointer_inputs)")
+                             f"{passed} (pointer_inputs)")
         self.n_pointers, self.n_planes = len(pointed), extractor.rows * extractor.cols
         to_specials = torch.zeros((len(pointed), n_specials))  # pointer k -> its special action
         to_specials[torch.arange(len(pointed)), torch.as_tensor(pointed, dtype=torch.long)] = 1.0
@@ -196,8 +197,7 @@ class PointerHead(nn.Module):
 
 def hex_planes(core: Core) -> list[int]:
     """For a hex-pointer core (actions [0, H) name hexes): the flat plane position of each hex."""
-    grid = core.grid
-    return (grid.plane_row.astype(np.int64) * grid.columns + grid.plane_col).tolist()
+    return core.grid.plane_index.tolist()
 
 
 def special_planes(core: Core) -> list[int]:

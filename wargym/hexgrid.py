@@ -11,6 +11,7 @@ A ``HexGrid`` numbers the hexes of a ``columns x rows`` rectangle with a dense i
     neighbours[h, d]   index of the hex in direction d, or -1 off the map
     distance[a, b]     hexes between a and b (range counting excludes a, includes b: 8.12)
     plane_row/col[h]   where hex h sits in the C x rows x columns observation planes
+    plane_index[h]     the same in one flattened plane (row * columns + column)
     center[h]          pixel centre for rendering (unit hex size)
 
 Directions (flat-topped)::
@@ -155,6 +156,11 @@ class HexGrid:
     @cached_property
     def plane_col(self) -> np.ndarray:
         return (np.arange(self.size) // self.rows).astype(np.int16)
+
+    @cached_property
+    def plane_index(self) -> np.ndarray:
+        """int64[H]: where hex h sits in one flattened (rows x columns) observation plane, row-major."""
+        return self.plane_row.astype(np.int64) * self.columns + self.plane_col
 
     @cached_property
     def center(self) -> np.ndarray:

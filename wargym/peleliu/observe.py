@@ -231,8 +231,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     units[:, :, 10 + len(US_TYPES)] = state.cc_units
     units[:, :, 11 + len(US_TYPES)] = state.cp >= 0
     units[:, :, 12 + len(US_TYPES)] = state.us_cmd
-    plane = g.plane_row.astype(np.int64) * g.columns + g.plane_col  # a hex's position in a plane, row-major
-    units[:, :, UNIT_PLANE] = np.where(on, plane[np.where(on, state.us_hex, 0)] + 1, 0) / (g.rows * g.columns)
+    units[:, :, UNIT_PLANE] = np.where(on, g.plane_index[np.where(on, state.us_hex, 0)] + 1, 0) / (g.rows * g.columns)
     return {"spatial": spatial, "global": np.concatenate([glob, units.reshape(B, -1)], axis=1)}
 
 

@@ -235,7 +235,8 @@ def test_peleliu_8_63_withdrawal_not_into_the_hex_the_attacker_returns_to():
     """8.63 with 12.83: J21 from A8 (0216) assaults B/1/5 in 0316, a hex that is no position; B/1/5
     withdraws after the first Japanese card.  The combat's end sends the surviving attacker back to
     A8 (12.83: "return ... to the position from which they entered"), so A8's hex, next to 0316
-    and in U.S. communication, is not offered to the withdrawing unit; B/1/5 and J21 end apart."""
+    and in U.S. communication, is not offered to the withdrawing unit; B/1/5 and J21 end apart.  The
+    default pick (retreat_hex, what the rule baseline chooses) is one of the hexes offered."""
     b = Board(turn=7)
     assert b.sc.hex_pos[b.hex(316)] < 0 and 216 in b.neighbours(316)
     j = b.jp(316, "J21", rev=True)
@@ -252,6 +253,7 @@ def test_peleliu_8_63_withdrawal_not_into_the_hex_the_attacker_returns_to():
         us_communication(b.T, b.S, 0, comm)
         assert comm[b.hex(216)] and b.sc.land[b.hex(216)] and b.jp_in(216) < 0  # else a candidate
         offered.extend(b.number(h) for h in np.flatnonzero(m))
+        assert m[closecombat.retreat_hex(b.T, b.S, 0, b.hex(316), True)]
         return int(np.flatnonzero(m)[0])
 
     play_out(b, ["B/1/5"] * 4, withdraw_at=0, retreat_to=pick)

@@ -423,46 +423,53 @@ def any_us(T, S, g, h):
 
 
 @njit(cache=True)
+def open_beside(T, S, g, x, home):
+    """8.62, 8.63: U.S. units leaving a close combat may be placed in hex x (a neighbour of the
+    combat, -1 off the map): land in play with no Japanese unit, not ``home`` (-1: none)."""
+    return x >= 0 and T.in_play[x] and T.land[x] and jp_at(T, S, g, x) < 0 and x != home
+
+
+@njit(cache=True)
 def withdrawal_hexes(T, S, g, h, m):
     """8.63: m[H] = the hexes next to the close combat hex h the withdrawing U.S. units may be placed
-    in: land in play with no Japanese unit, those from which U.S. communication can be traced when
-    there are any.  Returns their count."""
+    in: open_beside, those from which U.S. communication can be traced when there are any.  Returns
+    their count."""
     comm = np.zeros(T.land.shape[0], np.bool_)
     us_communication(T, S, g, comm)
     home = attacker_home(T, S, g)  # the attacker leaves the hex first (end_cc): not that hex
     n, n_comm = 0, 0
     for d in range(6):
         x = T.nbr[h, d]
-        if x >= 0 and T.in_play[x] and T.land[x] and jp_at(T, S, g, x) < 0 and x != home:
+        if open_beside(T, S, g, x, home):
             n += 1
             if comm[x]:
                 n_comm += 1
     for d in range(6):
         x = T.nbr[h, d]
-        if x >= 0 and T.in_play[x] and T.land[x] and jp_at(T, S, g, x) < 0 and x != home \
-                and (n_comm == 0 or comm[x]):
+        if open_beside(T, S, g, x, home) and (n_comm == 0 or comm[x]):
             m[x] = True
     return n_comm if n_comm > 0 else n
 
 
 @njit(cache=True)
 def retreat_hex(T, S, g, h, withdrawal):
-    """8.62: the land hex next to the combat closest to where the U.S. units came from; 8.63: one
-    with U.S. communication first (then the default: closest to where they came from)."""
+    """8.62: the land hex next to the combat closest to where the U.S. units came from; 8.63: among
+    the withdrawal hexes (withdrawal_hexes: those with U.S. communication when any), the closest to
+    where they came from.  -1 when there is none."""
     src = -1
     for u in range(S.us_loc.shape[1]):
         if S.cc_units[g, u] and S.us_from[g, u] >= 0:
             src = S.us_from[g, u]
             break
-    comm = np.zeros(T.land.shape[0], np.bool_)
+    allowed = np.zeros(T.land.shape[0], np.bool_)
     if withdrawal:
-        us_communication(T, S, g, comm)
+        withdrawal_hexes(T, S, g, h, allowed)
     best, bk = -1, 0
     for d in range(6):
         x = T.nbr[h, d]
-        if x < 0 or not T.in_play[x] or not T.land[x] or jp_at(T, S, g, x) >= 0:
+        if not (allowed[x] if withdrawal and x >= 0 else open_beside(T, S, g, x, -1)):
             continue
-        key = (0 if (not withdrawal or comm[x]) else 1) * 10000 + (T.dist[src, x] if src >= 0 else 0) * 100 + d
+        key = (T.dist[src, x] if src >= 0 else 0) * 100 + d
         if best < 0 or key < bk:
             best, bk = x, key
     return best

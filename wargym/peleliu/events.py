@@ -232,17 +232,19 @@ def hidden_candidate(T, S, g, j, unrevealed_only):
 def closest_hidden(T, S, g, unrevealed_only, m):
     """m[H] = the hexes of the candidates (hidden_candidate) closest to a U.S. unit: more than one is
     the player's choice (P_REVEAL_PICK).  Returns their count."""
+    J = S.jp_loc.shape[1]
+    away = np.full(J, -1, np.int64)  # each candidate's distance to the nearest U.S. unit, -1 others
     best = 9999
-    for j in range(S.jp_loc.shape[1]):
+    for j in range(J):
         if hidden_candidate(T, S, g, j, unrevealed_only):
-            best = min(best, nearest_us(T, S, g, S.jp_hex[g, j]))
+            away[j] = nearest_us(T, S, g, S.jp_hex[g, j])
+            best = min(best, away[j])
     n = 0
-    for j in range(S.jp_loc.shape[1]):
-        if hidden_candidate(T, S, g, j, unrevealed_only):
-            h = S.jp_hex[g, j]
-            if not m[h] and nearest_us(T, S, g, h) == best:
-                m[h] = True
-                n += 1
+    for j in range(J):
+        h = S.jp_hex[g, j]
+        if away[j] == best and not m[h]:
+            m[h] = True
+            n += 1
     return n
 
 

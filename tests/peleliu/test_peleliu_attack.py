@@ -21,8 +21,9 @@ import pytest
 from peleliu_board import Board, card
 from wargym.data import config_path, load_yaml
 from wargym.peleliu import combat, us
-from wargym.peleliu.board import set_command, step_loss
-from wargym.peleliu.scenario import W_FL
+from wargym.peleliu.actions import NO, RESOLVE, UNIT_0, num_actions
+from wargym.peleliu.board import set_command, step_loss, weapons_of
+from wargym.peleliu.scenario import W_FL, W_RD
 from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK, US_ELIM, US_MAP
 
 CHARTS = load_yaml(config_path("peleliu", "charts.yaml"))
@@ -409,3 +410,56 @@ def test_peleliu_10_15_hero_sacrifice_only_against_fire_and_close_combat(cause):
     else:
         step_loss(b.T, b.S, 0, u)
         assert b.loc("A/1/5") == US_MAP and b.steps("A/1/5") == 1 and b.state.hero[0, u] == 2
+
+
+def unsupported_tank_board(second_infantry: bool) -> tuple[Board, int, int, int]:
+    """8.1 tank condition: the amphibious tank LVT/1 in 0415, two hexes from J16 in A8 (0216), not
+    in command (no regimental HQ on the map), with no attacking infantry next to it; C/1/5 in 0215
+    attacks, not in command and without a radio.  With ``second_infantry`` B/1/5 and the
+    infantry/HQ HQ/1/5 stand in 0316, next to both 0216 and the tank: HQ/1/5 commands B/1/5 (10.3),
+    so both act for free."""
+    b = Board(turn=7)
+    assert b.dist(415, 216) == 2 and b.dist(215, 415) == 2
+    assert b.dist(316, 216) == 1 and b.dist(316, 415) == 1
+    j = b.jp(216, "J16", rev=True)
+    t = b.us("LVT/1", 415)
+    c = b.us("C/1/5", 215, steps=3)
+    if second_infantry:
+        b.us("B/1/5", 316)
+        b.us("HQ/1/5", 316)
+    us.start_actions(b.T, b.S, 0)
+    assert not b.state.us_cmd[0, t] and not b.state.us_cmd[0, c]
+    assert b.state.us_cmd[0].any() == second_infantry
+    assert not (b.call(weapons_of, u=c, d=1) & W_RD)
+    return b, t, c, j
+
+
+@pytest.mark.parametrize("second_infantry", [False, True])
+def test_peleliu_8_1_a_joiner_never_leaves_an_attack_that_cannot_be_resolved(second_infantry):
+    """8.1: a tank attacks only when adjacent, in command, with an attacking infantry unit in
+    command or with a radio, or next to an attacking infantry unit.  C/1/5 attacks 0216 (valid:
+    RESOLVE legal).  Adding LVT/1 would leave an invalid attack; alone on the map nothing could
+    join to mend it (one action left after the tank, and C/1/5's hex is paid for), so LVT/1 is not
+    offered: the join decision can never reach a point where only a take-back is legal.  With
+    B/1/5 in 0316 (next to the target and to the tank, free in HQ/1/5's command) the attack can be
+    mended, and LVT/1 is offered.  For the same reason LVT/1 may open an attack on 0216 only in the second
+    case (attack_targets)."""
+    b, t, c, j = unsupported_tank_board(second_infantry)
+    H = b.sc.num_hexes
+    b.state.att_units[0, c] = True
+    b.state.target[0] = b.hex(216)
+    assert b.call(us.attack_valid, h=b.hex(216))
+    b.state.att_units[0, t] = True
+    assert not b.call(us.attack_valid, h=b.hex(216))
+    b.state.att_units[0, t] = False
+    assert b.call(us.may_join_attack, u=t, h=b.hex(216))
+    m = np.zeros(num_actions(H), np.bool_)
+    b.call(us.join_mask, m=m, H=H)
+    assert m[H + RESOLVE] and m[H + NO]
+    assert m[H + UNIT_0 + t] == second_infantry
+    assert list(np.flatnonzero(b.state.att_units[0])) == [c]  # the trial joiners are taken back
+    b.state.att_units[0, c] = False
+    targets = np.zeros(H, np.bool_)
+    b.call(us.attack_targets, u=t, m=targets)
+    assert targets[b.hex(216)] == second_infantry
+    assert not b.state.att_units[0].any()

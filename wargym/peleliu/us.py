@@ -559,7 +559,8 @@ def attack_valid(T, S, g, h):
 
 @njit(cache=True)
 def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
-    """Hexes unit u can open an attack on (some adjacent infantry-type attacker able to act)."""
+    """Hexes unit u can open an attack on: in its reach, and an attack by u alone is valid or can be
+    made valid by units able to join (completable; 8.1: an adjacent infantry-type attacker...)."""
     n = 0
     NU = S.us_loc.shape[1]
     cu = unit_cost(T, S, g, u)
@@ -569,23 +570,19 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
         return 0  # 18.21, 18.22: no attacks
     reach = max(1, T.us_range[u, S.us_steps[g, u]])
     a = S.us_hex[g, u]
+    keep = np.zeros(NU, np.bool_)
     for j in range(S.jp_loc.shape[1]):
         if S.jp_loc[g, j] != JP_MAP or T.dist[a, S.jp_hex[g, j]] > reach:
             continue
         h = S.jp_hex[g, j]
         if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, occ, live):
             continue
-        ok = infantryish(T, u) and T.dist[a, h] == 1 and not across_blocked(T, S, g, a, h)
-        if not ok:
-            for v in range(NU):
-                if v != u and S.us_loc[g, v] == US_MAP and T.dist[S.us_hex[g, v], h] == 1 and infantryish(T, v) \
-                        and can_act_on(T, S, g, v, occ) and not across_blocked(T, S, g, S.us_hex[g, v], h):
-                    c = cu + unit_cost(T, S, g, v)
-                    if S.us_hex[g, v] == S.us_hex[g, u] and c == 2:
-                        c = 1
-                    if c <= S.actions_left[g]:
-                        ok = True
-                        break
+        for v in range(NU):
+            keep[v] = S.att_units[g, v]
+            S.att_units[g, v] = v == u
+        ok = completable(T, S, g, h, occ, live)  # 8.1: valid with u, or made valid by joiners
+        for v in range(NU):
+            S.att_units[g, v] = keep[v]
         if ok:
             m[h] = True
             n += 1
@@ -885,6 +882,61 @@ def partner_mask(T, S, g, u, m, H):
 
 
 @njit(cache=True)
+def completable(T, S, g, h, occ, live):
+    """8.1 across the join decisions: the attack on h by the units in att_units is valid, or can be
+    made valid by units that may still join within the actions left (README, "Decisions and
+    actions": no declaration may reach a point where neither RESOLVE nor a joiner is legal).
+    Only infantry-type joiners can meet a condition of 8.1 (the adjacent attacker, a tank's or an
+    artillery unit's supporting infantry, a marker's radio or command); tanks and artillery only
+    add conditions.  So every free infantry-type joiner is added (and those in a hex already paid
+    for, 7.21), then the others hex by hex, as many hexes as actions are left; att_units is as it
+    was on return."""
+    if attack_valid(T, S, g, h):
+        return True
+    NU = S.us_loc.shape[1]
+    H = T.land.shape[0]
+    charged = np.zeros(H, np.bool_)
+    for u in range(NU):
+        if S.att_units[g, u] and not is_free(T, S, g, u):
+            charged[S.us_hex[g, u]] = True
+    budget = S.actions_left[g] - cost_of(T, S, g, S.att_units[g])
+    added = np.zeros(NU, np.bool_)
+    paid = np.zeros(H, np.bool_)  # hexes whose infantry-type joiners cost an action
+    for v in range(NU):
+        if infantryish(T, v) and may_join_attack(T, S, g, v, h, occ, live):
+            if is_free(T, S, g, v) or charged[S.us_hex[g, v]]:
+                added[v] = True
+                S.att_units[g, v] = True
+            else:
+                paid[S.us_hex[g, v]] = True
+    hexes = np.flatnonzero(paid)
+    n = hexes.shape[0]
+    ok = attack_valid(T, S, g, h)
+    k = min(budget, n, 2)  # more infantry never breaks a condition: sets of k paid hexes suffice
+    trial = np.zeros(NU, np.bool_)
+    for i in range(n if not ok and k > 0 else 0):
+        for i2 in (range(i + 1, n) if k == 2 else range(i, i + 1)):
+            for v in range(NU):
+                trial[v] = not added[v] and not S.att_units[g, v] and infantryish(T, v) \
+                    and (S.us_hex[g, v] == hexes[i] or S.us_hex[g, v] == hexes[i2]) \
+                    and may_join_attack(T, S, g, v, h, occ, live)
+                if trial[v]:
+                    S.att_units[g, v] = True
+            ok = attack_valid(T, S, g, h)
+            for v in range(NU):
+                if trial[v]:
+                    S.att_units[g, v] = False
+            if ok:
+                break
+        if ok:
+            break
+    for v in range(NU):
+        if added[v]:
+            S.att_units[g, v] = False
+    return ok
+
+
+@njit(cache=True)
 def radio_in_attack(T, S, g, h):
     """8.51: an attacking infantry unit has a radio or is in command of an HQ."""
     for u in range(S.us_loc.shape[1]):
@@ -896,8 +948,8 @@ def radio_in_attack(T, S, g, h):
 
 @njit(cache=True)
 def join_mask(T, S, g, m, H):
-    """8.1: units that can still join the attack within the two actions; markers; RESOLVE when the
-    attack is valid; NO cancels."""
+    """8.1: units that can still join the attack within the two actions and leave it completable;
+    markers; RESOLVE when the attack is valid; NO cancels."""
     h = S.target[g]
     occ = np.empty(H, np.int16)
     live = np.empty(H, np.int8)
@@ -906,7 +958,9 @@ def join_mask(T, S, g, m, H):
     for v in range(S.us_loc.shape[1]):
         if may_join_attack(T, S, g, v, h, occ, live) \
                 and cost_if_joined(T, S, g, S.att_units[g], v, base) <= S.actions_left[g]:
-            m[H + UNIT_0 + v] = True
+            S.att_units[g, v] = True
+            m[H + UNIT_0 + v] = completable(T, S, g, h, occ, live)  # never a dead end (completable)
+            S.att_units[g, v] = False
     if S.att_marker[g] < 0 and not night(T, S, g) and radio_in_attack(T, S, g, h):
         if S.naval[g] > 0:
             m[H + NAVAL] = True

@@ -4,9 +4,9 @@ the rule tests' (tests/peleliu/peleliu_board.py): no Japanese unit on the map (U
 everywhere), A5 (0314) and A6 (0209) held by garrisons (nothing projects intense fire into them).
 
 A5 and A6 secured: 2 positions, both beach-firing (+2), both the goal-3 coral positions (+2 each):
-8 points before losses.  The loss term is 5 x the Infantry Loss Box over the turn's catastrophic
-level (configs/peleliu/charts.yaml: 14 at turn 5, 18 at turn 6, 42 at turn 12), and a catastrophic
-loss (15.1) costs 20 more.
+8 points before losses.  With s the Infantry Loss Box over the turn's catastrophic level
+(configs/peleliu/charts.yaml: 14 at turn 5, 18 at turn 6, 42 at turn 12), capped at 1, the loss
+term is 5 s + 20 s^3, so a catastrophic loss (15.1, s = 1) costs 25.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ def a5_a6_board(turn: int, loss_box: int) -> Board:
 
 def test_peleliu_standing_catastrophic_defeat_at_turn_6_below_surviving():
     """Turn 6, 18 counters in the Infantry Loss Box: the level of turn 6 is reached, 15.1 ends the
-    game (a defeat): 8 - 5 x 18/18 - 20 = -17.  The same positions at the end of turn 12 with 30
-    counters (level 42, no catastrophic loss): 8 - 5 x 30/42 = 4.43.  And still in play at turn 6
-    with 17 counters: 8 - 5 x 17/18 = 3.28.  (The old standing, 8 - 0.5 x loss box, gave the early
-    defeat -1 and the long fight -7: dying early paid.)"""
+    game (a defeat): 8 - 5 - 20 = -17.  The same positions at the end of turn 12 with 30 counters
+    (level 42, no catastrophic loss): 8 - 5 x 30/42 - 20 x (30/42)^3 = -2.86.  And still in play at
+    turn 6 with 17 counters: 8 - 5 x 17/18 - 20 x (17/18)^3 = -13.57.  (An older standing, 8 - 0.5 x
+    loss box, gave the early defeat -1 and the long fight -7: dying early paid.)"""
     dead = a5_a6_board(turn=6, loss_box=18)
     assert int(dead.T.catastrophic[6]) == 18 and int(dead.T.catastrophic[12]) == 42
     beach, zb, a56 = tallies(dead.T, dead.S, 0)[:3]
@@ -42,11 +42,11 @@ def test_peleliu_standing_catastrophic_defeat_at_turn_6_below_surviving():
 
     survived = a5_a6_board(turn=12, loss_box=30)
     assert not catastrophic_now(survived.T, survived.S, 0)
-    assert standing(survived.T, survived.S, 0) == pytest.approx(8 - 5 * 30 / 42)
+    assert standing(survived.T, survived.S, 0) == pytest.approx(-2.860, abs=1e-3)
 
     alive = a5_a6_board(turn=6, loss_box=17)
     assert not catastrophic_now(alive.T, alive.S, 0)
-    assert standing(alive.T, alive.S, 0) == pytest.approx(8 - 5 * 17 / 18)
+    assert standing(alive.T, alive.S, 0) == pytest.approx(-13.571, abs=1e-3)
 
     assert standing(dead.T, dead.S, 0) < standing(alive.T, alive.S, 0) < standing(survived.T, survived.S, 0)
 
@@ -54,9 +54,11 @@ def test_peleliu_standing_catastrophic_defeat_at_turn_6_below_surviving():
 @pytest.mark.parametrize("turn,level", [(1, 14), (4, 14), (5, 14), (9, 30)])
 def test_peleliu_standing_losses_measured_against_the_turns_level(turn, level):
     """Before turn 5 (no catastrophic loss yet, 15.1) the box is measured against turn 5's level; 7
-    counters cost 5 x 7 / level.  A box at the level before turn 5 is no catastrophe."""
+    counters cost 5 s + 20 s^3 with s = 7 / level.  A box at the level before turn 5 costs the full 25:
+    the box never empties and turn 5 measures it against the same level (15.1)."""
     b = a5_a6_board(turn=turn, loss_box=7)
-    assert standing(b.T, b.S, 0) == pytest.approx(8 - 5 * 7 / level)
+    assert standing(b.T, b.S, 0) == pytest.approx(8 - 5 * 7 / level - 20 * (7 / level) ** 3)
     early = a5_a6_board(turn=min(turn, 4), loss_box=14)
     if turn < 5:
-        assert standing(early.T, early.S, 0) == pytest.approx(8 - 5)
+        assert standing(early.T, early.S, 0) == pytest.approx(8 - 25)
+        assert not early.state.terminated[0]

@@ -166,16 +166,21 @@ def n_ab(T):
 def standing(T, S, g):
     """A number for shaped rewards (not a rule of the book; envs/single.py uses it as a potential):
     positions secured (15.2: one each, one more for a beach-firing or a zone B position, two more
-    for A5 and for A6) minus
-    LOSS_WEIGHT times the Infantry Loss Box as a share of the catastrophic level it is measured
-    against (15.1: the current turn's, turn 5's before turn 5), minus CATASTROPHE once that share
-    reaches 1 on or after turn 5, i.e. when 15.1 has ended the game.
+    for A5 and for A6) minus a loss term of s, the Infantry Loss Box as a share of the catastrophic
+    level it is measured against (15.1: the current turn's, turn 5's before turn 5), capped at 1:
+    LOSS_WEIGHT x s + CATASTROPHE x s^3.
 
-    The share falls as turns pass without losses (the level rises), so surviving raises the standing
-    and a game ended early by catastrophic loss scores below any game still going with the same
-    positions secured (it loses at least LOSS_WEIGHT + CATASTROPHE).  A pure function of the state."""
-    LOSS_WEIGHT = 5.0   # the Infantry Loss Box at its turn's catastrophic level costs this much
-    CATASTROPHE = 20.0  # a catastrophic loss costs this much more
+    At s = 1 on or after turn 5, 15.1 has ended the game; before turn 5 the game is doomed (the box
+    never shrinks and turn 5 measures it against the same level).  The cube makes the approach to
+    catastrophic loss cost more with every counter: a counter costs (5 + 60 s^2) / level, about
+    9 / level at a quarter of the level and 39 / level at three quarters, i.e. 2.8 at turn 5's level
+    of 14, more than a secured beach-firing position (2) (the measured failure it answers: a policy trading steps for positions early, all of
+    its games ended by 15.1 at turn 5, benchmarks/README.md).  The share falls as turns pass
+    without losses (the level rises), so surviving raises the standing, and a game ended early by
+    catastrophic loss scores below any game still going with the same positions secured.  A pure
+    function of the state."""
+    LOSS_WEIGHT = 5.0   # the linear part of the loss term
+    CATASTROPHE = 20.0  # the cubic part: the loss term reaches LOSS_WEIGHT + CATASTROPHE at the level
     beach, zb, a56, coral, ab, cd, total, n_beach, n_b, n_coral = tallies(T, S, g)
     score = float(total + beach + zb + 2 * a56)
     t = min(max(S.turn[g], 5), T.catastrophic.shape[0] - 1)
@@ -185,11 +190,8 @@ def standing(T, S, g):
         level = T.catastrophic[t]
     if level <= 0:
         return score
-    share = float(S.loss_box[g]) / float(level)
-    score -= LOSS_WEIGHT * min(share, 1.0)
-    if S.turn[g] >= 5 and share >= 1.0:
-        score -= CATASTROPHE
-    return score
+    share = min(float(S.loss_box[g]) / float(level), 1.0)
+    return score - LOSS_WEIGHT * share - CATASTROPHE * share ** 3
 
 
 def standing_batch(T, S, out):

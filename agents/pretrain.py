@@ -143,9 +143,26 @@ def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[s
     return stats, obs
 
 
+def value_and_distribution(policy, obs, masks):
+    """The policy's values and masked action distribution for a batch in one pass of the network
+    (sb3-contrib's ``evaluate_actions`` without taking the log-probabilities, so the fit reads both the
+    teacher's action's log-probability and the policy's own choice from it)."""
+    features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    dist = policy._get_action_dist_from_latent(latent_pi)
+    dist.apply_masking(masks)
+    return policy.value_net(latent_vf), dist
+
+
 def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learning_rate: float,
         value_coef: float, seed: int, progress: bool = False, deadline: float | None = None) -> list[dict[str, float]]:
-    """Cross-entropy on the teacher's actions + value regression; one record per epoch.  Past
+    """Cross-entropy on the teacher's actions + value regression; one record per epoch (its
+    ``accuracy``: how often the policy's most probable action was the teacher's, read in the same
+    pass of the network as the loss, i.e. before that batch's update).  Past
     ``deadline`` (``time.perf_counter()``) the fit stops after its current batch; the last record
     then averages over the samples it saw (``samples``)."""
     import torch
@@ -166,7 +183,8 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
             obs = {"spatial": torch.as_tensor(data["spatial"][idx], dtype=torch.float32),
                    "global": torch.as_tensor(data["global"][idx])}
             actions = torch.as_tensor(data["action"][idx])
-            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=data["mask"][idx])
+            values, dist = value_and_distribution(policy, obs, data["mask"][idx])
+            log_prob = dist.log_prob(actions)
             weight = torch.as_tensor(data["weight"][idx])
             policy_loss = -(weight * log_prob).sum() / weight.sum()
             value_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(data["return"][idx]))
@@ -175,8 +193,7 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
             optimizer.step()
-            with torch.no_grad():
-                chosen = policy.get_distribution(obs, action_masks=data["mask"][idx]).distribution.probs.argmax(1)
+            chosen = dist.distribution.probs.detach().argmax(1)
             k = len(idx)
             totals["policy_loss"] += policy_loss.item() * k
             totals["value_loss"] += value_loss.item() * k

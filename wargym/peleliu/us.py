@@ -901,13 +901,15 @@ def completable(T, S, g, h, occ, live):
             charged[S.us_hex[g, u]] = True
     budget = S.actions_left[g] - cost_of(T, S, g, S.att_units[g])
     added = np.zeros(NU, np.bool_)
-    paid = np.zeros(H, np.bool_)  # hexes whose infantry-type joiners cost an action
+    paid_unit = np.zeros(NU, np.bool_)  # infantry-type joiners that cost an action
+    paid = np.zeros(H, np.bool_)        # their hexes
     for v in range(NU):
         if infantryish(T, v) and may_join_attack(T, S, g, v, h, occ, live):
             if is_free(T, S, g, v) or charged[S.us_hex[g, v]]:
                 added[v] = True
                 S.att_units[g, v] = True
             else:
+                paid_unit[v] = True
                 paid[S.us_hex[g, v]] = True
     hexes = np.flatnonzero(paid)
     n = hexes.shape[0]
@@ -917,9 +919,7 @@ def completable(T, S, g, h, occ, live):
     for i in range(n if not ok and k > 0 else 0):
         for i2 in (range(i + 1, n) if k == 2 else range(i, i + 1)):
             for v in range(NU):
-                trial[v] = not added[v] and not S.att_units[g, v] and infantryish(T, v) \
-                    and (S.us_hex[g, v] == hexes[i] or S.us_hex[g, v] == hexes[i2]) \
-                    and may_join_attack(T, S, g, v, h, occ, live)
+                trial[v] = paid_unit[v] and (S.us_hex[g, v] == hexes[i] or S.us_hex[g, v] == hexes[i2])
                 if trial[v]:
                     S.att_units[g, v] = True
             ok = attack_valid(T, S, g, h)

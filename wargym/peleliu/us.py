@@ -882,6 +882,22 @@ def partner_mask(T, S, g, u, m, H):
 
 
 @njit(cache=True)
+def core_possible(T, S, g, h, occ, live):
+    """8.1's first condition can still be met: an infantry-type unit adjacent to h across an open
+    side (19.2) attacks or may join.  No other joiner can meet it, so completable is False without
+    one (checked before completable's scan of every joiner)."""
+    for v in range(S.us_loc.shape[1]):
+        if S.us_loc[g, v] != US_MAP or not infantryish(T, v):
+            continue
+        a = S.us_hex[g, v]
+        if T.dist[a, h] != 1 or across_blocked(T, S, g, a, h):
+            continue
+        if S.att_units[g, v] or may_join_attack(T, S, g, v, h, occ, live):
+            return True
+    return False
+
+
+@njit(cache=True)
 def completable(T, S, g, h, occ, live):
     """8.1 across the join decisions: the attack on h by the units in att_units is valid, or can be
     made valid by units that may still join within the actions left (README, "Decisions and
@@ -894,6 +910,8 @@ def completable(T, S, g, h, occ, live):
     if attack_valid(T, S, g, h):
         return True
     NU = S.us_loc.shape[1]
+    if not core_possible(T, S, g, h, occ, live):
+        return False
     H = T.land.shape[0]
     charged = np.zeros(H, np.bool_)
     for u in range(NU):

@@ -24,7 +24,9 @@ Behaviour by decision:
       when valid, else NO;
     - enter for close combat (three or more U.S. steps in the hex): a revealed Japanese unit
       without depth (disrupted first), or a disrupted one with depth; the survivors of a won
-      close combat hold the position (8.61);
+      close combat hold the position (8.61); no more than two units end up in the hex (the
+      stack partner joins only an empty one), since the survivors past two are eliminated
+      after the close combats (7.53) and counted as losses (15.1);
     - barrage: tanks and artillery on revealed targets;
     - move: toward the nearest Japanese-occupied or unheld position, the beach-firing positions
       counted BEACH_PULL hexes nearer (A1, A5, A6 KEY_PULL: goals 1 and 3 of 15.2; A1's field
@@ -296,7 +298,7 @@ def unit_plan(T, S, g, u, occ, live, objd, buf):
     buf[:] = False
     if enter_targets(T, S, g, u, buf, occ) > 0:
         for h in range(H):
-            if buf[h]:
+            if buf[h] and stack_count(T, S, g, h) < 2:  # 7.53: survivors past two units are eliminated
                 j = jp_at(T, S, g, h)
                 steps = us_steps_in_hex(T, S, g, S.us_hex[g, u])
                 v = 0.0
@@ -396,9 +398,10 @@ def decide(T, S, g, m):
         return H + NO
     if ph == P_STACK_JOIN:
         if S.order[g] == O_ENTER:
-            for v in range(NU):
-                if m[H + UNIT_0 + v]:
-                    return H + UNIT_0 + v
+            if stack_count(T, S, g, S.target[g]) == 0:  # 7.53: at most two units end in the hex
+                for v in range(NU):
+                    if m[H + UNIT_0 + v]:
+                        return H + UNIT_0 + v
             return H + NO
         x = S.target[g]
         p = T.hex_pos[S.us_hex[g, S.sel[g]]]

@@ -4,9 +4,9 @@ the rule tests' (tests/peleliu/peleliu_board.py): no Japanese unit on the map (U
 everywhere), A5 (0314) and A6 (0209) held by garrisons (nothing projects intense fire into them).
 
 A5 and A6 secured: 2 positions, both beach-firing (+2), both the goal-3 coral positions (+2 each):
-8 points before losses.  With s the Infantry Loss Box over the turn's catastrophic level
-(configs/peleliu/charts.yaml: 14 at turn 5, 18 at turn 6, 42 at turn 12), capped at 1, the loss
-term is 5 s + 20 s^3, so a catastrophic loss (15.1, s = 1) costs 25.
+8 points before losses.  With s the Infantry Loss Box (and the units over the stacking limit)
+over the turn's catastrophic level (configs/peleliu/charts.yaml: 14 at turn 5, 18 at turn 6, 42 at
+turn 12), capped at 1, the loss term is 5 s + 20 s^3, so a catastrophic loss (15.1, s = 1) costs 25.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from peleliu_board import Board
 from wargym.peleliu.state import R_LOSS
-from wargym.peleliu.victory import catastrophic_now, standing, tallies
+from wargym.peleliu.victory import catastrophic_now, over_limit, standing, tallies
 
 
 def a5_a6_board(turn: int, loss_box: int) -> Board:
@@ -62,3 +62,32 @@ def test_peleliu_standing_losses_measured_against_the_turns_level(turn, level):
     if turn < 5:
         assert standing(early.T, early.S, 0) == pytest.approx(8 - 25)
         assert not early.state.terminated[0]
+
+
+def test_peleliu_7_5_standing_counts_units_over_the_stacking_limit_as_losses():
+    """7.5: two units a hex at the end of the Action Phase; 7.51: a regimental HQ does not count, an
+    infantry/HQ does; 7.53: the excess is eliminated then.  The standing charges each unit over the
+    limit as a counter already in the Infantry Loss Box, when the hex is overstacked.  Turn 9
+    (level 30), 6 counters in the box, A5 and A6 held (8 points).  Three infantry companies and
+    RHQ/1 in hex 0416: one over, s = 7 / 30; with HQ/1/1 too, two over, s = 8 / 30; C/1/1 and
+    HQ/1/1 moved to 0415 (two and two; neither hex a position): none over, s = 6 / 30."""
+    b = a5_a6_board(turn=9, loss_box=6)
+    assert int(b.T.catastrophic[9]) == 30
+    here = b.hex(416)
+    assert b.T.land[here] and b.T.hex_pos[here] < 0
+    for name in ("A/1/1", "B/1/1", "C/1/1", "RHQ/1"):
+        b.us(name, 416)
+
+    def term(counters):
+        return 8 - 5 * counters / 30 - 20 * (counters / 30) ** 3
+
+    assert over_limit(b.T, b.S, 0) == 1
+    assert standing(b.T, b.S, 0) == pytest.approx(term(7))
+    b.us("HQ/1/1", 416)
+    assert over_limit(b.T, b.S, 0) == 2
+    assert standing(b.T, b.S, 0) == pytest.approx(term(8))
+    b.us("C/1/1", 415)
+    b.us("HQ/1/1", 415)
+    assert b.T.hex_pos[b.hex(415)] < 0
+    assert over_limit(b.T, b.S, 0) == 0
+    assert standing(b.T, b.S, 0) == pytest.approx(term(6))

@@ -9,7 +9,7 @@ import numpy as np
 
 from wargym.jit import njit
 from wargym.peleliu.board import us_communication
-from wargym.peleliu.scenario import CORAL, INTENSE
+from wargym.peleliu.scenario import CORAL, INTENSE, REG_HQ
 from wargym.peleliu.bnr import catastrophic, final_result
 from wargym.peleliu.state import OPT_ASSAULT, OPT_BNR, OPT_LAST_TURN, R_DECISIVE, R_LOSS, R_WIN, US_MAP
 
@@ -166,9 +166,9 @@ def n_ab(T):
 def standing(T, S, g):
     """A number for shaped rewards (not a rule of the book; envs/single.py uses it as a potential):
     positions secured (15.2: one each, one more for a beach-firing or a zone B position, two more
-    for A5 and for A6) minus a loss term of s, the Infantry Loss Box as a share of the catastrophic
-    level it is measured against (15.1: the current turn's, turn 5's before turn 5), capped at 1:
-    LOSS_WEIGHT x s + CATASTROPHE x s^3.
+    for A5 and for A6) minus a loss term of s, the Infantry Loss Box (plus the units over the
+    stacking limit, over_limit) as a share of the catastrophic level it is measured against (15.1:
+    the current turn's, turn 5's before turn 5), capped at 1: LOSS_WEIGHT x s + CATASTROPHE x s^3.
 
     At s = 1 on or after turn 5, 15.1 has ended the game; before turn 5 the game is doomed (the box
     never shrinks and turn 5 measures it against the same level).  The cube makes the approach to
@@ -190,8 +190,27 @@ def standing(T, S, g):
         level = T.catastrophic[t]
     if level <= 0:
         return score
-    share = min(float(S.loss_box[g]) / float(level), 1.0)
+    share = min(float(S.loss_box[g] + over_limit(T, S, g)) / float(level), 1.0)
     return score - LOSS_WEIGHT * share - CATASTROPHE * share ** 3
+
+
+@njit(cache=True)
+def over_limit(T, S, g):
+    """Units beyond the stacking limit on the map (7.5: two a hex, regimental HQs not counted, 7.51):
+    7.53 eliminates them at the end of the Action Phase unless they move, so the standing counts
+    each as a counter already in the Infantry Loss Box.  The move that overstacks a hex is priced
+    when it is made, not hundreds of decisions later at the elimination (which then changes
+    nothing: the box gains what the forecast loses)."""
+    H = T.land.shape[0]
+    count = np.zeros(H, np.int16)
+    n = 0
+    for u in range(S.us_loc.shape[1]):
+        if S.us_loc[g, u] == US_MAP and T.us_type[u] != REG_HQ:
+            h = S.us_hex[g, u]
+            count[h] += 1
+            if count[h] > 2:
+                n += 1
+    return n
 
 
 def standing_batch(T, S, out):

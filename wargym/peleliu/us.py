@@ -577,15 +577,12 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
         h = S.jp_hex[g, j]
         if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, occ, live):
             continue
-        if infantryish(T, u) and T.dist[a, h] == 1 and not across_blocked(T, S, g, a, h) and S.att_marker[g] < 0:
-            ok = True  # 8.1: an adjacent infantry-type attacker alone is a valid attack (attack_valid)
-        else:
-            for v in range(NU):
-                keep[v] = S.att_units[g, v]
-                S.att_units[g, v] = v == u
-            ok = completable(T, S, g, h, occ, live)  # 8.1: valid with u, or made valid by joiners
-            for v in range(NU):
-                S.att_units[g, v] = keep[v]
+        for v in range(NU):
+            keep[v] = S.att_units[g, v]
+            S.att_units[g, v] = v == u
+        ok = completable(T, S, g, h, occ, live)  # 8.1: valid with u, or made valid by joiners
+        for v in range(NU):
+            S.att_units[g, v] = keep[v]
         if ok:
             m[h] = True
             n += 1

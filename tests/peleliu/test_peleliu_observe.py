@@ -28,3 +28,29 @@ def test_peleliu_observation_points_each_unit_action_at_the_units_hex():
     units = len(b.sc.us_names)
     assert (inputs[act.UNIT_0:act.UNIT_0 + units] >= 0).all()
     assert (np.delete(inputs, np.arange(act.UNIT_0, act.UNIT_0 + units)) == -1).all()  # END, NO, YES, boxes ...
+
+
+def test_peleliu_observation_objective_planes_measure_hexes_to_the_positions_not_held():
+    """Planes 64-66 (observe.py): hexes to the nearest position held by a Japanese counter or by
+    nobody (a U.S. unit or a garrison holds it, 14.4), the same over the beach-firing positions
+    (15.2 goal 1), and the live fire on a hex (6.3: intense 3, steady 1; a disrupted unit's
+    position does not fire, 6.2), all from what the U.S. player sees."""
+    b = Board(turn=3)
+    sc, s = b.sc, b.state
+    s.garrison[0] = True
+    s.garrison[0, b.pos("A7")] = False           # A7, 0513: not a beach-firing position, held by nobody
+
+    def plane(k, hexnum):
+        h = b.hex(hexnum)
+        return float(b.core.observe(s, 0)["spatial"][0, k, sc.grid.plane_row[h], sc.grid.plane_col[h]])
+
+    assert plane(64, 513) == 0.0
+    assert plane(64, 514) == np.float32(1 / 20)   # 0514 is 0513's neighbour
+    assert plane(65, 513) == 1.0                  # no beach-firing position is an objective
+    j = b.jp(314)                                 # a face-down unit on A5 (0314): held by the Japanese
+    assert plane(65, 314) == 0.0 and plane(65, 315) == np.float32(1 / 20) and plane(64, 314) == 0.0
+    assert plane(66, 214) == np.float32(0.3)      # 0214: A5's intense dot alone (positions.yaml)
+    b.us(sc.us_names[0], 513)                     # A7 held by a U.S. unit: no longer an objective
+    assert plane(64, 513) == np.float32(b.dist(513, 314) / 20)
+    s.jp_dis[0, j] = True                         # 6.2: a disrupted unit's position does not fire
+    assert plane(66, 214) == 0.0

@@ -21,6 +21,11 @@
     52     fortification marker (0.5 face down, 1 revealed); 53-58 impassable hexside N, NE, SE, S, SW, NW
            (19.2); 59 U.S. units with an Action Under Fire marker (count / 2); 60 Attack Orders; 61 cave;
     62     the Japanese zone; 63 a hex in play (18.1)
+    --- where the U.S. player is heading (derived from the planes above: nothing hidden)
+    64     hexes to the nearest objective: a position (not provisional) held by a Japanese counter or
+           by nobody (no U.S. unit, no garrison), / 20, at most 1; 65 the same over the beach-firing
+           positions (15.2 goal 1); 66 the fire a unit there is exposed to: every live field of fire
+           (41-42) counted, intense 3 and steady 1, / 10
 ``global`` float32[N_GLOBAL]: turn, stage, phase, actions left, markers, losses and the level, the
 boxes and the turn track, letters available, the fire card's colours and letters, the result; BNR:
 Rupertus in command, the flamethrower, the morning's bonus barrages left, the kind of turn.
@@ -34,13 +39,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from wargym.jit import njit
 from wargym.peleliu.scenario import COLOURS, INTENSE, STEADY, TERRAINS, US_TYPES, Scenario
 from wargym.peleliu.state import (
     DIS_NEW, JP_MAP, JP_RESERVE, PHASE_NAMES, STAGE_NAMES, US_BOX, US_ELIM, US_MAP, US_TRACK,
 )
 
 N_STATIC = 26
-N_PLANES = 64
+N_PLANES = 67
 N_SCALARS = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8
 N_UNIT = 5 + 4 + len(US_TYPES) + 5
 UNIT_PLANE = N_UNIT - 1  # a unit block's last entry: where the unit is on the map (module docstring)
@@ -127,7 +133,9 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
         intense = live_grp @ (sc.grp_dot == INTENSE).astype(np.float32) > 0
         dyn[:, 41 - N_STATIC] = intense
         dyn[:, 42 - N_STATIC] = (live_grp @ (sc.grp_dot == STEADY).astype(np.float32) > 0) & ~intense
+        dyn[:, 66 - N_STATIC] = live_grp @ (3.0 * (sc.grp_dot == INTENSE) + (sc.grp_dot == STEADY)).astype(np.float32) / 10
     ph = sc.pos_hex
+    objective_planes(sc, state, on, on_map, dyn)
     dyn[:, 43 - N_STATIC, ph] = state.garrison
     dyn[:, 44 - N_STATIC, ph] = state.art_gone
     dyn[:, 45 - N_STATIC, ph] = state.fort
@@ -233,6 +241,53 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     units[:, :, 12 + len(US_TYPES)] = state.us_cmd
     units[:, :, UNIT_PLANE] = np.where(on, g.plane_index[np.where(on, state.us_hex, 0)] + 1, 0) / (g.rows * g.columns)
     return {"spatial": spatial, "global": np.concatenate([glob, units.reshape(B, -1)], axis=1)}
+
+
+def objective_planes(sc: Scenario, state, us_on: np.ndarray, jp_on: np.ndarray, dyn: np.ndarray) -> None:
+    """Planes 64 and 65 (module docstring): hexes to the nearest position not held by the U.S., all
+    of them and the beach-firing ones."""
+    B, H = state.batch_size, sc.grid.size
+    jp_hex = np.zeros((B, H), np.bool_)
+    b, j = np.nonzero(jp_on)
+    jp_hex[b, state.jp_hex[b, j]] = True
+    us_hex = np.zeros((B, H), np.bool_)
+    b, u = np.nonzero(us_on)
+    us_hex[b, state.us_hex[b, u]] = True
+    ph = sc.pos_hex
+    objective = ~sc.pos_prov[None, :] & (jp_hex[:, ph] | ~(us_hex[:, ph] | state.garrison))
+    order, near = nearest_positions(sc)
+    for plane, among in ((64, objective), (65, objective & sc.pos_beachfire[None, :])):
+        nearest_among(order, near, among, OBJECTIVE_CAP, dyn[:, plane - N_STATIC])
+
+
+OBJECTIVE_CAP = 20  # planes 64-65: hexes counted up to this many
+
+
+def nearest_positions(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
+    """For each hex, the positions by distance (int32[H, P]) and those distances, computed once."""
+    cached = getattr(sc, "_nearest_positions", None)
+    if cached is None:
+        to_pos = sc.grid.distance[:, sc.pos_hex]
+        order = np.argsort(to_pos, axis=1, kind="stable").astype(np.int32)
+        cached = (order, np.take_along_axis(to_pos, order, axis=1).astype(np.int32))
+        object.__setattr__(sc, "_nearest_positions", cached)  # a frozen dataclass: a derived table
+    return cached
+
+
+@njit(cache=True)
+def nearest_among(order, near, among, cap, out):
+    """out[b, h] = min(hexes from h to the nearest position p with among[b, p], cap) / cap: the
+    positions scanned nearest first, so the scan stops at the first one that counts."""
+    for b in range(among.shape[0]):
+        for h in range(order.shape[0]):
+            d = cap
+            for k in range(order.shape[1]):
+                if near[h, k] >= cap:
+                    break
+                if among[b, order[h, k]]:
+                    d = near[h, k]
+                    break
+            out[b, h] = d / cap
 
 
 def letters_available(core, state, L: int) -> np.ndarray:

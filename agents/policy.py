@@ -107,18 +107,26 @@ class HexPointerExtractor(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: spaces.Dict, channels: Sequence[int] = (16, 16, 16),
                  dilations: Sequence[int] = (1, 2, 4), global_embed: int = 8, summary_dim: int = 128,
-                 pointer_inputs: Sequence[int] = ()):
+                 focus_planes: Sequence[int] = (), residual: bool = False, pointer_inputs: Sequence[int] = (),
+                 pointer_block: int = 0):
         planes, rows, cols = observation_space["spatial"].shape
         n_global = observation_space["global"].shape[0]
         if len(channels) != len(dilations) or not channels:
             raise ValueError(f"channels and dilations need one entry per layer, got {channels} and {dilations}")
         self.map_channels, self.rows, self.cols = int(channels[-1]), int(rows), int(cols)
-        self.summary_dim = summary_dim + global_embed
+        self.summary_dim = summary_dim + global_embed + len(focus_planes) * self.map_channels
         self.n_pointers = len(pointer_inputs)
-        super().__init__(observation_space,
-                         features_dim=self.map_channels * rows * cols + self.summary_dim + self.n_pointers)
+        self.pointer_block = int(pointer_block) if self.n_pointers else 0
+        super().__init__(observation_space, features_dim=self.map_channels * rows * cols + self.summary_dim
+                         + self.n_pointers * (1 + self.pointer_block))
+        self.register_buffer("focus_planes", torch.as_tensor(list(focus_planes), dtype=torch.long),
+                             persistent=False)
         self.register_buffer("pointer_inputs", torch.as_tensor(list(pointer_inputs), dtype=torch.long),
                              persistent=False)  # from the constructor: models saved before them load
+        blocks = [i - self.pointer_block + 1 + k for i in pointer_inputs for k in range(self.pointer_block)]
+        if blocks and min(blocks) < 0:
+            raise ValueError(f"pointer_block {pointer_block}: a block would start before the global vector")
+        self.register_buffer("pointer_blocks", torch.as_tensor(blocks, dtype=torch.long), persistent=False)
         self.embed = nn.Sequential(nn.Linear(n_global, global_embed), nn.ReLU())
         layers: list[nn.Module] = [nn.Conv2d(planes + global_embed, channels[0], kernel_size=1), nn.ReLU()]
         width_in = channels[0]
@@ -126,6 +134,9 @@ class HexPointerExtractor(BaseFeaturesExtractor):
             layers += [nn.Conv2d(width_in, width, kernel_size=3, padding=dilation, dilation=dilation), nn.ReLU()]
             width_in = width
         self.trunk = nn.Sequential(*layers)
+        if residual and channels[-1] != channels[0]:
+            raise ValueError(f"residual: the last channels ({channels[-1]}) must equal the first ({channels[0]})")
+        self.residual = residual
         self.summary = nn.Sequential(nn.Conv2d(width_in, 4, kernel_size=1), nn.ReLU(), nn.Flatten(),
                                      nn.Linear(4 * rows * cols, summary_dim), nn.ReLU())
 
@@ -133,10 +144,19 @@ class HexPointerExtractor(BaseFeaturesExtractor):
         spatial, glob = observations["spatial"], observations["global"]
         g = self.embed(glob)
         broadcast = g[:, :, None, None].expand(-1, -1, spatial.shape[2], spatial.shape[3])
-        hexes = self.trunk(torch.cat([spatial, broadcast], dim=1))
+        if self.residual:  # the hex's own planes reach the heads past the 3x3 layers
+            entry = self.trunk[1](self.trunk[0](torch.cat([spatial, broadcast], dim=1)))
+            hexes = self.trunk[2:](entry) + entry
+        else:
+            hexes = self.trunk(torch.cat([spatial, broadcast], dim=1))
         parts = [hexes.flatten(1), self.summary(hexes), g]
+        if len(self.focus_planes):  # the trunk's features at each marked hex: [B, focus x channels]
+            marks = spatial.index_select(1, self.focus_planes)
+            parts.append(torch.einsum("bchw,bkhw->bkc", hexes, marks).flatten(1))
         if self.n_pointers:
             parts.append(glob.index_select(1, self.pointer_inputs))
+            if self.pointer_block:
+                parts.append(glob.index_select(1, self.pointer_blocks))
         return torch.cat(parts, dim=1)
 
 
@@ -180,6 +200,11 @@ class PointerHead(nn.Module):
         self.hexes = nn.Sequential(nn.Conv2d(extractor.map_channels, 16, kernel_size=1), nn.ReLU(),
                                    nn.Conv2d(16, 1, kernel_size=1))
         self.specials = nn.Linear(extractor.summary_dim, n_specials)
+        self.block = getattr(extractor, "pointer_block", 0)
+        self.pointed = None
+        if self.block:  # each pointed action: its own block and the trunk's features at its hex
+            self.pointed = nn.Sequential(nn.Linear(self.block + extractor.map_channels, 16), nn.ReLU(),
+                                         nn.Linear(16, 1))
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         hexes = features[:, :self.map_size].reshape(-1, *self.shape)
@@ -188,9 +213,15 @@ class PointerHead(nn.Module):
         summary = features[:, self.map_size:self.map_size + self.summary_dim]
         specials = self.specials(summary) + plane.index_select(1, self.special_planes) * self.special_on
         if self.n_pointers:
-            where = torch.round(features[:, -self.n_pointers:] * self.n_planes) - 1  # plane position, -1 none
+            start = self.map_size + self.summary_dim
+            where = torch.round(features[:, start:start + self.n_pointers] * self.n_planes) - 1  # plane position, -1 none
             on = (where >= 0).to(plane.dtype)
-            pointed = plane.gather(1, where.clamp(min=0).long()) * on
+            at = where.clamp(min=0).long()
+            pointed = plane.gather(1, at) * on
+            if self.pointed is not None:
+                blocks = features[:, start + self.n_pointers:].reshape(-1, self.n_pointers, self.block)
+                local = hexes.flatten(2).gather(2, at[:, None, :].expand(-1, self.shape[0], -1)).transpose(1, 2)
+                pointed = pointed + self.pointed(torch.cat([blocks, local * on[:, :, None]], dim=2)).squeeze(2)
             specials = specials + pointed @ self.pointer_to_specials
         return torch.cat([per_hex, specials], dim=1)
 

@@ -264,19 +264,23 @@ def test_a_policy_trained_in_phases_exports_them_and_the_onnx_agent_plays_so(tmp
 
 def test_a_peleliu_pointer_policy_exports_with_its_unit_pointers(tmp_path):
     # Peleliu's unit actions are scored at the unit's hex, read from the global observation
-    # (core.special_hex_inputs): the ONNX graph must gather the same hexes as torch
+    # (core.special_hex_inputs), with each unit's own block (pointer_block), the trunk at the
+    # selected unit's and the target's hexes (focus_planes) and the residual trunk: the ONNX graph
+    # must compute the same as torch
     import gymnasium
     from sb3_contrib import MaskablePPO
 
     import wargym.envs  # noqa: F401  (registers the gymnasium ids)
     from wargym.agents.policy import HexPointerExtractor, HexPointerPolicy, hex_planes, special_inputs
     from wargym.envs.sb3 import SB3VecEnv
+    from wargym.peleliu.observe import N_UNIT
 
     vector_env = gymnasium.make_vec("wargym/Peleliu-v0", num_envs=2, vectorization_mode="vector_entry_point")
     core = vector_env.unwrapped.core
     venv = SB3VecEnv(vector_env)
     kwargs = {"features_extractor_class": HexPointerExtractor, "net_arch": {"pi": [], "vf": [8]},
-              "features_extractor_kwargs": {"channels": [4, 4], "dilations": [1, 2], "summary_dim": 8},
+              "features_extractor_kwargs": {"channels": [4, 4], "dilations": [1, 2], "summary_dim": 8,
+                                            "residual": True, "focus_planes": [48, 49], "pointer_block": N_UNIT},
               "hex_planes": hex_planes(core), "special_inputs": special_inputs(core)}
     model = MaskablePPO(HexPointerPolicy, venv, n_steps=8, batch_size=16, seed=0, device="cpu", policy_kwargs=kwargs)
     assert model.policy.action_net.n_pointers == len(core.scenario.us_names)

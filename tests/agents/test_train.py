@@ -294,6 +294,60 @@ def test_pointer_head_scores_a_unit_action_at_the_hex_the_observation_puts_it():
                     num_actions=9, special_inputs=[7, -1, 9])
 
 
+def test_pointer_head_tells_two_units_in_one_hex_apart_by_their_own_blocks():
+    # pointer_block: the features end with each pointed action's block of the global vector (Peleliu:
+    # the unit's type, steps, acted ...); two units in one hex get the same hex logit, and their
+    # blocks decide between them
+    from types import SimpleNamespace
+
+    import torch
+
+    from wargym.agents.policy import PointerHead
+
+    extractor = SimpleNamespace(map_channels=2, rows=2, cols=3, summary_dim=4, n_pointers=2, pointer_block=3)
+    head = PointerHead(extractor, hex_planes=[0, 1, 2, 3, 4, 5], num_actions=8, special_inputs=[7, 9])
+    torch.nn.init.zeros_(head.specials.weight)
+    torch.nn.init.zeros_(head.specials.bias)
+    features = torch.randn(1, 2 * 2 * 3 + 4 + 2 + 2 * 3)
+    features[0, 16:18] = torch.tensor([3 / 6, 3 / 6])          # both units at plane 2
+    features[0, 18:24] = torch.tensor([1.0, 0.0, 0.5, 1.0, 0.0, 0.5])
+    with torch.no_grad():
+        same = head(features)
+        features[0, 21:24] = torch.tensor([0.0, 1.0, 0.25])    # the second unit's block differs
+        differ = head(features)
+    assert torch.equal(same[0, 6], same[0, 7])
+    assert torch.equal(differ[0, 6], same[0, 6]) and not torch.equal(differ[0, 7], differ[0, 6])
+
+
+def test_extractor_focus_is_the_trunk_at_the_marked_hex_and_residual_adds_the_entry_layer():
+    import torch
+    from gymnasium import spaces
+
+    from wargym.agents.policy import HexPointerExtractor
+
+    space = spaces.Dict({"spatial": spaces.Box(0, 1, (3, 2, 3)), "global": spaces.Box(0, 1, (5,))})
+    torch.manual_seed(0)
+    plain = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6)
+    torch.manual_seed(0)
+    both = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6,
+                               focus_planes=[2], residual=True)
+    assert both.summary_dim == plain.summary_dim + 4 and both.features_dim == plain.features_dim + 4
+    obs = {"spatial": torch.rand(2, 3, 2, 3), "global": torch.rand(2, 5)}
+    obs["spatial"][:, 2] = 0.0
+    obs["spatial"][0, 2, 1, 2] = 1.0          # game 0 marks the hex at row 1, column 2; game 1 none
+    with torch.no_grad():
+        f, g = plain(obs), both(obs)
+        x = torch.cat([obs["spatial"], both.embed(obs["global"])[:, :, None, None].expand(-1, -1, 2, 3)], dim=1)
+        entry = both.trunk[1](both.trunk[0](x))
+        hexes = both.trunk[2:](entry) + entry
+    assert torch.allclose(g[:, :24], hexes.flatten(1))                      # residual
+    assert not torch.allclose(f[:, :24], g[:, :24])
+    focus = g[:, 24 + 8:24 + 12]                                            # after summary and embedding
+    assert torch.allclose(focus[0], hexes[0, :, 1, 2]) and torch.equal(focus[1], torch.zeros(4))
+    with pytest.raises(ValueError, match="residual"):
+        HexPointerExtractor(space, channels=(4, 8), dilations=(1, 2), residual=True)
+
+
 def test_special_planes_of_attu_landing_zones_and_none_for_island_war():
     from wargym.agents.policy import hex_planes, special_planes
     from wargym.attu.actions import LZ_0

@@ -1,5 +1,6 @@
 """benchmarks/throughput.py runs and its --json line has the documented keys (no timing checks);
-benchmarks/attu_refit.py re-states the U.S. rule exactly at its own threshold."""
+benchmarks/attu_refit.py re-states the U.S. rule exactly at its own threshold; benchmarks/peleliu_cloning.py
+reads each decision's phase from the observation as the state holds it."""
 
 from __future__ import annotations
 
@@ -50,3 +51,26 @@ def test_attu_refit_sweep_at_the_rules_own_threshold_plays_the_rules_games():
             for a in (module.refit_at(8), "rule", module.refit_at(31))]
     assert [(g.result, g.length) for g in runs[0]] == [(g.result, g.length) for g in runs[1]]
     assert [g.length for g in runs[2]] != [g.length for g in runs[1]]
+
+
+def test_peleliu_cloning_reads_the_phase_of_each_decision_from_the_observation():
+    # the held-out decisions are counted by phase from the recorded observations alone (observe.py:
+    # the phase's one-hot after the stage's); it must be the phase the state was in
+    import importlib.util
+
+    import numpy as np
+
+    from wargym.agents.random_agent import RandomAgent
+    from wargym.peleliu.core import PeleliuCore
+
+    spec = importlib.util.spec_from_file_location("peleliu_cloning", SCRIPT.parent / "peleliu_cloning.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    core = PeleliuCore("sept15", decisions="full")
+    state, agent, seen = core.init(batch_size=8, seed=4), RandomAgent(seed=4), set()
+    for _ in range(300):
+        glob = core.observe(state, 0)["global"]
+        assert np.array_equal(module.phase_of(glob), state.phase)
+        seen.update(state.phase.tolist())
+        core._step_in_place(state, agent.act(core, state, 0))
+    assert len(seen) >= 5

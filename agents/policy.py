@@ -248,6 +248,13 @@ def special_inputs(core: Core) -> list[int]:
     return [] if inputs is None else [int(x) for x in inputs]
 
 
+def pointer_policy_kwargs(core: Core) -> dict:
+    """``policy_kwargs`` of a ``HexPointerPolicy`` for ``core``'s action layout (add the extractor's
+    kwargs and ``net_arch``)."""
+    return {"features_extractor_class": HexPointerExtractor, "hex_planes": hex_planes(core),
+            "special_planes": special_planes(core), "special_inputs": special_inputs(core)}
+
+
 class HexPointerPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy whose hex actions are scored hex by hex (``PointerHead``) over a
     ``HexPointerExtractor`` trunk; the value net reads the whole feature vector.

@@ -264,9 +264,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     from stable_baselines3.common.vec_env import VecMonitor
 
     import wargym.envs  # noqa: F401  (registers the gymnasium ids)
-    from wargym.agents.policy import (
-        HexMapExtractor, HexPointerExtractor, HexPointerPolicy, hex_planes, special_inputs, special_planes,
-    )
+    from wargym.agents.policy import HexMapExtractor, HexPointerPolicy, pointer_policy_kwargs
     from wargym.agents.pretrain import pretrain
     from wargym.envs.sb3 import SB3VecEnv
 
@@ -333,10 +331,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         policy, policy_kwargs = "MultiInputPolicy", {"features_extractor_class": HexMapExtractor}
         if cfg["policy"] == "hex_pointer":
             policy = HexPointerPolicy
-            policy_kwargs = {"features_extractor_class": HexPointerExtractor,
-                             "hex_planes": hex_planes(vector_env.unwrapped.core),
-                             "special_planes": special_planes(vector_env.unwrapped.core),
-                             "special_inputs": special_inputs(vector_env.unwrapped.core)}
+            policy_kwargs = pointer_policy_kwargs(vector_env.unwrapped.core)
         policy_kwargs.update(features_extractor_kwargs=cfg["extractor"], net_arch=cfg["net_arch"])
         model = MaskablePPO(policy, env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
                             n_epochs=cfg["n_epochs"], learning_rate=cfg["learning_rate"], gamma=cfg["gamma"],

@@ -38,7 +38,7 @@ def build(cfg: dict, num_envs: int):
     from sb3_contrib import MaskablePPO
 
     import wargym.envs  # noqa: F401  (the gymnasium ids)
-    from wargym.agents.policy import HexPointerExtractor, HexPointerPolicy, hex_planes, special_inputs, special_planes
+    from wargym.agents.policy import HexPointerPolicy, pointer_policy_kwargs
     from wargym.agents.train import env_id
     from wargym.envs.sb3 import SB3VecEnv
 
@@ -46,9 +46,8 @@ def build(cfg: dict, num_envs: int):
                               side="us", scenario=cfg["scenario"], decisions=cfg["decisions"],
                               max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"])
     core = venv.unwrapped.core
-    kwargs = {"features_extractor_class": HexPointerExtractor, "features_extractor_kwargs": cfg["extractor"],
-              "net_arch": cfg["net_arch"], "hex_planes": hex_planes(core), "special_planes": special_planes(core),
-              "special_inputs": special_inputs(core)}
+    kwargs = {**pointer_policy_kwargs(core), "features_extractor_kwargs": cfg["extractor"],
+              "net_arch": cfg["net_arch"]}
     model = MaskablePPO(HexPointerPolicy, SB3VecEnv(venv), policy_kwargs=kwargs, seed=cfg["seed"], device="cpu")
     return venv.unwrapped, model
 

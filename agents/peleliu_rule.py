@@ -45,6 +45,10 @@ Behaviour by decision:
 * Heroes and added steps go to the strongest infantry unit near the enemy / the weakest unit.
 * Close combat: withdraw when one step is left against a Japanese unit with depth; steps are
   lost by the unit with the most.
+* A tie of Japanese fire or of an event (P_HIT_PICK): the tied unit the hit costs least (a
+  disruption before a step, an already disrupted unit first), then the lowest number; a tied
+  assault's or overrun's hex (P_ASSAULT_PICK) and the tied units entering counterattack stance
+  (P_CA_PICK): the lowest hex.
 """
 
 from __future__ import annotations
@@ -64,9 +68,11 @@ from wargym.peleliu.scenario import (
 )
 from wargym.peleliu.state import (
     P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_RETREAT, P_CC_WITHDRAW, P_CP_RANGE, P_HERO_PLACE,
-    P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT, P_WITHDRAW,
+    P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT,
+    P_WITHDRAW,
     O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, StateArg, US_MAP,
 )
+from wargym.peleliu.ties import TIE_ARTILLERY, TIE_CC_STEP, TIE_LEADER, TIE_NAVAL
 from wargym.peleliu.us import (
     attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
     potential_fire,
@@ -429,6 +435,16 @@ def decide(T, S, g, m):
         return H + YES
     if ph == P_INFIL:
         return H + YES
+    if ph == P_HIT_PICK:  # the tied unit the hit costs least: a disruption before a step, a disrupted unit first
+        best, bv = -1, 0
+        for u in range(NU):
+            if m[H + UNIT_0 + u]:
+                e = S.tie_eff[g, u]
+                step = (e & 2) or e == TIE_LEADER or e == TIE_ARTILLERY or e == TIE_CC_STEP or e == TIE_NAVAL
+                v = (2 if step else 0) + (1 if (e & 1) and S.us_dis[g, u] == 0 else 0)
+                if best < 0 or v < bv:
+                    best, bv = u, v
+        return H + UNIT_0 + best
     if ph == P_HERO_PLACE or ph == P_STEP_ADD:
         best, bv = -1, 0
         for u in range(NU):

@@ -53,9 +53,9 @@ def build(cfg: dict, num_envs: int):
 
 
 def phase_of(glob: np.ndarray) -> np.ndarray:
-    from wargym.peleliu.state import PHASE_NAMES, STAGE_NAMES
-    start = 10 + len(STAGE_NAMES)  # observe.py: the phase's one-hot follows the stage's
-    return glob[:, start:start + len(PHASE_NAMES)].argmax(1)
+    from wargym.peleliu.observe import PHASE_AT
+    from wargym.peleliu.state import PHASE_NAMES
+    return glob[:, PHASE_AT:PHASE_AT + len(PHASE_NAMES)].argmax(1)
 
 
 def report(counts: collections.Counter, agreed: collections.Counter, per_game: float | None = None) -> str:

@@ -18,12 +18,16 @@ triangle / artillery 4.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from peleliu_board import Board, card
+from peleliu_board import Board, card, make_core
 from wargym.data import config_path, load_yaml
-from wargym.peleliu import japanese
-from wargym.peleliu.state import US_BOX, US_ELIM, US_TRACK
+from wargym.peleliu import events, japanese, sequence, ties
+from wargym.peleliu.actions import UNIT_0
+from wargym.peleliu.state import (
+    P_ACT_SELECT, P_ASSAULT_PICK, P_CA_PICK, P_HIT_PICK, ST_FIRE, ST_FIRE_START, US_BOX, US_ELIM, US_TRACK,
+)
 
 CHARTS = load_yaml(config_path("peleliu", "charts.yaml"))
 FIRE = CHARTS["fire_chart"]
@@ -389,3 +393,271 @@ def test_peleliu_14_41_lone_garrison_removed_by_fire_but_not_from_afar_at_night(
     b.fire_card(34)
     japanese.group_fire(b.T, b.S, 0, b.group("A1"), False, False, False)
     assert bool(b.state.garrison[0, b.pos("A2")]) == kept
+
+
+# -- "you choose": the tied units' hits are the player's decision (P_HIT_PICK) -----------------------
+def settle(b: Board) -> None:
+    """The sequence's automatic play until a decision waits (sequence.progress)."""
+    while sequence.progress(b.T, b.S, 0):
+        pass
+
+
+def tie_choices(b: Board) -> set[str]:
+    m = np.zeros(b.core.num_actions, np.bool_)
+    sequence.fill_mask(b.T, b.S, 0, m)
+    return {b.sc.us_names[a - b.sc.num_hexes - UNIT_0] for a in np.flatnonzero(m)}
+
+
+def lone_a5_board(decisions: str) -> Board:
+    """6.31's lone unit: A5 (0314) holds face-down J22 without depth; 4-step B/1/5 in 0313 and K/3/5
+    in 0315, both in A5's intense field one hex away; turn 3, the Fire Phase about to draw card 34
+    (orange first, no letter for orange: A5 fires)."""
+    b = Board(turn=3, core=make_core(decisions=decisions))
+    assert b.dot("A5", 313) == b.dot("A5", 315) == "intense" and b.dist(313, 314) == b.dist(315, 314) == 1
+    assert b.colour("A5") == "orange"
+    b.jp(314, "J22")
+    b.us("B/1/5", 313)
+    b.us("K/3/5", 315)
+    b.state.stage[0] = ST_FIRE_START
+    b.force([34])
+    return b
+
+
+def test_peleliu_6_31_tied_units_are_the_players_choice():
+    """6.31 "... most steps, then closer; you choose": the lone unit may hit one unit, and B/1/5 and
+    K/3/5 tie on every priority (intense, 4 steps, one hex).  The Fire Phase waits (P_HIT_PICK)
+    with the two as the only choices; the player picks K/3/5, the higher number (the default's
+    other unit): it loses a step and is disrupted (intense fire of a face-down unit: step +
+    disrupt), B/1/5 keeps its 4 steps; then the turn goes on to the U.S. actions."""
+    b = lone_a5_board("full")
+    assert b.unit("B/1/5") < b.unit("K/3/5")
+    settle(b)
+    assert int(b.state.phase[0]) == P_HIT_PICK and int(b.state.tie_left[0]) == 1
+    assert tie_choices(b) == {"B/1/5", "K/3/5"}
+    sequence.apply(b.T, b.S, 0, b.sc.num_hexes + UNIT_0 + b.unit("K/3/5"))
+    assert (b.steps("K/3/5"), b.dis("K/3/5") != 0, b.steps("B/1/5"), b.dis("B/1/5")) == (3, True, 4, 0)
+    assert not b.state.tie_units[0].any() and int(b.state.tie_left[0]) == 0
+    settle(b)
+    assert int(b.state.phase[0]) == P_ACT_SELECT
+
+
+def test_peleliu_6_31_tie_default_with_major_decisions():
+    """decisions="major": the same tie is not asked; the lower-numbered B/1/5 takes the hit."""
+    b = lone_a5_board("major")
+    settle(b)
+    assert int(b.state.phase[0]) == P_ACT_SELECT
+    assert (b.steps("B/1/5"), b.steps("K/3/5")) == (3, 4)
+
+
+def test_peleliu_6_5_tied_artillery_hit_is_the_players_choice():
+    """6.5: card 24 (circle, artillery 4) with four occupied artillery positions; two circle units
+    in landing box W1 with 2 steps each (I/3/1, F/2/1) tie on every priority (the box, the steps):
+    after the queue is done the Fire Phase waits for the player's choice between them; F/2/1 is
+    picked and loses a step in its box; I/3/1 keeps 2."""
+    b = Board(turn=4)
+    for pid in ("A14", "B6", "B16", "C1"):
+        b.jp(b.pos_hexnum(pid))
+    b.box("I/3/1", "W1", steps=2)
+    b.box("F/2/1", "W1", steps=2)
+    b.fire_card(24)
+    assert int(b.state.jq_n[0]) == 0 and b.symbol("F/2/1") == b.symbol("I/3/1") == "circle"
+    settle(b)
+    assert int(b.state.phase[0]) == P_HIT_PICK and tie_choices(b) == {"I/3/1", "F/2/1"}
+    sequence.apply(b.T, b.S, 0, b.sc.num_hexes + UNIT_0 + b.unit("F/2/1"))
+    assert (b.loc("F/2/1"), b.steps("F/2/1"), b.steps("I/3/1")) == (US_BOX, 1, 2)
+    assert bool(b.state.us_fired[0, b.unit("F/2/1")]) and not b.state.us_fired[0, b.unit("I/3/1")]
+
+
+def test_peleliu_12_11_mortar_second_hit_tie_waits_for_the_player():
+    """12.1 / 12.11: green A1 (0410) with a unit and its depth marker (two hits), card 8 (circle):
+    4-step B/1/5 (0414) is hit first; the second hit ties between the 3-step K/3/5 (0313) and
+    I/3/1 (0512), so it waits (ties.defer_tie, as the Fire Phase allows it); I/3/1 is picked and loses a
+    step without disruption."""
+    b = Board(turn=3)
+    b.jp(410, depth=26)
+    for n, h, s in [("B/1/5", 414, 4), ("K/3/5", 313, 3), ("I/3/1", 512, 3)]:
+        b.us(n, h, steps=s)
+    b.fire_card(8)
+    b.state.tie_ok[0] = True
+    japanese.check_group(b.T, b.S, 0, b.group("A1"), 0)
+    assert b.steps("B/1/5") == 3 and int(b.state.tie_left[0]) == 1
+    assert {b.sc.us_names[u] for u in np.flatnonzero(b.state.tie_units[0])} == {"K/3/5", "I/3/1"}
+    ties.tie_hit(b.T, b.S, 0, b.unit("I/3/1"))
+    assert {n: (b.steps(n), b.dis(n)) for n in ("B/1/5", "K/3/5", "I/3/1")} == \
+        {"B/1/5": (3, 0), "K/3/5": (3, 0), "I/3/1": (2, 0)}
+    assert int(b.state.tie_left[0]) == 0 and not b.state.tie_units[0].any()
+
+
+def test_peleliu_12_91_ambush_tie_waits_for_the_player():
+    """12.9 / 12.91 "closest, more steps, you choose": empty brown B19 (1016) in communication, card
+    17 brown[A] (circle), turn 10: circle units F/2/1 (0917) and I/3/1 (1017), both 2 steps in B19's
+    intense field one hex away, tie; the hit waits, the player picks I/3/1: it loses a step (no
+    disruption: the intense row of the ambush), F/2/1 keeps both."""
+    b = Board(turn=10)
+    assert b.dot("B19", 917) == b.dot("B19", 1017) == "intense" and b.dist(917, 1016) == b.dist(1017, 1016) == 1
+    b.jp(1115)
+    b.jp(1215)
+    b.us("F/2/1", 917, steps=2)
+    b.us("I/3/1", 1017, steps=2)
+    b.set_comm()
+    b.fire_card(17)
+    b.state.tie_ok[0] = True
+    japanese.check_group(b.T, b.S, 0, b.group("B19"), 2)
+    assert {b.sc.us_names[u] for u in np.flatnonzero(b.state.tie_units[0])} == {"F/2/1", "I/3/1"}
+    assert int(b.state.tie_left[0]) == 1 and b.steps("F/2/1") == b.steps("I/3/1") == 2
+    ties.tie_hit(b.T, b.S, 0, b.unit("I/3/1"))
+    assert {n: (b.steps(n), b.dis(n)) for n in ("F/2/1", "I/3/1")} == {"F/2/1": (2, 0), "I/3/1": (1, 0)}
+
+
+def test_peleliu_12_8_assault_tied_hexes_are_the_players_choice():
+    """12.8 "into the closest US occupied hex in the position's field of fire ... the fewest US
+    steps, then you choose": A5 (0314) holds J22; 4-step B/1/5 in 0313 and K/3/5 in 0315, both in
+    its field one hex away, tie.  The assault waits (P_ASSAULT_PICK) with the two hexes as the only
+    choices; the player picks 0315: J22 moves there and the close combat starts in 0315; with
+    the default (the Fire Phase not allowing a tie: the lowest hex) it goes to the lower hex."""
+    b = lone_a5_board("full")
+    b.state.stage[0] = ST_FIRE
+    j = b.jp_in(314)
+    low = min(b.hex(313), b.hex(315))
+    b.state.tie_ok[0] = True
+    japanese.assault_unit(b.T, b.S, 0, j, 0)
+    assert b.jp_where(j) == 314 and int(b.state.cc_hex[0]) == -1 and int(b.state.tie_from[0]) == b.hex(314)
+    b.state.tie_ok[0] = False
+    sequence.progress(b.T, b.S, 0)
+    assert int(b.state.phase[0]) == P_ASSAULT_PICK
+    m = np.zeros(b.core.num_actions, np.bool_)
+    sequence.fill_mask(b.T, b.S, 0, m)
+    assert set(np.flatnonzero(m).tolist()) == {b.hex(313), b.hex(315)}
+    sequence.apply(b.T, b.S, 0, b.hex(315))
+    assert b.jp_where(j) == 315 and int(b.state.cc_hex[0]) == b.hex(315) and int(b.state.tie_from[0]) == -1
+    assert not b.state.tie_hexes[0].any()
+    d = lone_a5_board("full")
+    j = d.jp_in(314)
+    japanese.assault_unit(d.T, d.S, 0, j, 0)
+    assert int(d.state.cc_hex[0]) == low and d.jp_where(j) == d.number(low)
+
+
+def event_card(b: Board, name: str) -> tuple[int, int]:
+    """(card index, turn) of the first card whose event for some invasion turn is ``name``."""
+    from wargym.peleliu.scenario import EVENTS
+    c, t = np.argwhere(b.sc.card_event[:, 1:] == EVENTS.index(name))[0]
+    return int(c), int(t) + 1
+
+
+def test_peleliu_events_cp_under_fire_tie_is_the_players_choice():
+    """US CP under fire: "The CP closest to a Japanese unit has a command range of one ... If CPs are
+    equally close to a Japanese unit, you choose."  RHQ/5 (0415) and RHQ/1 (0212) are CPs, each two
+    hexes from the Japanese unit in 0314 (A5): the event waits (P_HIT_PICK) with the two CPs; the
+    player picks RHQ/1, whose range is one this turn."""
+    b = Board(turn=9)
+    assert b.dist(415, 314) == b.dist(212, 314) == 2
+    b.jp(314)
+    q5, q1 = b.us("RHQ/5", 415), b.us("RHQ/1", 212)
+    b.state.cp[0, q5] = b.state.cp[0, q1] = 4
+    c, t = event_card(b, "cp_under_fire")
+    assert events.do_event(b.T, b.S, 0, c, t) < 0
+    assert int(b.state.cp_fire[0]) == -1 and int(b.state.tie_left[0]) == 1
+    assert {b.sc.us_names[u] for u in np.flatnonzero(b.state.tie_units[0])} == {"RHQ/5", "RHQ/1"}
+    ties.tie_hit(b.T, b.S, 0, q1)
+    assert int(b.state.cp_fire[0]) == q1 and not b.state.tie_units[0].any()
+
+
+def test_peleliu_8_7_naval_artillery_blast_tie_is_the_players_choice():
+    """8.7 Naval artillery blast: a card showing the close combat's colour and a participant's target
+    symbol removes one step "from the unit with the most steps, then your choice": F/2/1 and I/3/1
+    (circle, 3 steps each) in an orange close combat in 0315; the card drawn is forced to the first
+    card showing orange and the circle; the step waits for the player, who picks I/3/1."""
+    from wargym.peleliu import closecombat
+    from wargym.peleliu.scenario import CC_NAVAL_BLAST, COLOURS, SYMBOLS
+    b = Board(turn=9)
+    orange, circle = COLOURS.index("orange"), SYMBOLS.index("circle")
+    c = next(int(k) for k in range(len(b.sc.card_symbol))
+             if b.sc.card_symbol[k] == circle and orange in b.sc.card_colour[k].tolist())
+    j = b.jp(314)
+    f, i = b.us("F/2/1", 315, steps=3), b.us("I/3/1", 315, steps=3)
+    s = b.state
+    s.cc_hex[0], s.cc_jp[0], s.cc_colour[0] = b.hex(315), j, orange
+    s.cc_units[0, f] = s.cc_units[0, i] = True
+    b.force([c + 1])
+    closecombat.cc_event(b.T, b.S, 0, CC_NAVAL_BLAST, 0)
+    assert {b.sc.us_names[u] for u in np.flatnonzero(s.tie_units[0])} == {"F/2/1", "I/3/1"}
+    assert b.steps("F/2/1") == b.steps("I/3/1") == 3
+    ties.tie_hit(b.T, b.S, 0, i)
+    assert (b.steps("F/2/1"), b.steps("I/3/1")) == (3, 2)
+
+
+def test_peleliu_events_unexpected_naval_fire_unit_is_the_players_choice():
+    """Unexpected US naval fire hits position: the first fire card's symbol picks the position listed
+    on the event card; with U.S. units there, "One US unit in the position with the target symbol
+    on the second card must lose a step": the book names none, so the player chooses (P_HIT_PICK)
+    between F/2/1 and I/3/1 (both circle) there; I/3/1 is picked and loses a step."""
+    from wargym.peleliu.scenario import SYMBOLS
+    b = Board(turn=9)
+    c, t = event_card(b, "naval_hits_position")
+    params = b.sc.card_param[c, t]
+    first = next(k for k in range(len(b.sc.card_symbol)) if k != c and params[b.sc.card_symbol[k]] >= 0)
+    hexnum = b.number(b.sc.pos_hex[params[b.sc.card_symbol[first]]])
+    circle = SYMBOLS.index("circle")
+    second = next(k for k in range(len(b.sc.card_symbol)) if k not in (c, first) and b.sc.card_symbol[k] == circle)
+    f, i = b.us("F/2/1", hexnum, steps=3), b.us("I/3/1", hexnum, steps=3)
+    b.force([first + 1, second + 1])
+    events.naval_hits(b.T, b.S, 0, c, t)
+    assert {b.sc.us_names[u] for u in np.flatnonzero(b.state.tie_units[0])} == {"F/2/1", "I/3/1"}
+    ties.tie_hit(b.T, b.S, 0, i)
+    assert (b.steps("F/2/1"), b.steps("I/3/1")) == (3, 2) and not b.state.tie_units[0].any()
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_peleliu_13_2_overrun_tied_hexes_are_the_players_choice(allowed):
+    """13.2 [R] Overrun: "If the tank fires and hits one or more US units, then move into the hex
+    occupied by the nearest hit unit.  If hit US units are equidistant, move to the hex occupied by
+    the fewest US steps, then you choose."  Tank T1 in A5 (0314) with armor depth marker 51 (hit
+    limit 2) fires on 4-step B/1/5 (0313) and K/3/5 (0315), both intense and one hex from the tank:
+    each loses a step (intense fire of a revealed unit: a step), so both hexes hold 3 steps and
+    tie.  Allowed, the overrun waits (P_ASSAULT_PICK) for the player, who picks 0315: T1 moves
+    there and an overrun close combat starts; not allowed, it goes to the lower hex."""
+    from wargym.peleliu.scenario import A_OVERRUN
+    from wargym.peleliu.state import CC_OVERRUN
+    b = Board(turn=10)
+    t = b.jp(314, "T1", depth=51)
+    b.us("B/1/5", 313)
+    b.us("K/3/5", 315)
+    b.fire_card(34)
+    japanese.tank_action(b.T, b.S, 0, b.group("A5"), A_OVERRUN, False, False, b.occ(), allowed)
+    assert b.steps("B/1/5") == b.steps("K/3/5") == 3
+    if not allowed:
+        low = min(313, 315, key=b.hex)
+        assert b.jp_where(t) == low and int(b.state.cc_hex[0]) == b.hex(low)
+        return
+    assert b.jp_where(t) == 314 and int(b.state.tie_from[0]) == b.hex(314)
+    assert set(np.flatnonzero(b.state.tie_hexes[0]).tolist()) == {b.hex(313), b.hex(315)}
+    japanese.assault_pick(b.T, b.S, 0, b.hex(315))
+    assert b.jp_where(t) == 315 and int(b.state.cc_hex[0]) == b.hex(315) and int(b.state.cc_kind[0]) == CC_OVERRUN
+
+
+def test_peleliu_13_41_counterattack_tie_is_the_players_choice():
+    """13.41 "select the four units closest to a tank unit.  If equally close, then select units
+    farthest from a US landing beach": tank T1 in B22 (0709); non-tank units in C2 (0908), D5 (0810)
+    and B21 (0508), two hexes from it, enter the stance; C4 (1009) and C6 (1007), both three hexes
+    from the tank and eight from a landing beach, tie for the fourth place: the set-up waits
+    (P_CA_PICK) with their two hexes; the player picks C6, which enters the stance; C4 does not."""
+    from wargym.peleliu.board import nearest_beach
+    b = Board(turn=9)
+    units = {pid: b.pos_hexnum(pid) for pid in ("C2", "D5", "B21", "C4", "C6")}
+    assert {pid: b.dist(709, h) for pid, h in units.items()} == {"C2": 2, "D5": 2, "B21": 2, "C4": 3, "C6": 3}
+    assert nearest_beach(b.T, b.hex(1009)) == nearest_beach(b.T, b.hex(1007)) == 8
+    b.jp(709, "T1")
+    js = {pid: b.jp(h) for pid, h in units.items()}
+    b.state.tie_ok[0] = True
+    japanese.counterattack_event(b.T, b.S, 0)
+    b.state.tie_ok[0] = False
+    s = b.state
+    assert {pid for pid, j in js.items() if s.jp_ca[0, j] >= 0} == {"C2", "D5", "B21"} and int(s.ca_left[0]) == 1
+    sequence.progress(b.T, b.S, 0)
+    assert int(s.phase[0]) == P_CA_PICK
+    m = np.zeros(b.core.num_actions, np.bool_)
+    sequence.fill_mask(b.T, b.S, 0, m)
+    assert set(np.flatnonzero(m).tolist()) == {b.hex(1009), b.hex(1007)}
+    sequence.apply(b.T, b.S, 0, b.hex(1007))
+    assert {pid for pid, j in js.items() if s.jp_ca[0, j] >= 0} == {"C2", "D5", "B21", "C6"}
+    assert s.jp_rev[0, js["C6"]] and not s.jp_rev[0, js["C4"]] and int(s.ca_left[0]) == 0 and not s.tie_hexes[0].any()

@@ -19,6 +19,7 @@ from wargym.peleliu.state import (
     CC_CA, CC_US_INIT, DIS_NEW, HERO, JP_MAP, OPT_MAJOR, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US,
     PILE_DECK, PILE_DISCARD, US_MAP,
 )
+from wargym.peleliu.ties import NO_KEY, TIE_CC_STEP, defer_tie
 
 
 # ------------------------------------------------------------------------------------ close combat
@@ -114,8 +115,8 @@ def pile_discard_top(T, S, g, pile):
 def cc_progress(T, S, g):
     """8.6 steps 3-4 until a U.S. choice is needed (phase set) or the combat ends."""
     for _ in range(64):
-        if S.cc_hex[g] < 0:
-            return
+        if S.cc_hex[g] < 0 or S.tie_left[g] > 0:
+            return  # a tie of a close combat event waits for the player (sequence.progress)
         if S.cc_hits[g] > 0:
             if cc_us_left(T, S, g) == 0:
                 S.cc_hits[g] = 0  # nobody left to take them
@@ -249,13 +250,19 @@ def cc_event(T, S, g, ev, side):
         c = draw(T, S, g, PILE_DISCARD)
         if c < 0 or not shows(T, c, S.cc_colour[g]):
             return
+        NU = S.us_loc.shape[1]
+        key = np.full(NU, NO_KEY, np.int64)
         best = -1
-        for u in range(S.us_loc.shape[1]):
+        for u in range(NU):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and T.us_symbol[u] == T.card_symbol[c]:
-                if best < 0 or S.us_steps[g, u] > S.us_steps[g, best]:
+                key[u] = (10 - S.us_steps[g, u]) * 64 + u  # "the unit with the most steps, then your choice"
+                if best < 0 or key[u] < key[best]:
                     best = u
         if best >= 0:
-            step_loss(T, S, g, best)
+            S.tie_ok[g] = not T.opts[OPT_MAJOR]
+            if not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_CC_STEP, np.int8), False):
+                step_loss(T, S, g, best)
+            S.tie_ok[g] = False
         elif not remove_depth(T, S, g, j):
             elim_jp(T, S, g, j, False, False)
     elif ev == CC_REINFORCE:

@@ -14,6 +14,7 @@ from wargym.peleliu.board import (
 )
 from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker_as
 from wargym.peleliu.japanese import advance, counterattack_event, group_fire, us_in_field
+from wargym.peleliu.ties import NO_KEY, TIE_CP, TIE_NAVAL, defer_tie
 from wargym.peleliu.scenario import (
     CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT, E_HERO,
     E_JP_INFILTRATION, E_JP_RALLY, E_LOST, E_MINEFIELD, E_NAVAL, E_NAVAL_HITS, E_OBS_PLANE, E_PATROL_REPORT,
@@ -21,8 +22,8 @@ from wargym.peleliu.scenario import (
     E_FLAMETHROWER, E_HIDDEN_CAVES, E_RUPERTUS_ATTACK,
 )
 from wargym.peleliu.state import (
-    JP_MAP, OPT_BNR, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK, P_STEP_ADD, PILE_TRACK,
-    US_MAP,
+    JP_MAP, OPT_BNR, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_MAJOR, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK,
+    P_STEP_ADD, PILE_TRACK, US_MAP,
 )
 
 PICK_ADJACENT, PICK_CLOSEST, PICK_PATROL = range(3)  # what P_REVEAL_PICK asks (S.k): 10.17, the ties of
@@ -56,7 +57,9 @@ def do_event(T, S, g, c, t):
     elif ev == E_TANK_ACTION:
         tank_event(T, S, g, c)
     elif ev == E_COUNTERATTACK:
+        S.tie_ok[g] = not T.opts[OPT_MAJOR]  # 13.41's tie may wait (P_CA_PICK)
         counterattack_event(T, S, g)
+        S.tie_ok[g] = False
     elif ev == E_HERO:
         if a0 == 1:
             depth_event(T, S, g, 1)
@@ -91,17 +94,23 @@ def do_event(T, S, g, c, t):
         fortify(T, S, g)
     elif ev == E_SUICIDE:
         suicide(T, S, g)
-    elif ev == E_CP_FIRE:
-        best, bk = -1, 0
-        for u in range(S.us_loc.shape[1]):
+    elif ev == E_CP_FIRE:  # "If CPs are equally close to a Japanese unit, you choose" (ties.py)
+        NU = S.us_loc.shape[1]
+        key = np.full(NU, NO_KEY, np.int64)
+        best = -1
+        for u in range(NU):
             if S.us_loc[g, u] == US_MAP and S.cp[g, u] >= 0:
                 d = 9999
                 for j in range(S.jp_loc.shape[1]):
                     if S.jp_loc[g, j] == JP_MAP:
                         d = min(d, T.dist[S.us_hex[g, u], S.jp_hex[g, j]])
-                if best < 0 or d < bk:
-                    best, bk = u, d
-        S.cp_fire[g] = best
+                key[u] = d * 64 + u
+                if best < 0 or key[u] < key[best]:
+                    best = u
+        S.tie_ok[g] = not T.opts[OPT_MAJOR]
+        if best < 0 or not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_CP, np.int8), False):
+            S.cp_fire[g] = best
+        S.tie_ok[g] = False
     elif ev == E_SMOKE:
         for k in range(3):
             if T.card_param[c, t, k] >= 0:
@@ -338,7 +347,17 @@ def naval_hits(T, S, g, c, t):
     k2 = draw(T, S, g, PILE_TRACK)
     if k2 < 0:
         return
-    for u in range(S.us_loc.shape[1]):
-        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h and not leader(T, u) and T.us_symbol[u] == T.card_symbol[k2]:
-            lose_step(T, S, g, u, False)  # U.S. naval fire: no hero sacrifice (10.15)
-            return
+    NU = S.us_loc.shape[1]
+    key = np.full(NU, NO_KEY, np.int64)  # "one US unit ... must lose a step": any of them, the player's choice
+    best = -1
+    for u in range(NU):
+        if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h and not leader(T, u) \
+                and T.us_symbol[u] == T.card_symbol[k2]:
+            key[u] = u
+            if best < 0:
+                best = u
+    if best >= 0:
+        S.tie_ok[g] = not T.opts[OPT_MAJOR]
+        if not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_NAVAL, np.int8), False):
+            lose_step(T, S, g, best, False)  # U.S. naval fire: no hero sacrifice (10.15)
+        S.tie_ok[g] = False

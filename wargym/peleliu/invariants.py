@@ -11,6 +11,9 @@ every decision and ``from_dict`` before any kernel sees a record:
              fortification marker may share it)
 * 15.1       the Infantry Loss Box counts each infantry counter once: at most two per four-step
              infantry unit, one per two-step
+* 6.31       a tie of Japanese fire waits (P_HIT_PICK) exactly while hits of it are left, among more
+             tied units in play than hits; a tied assault (P_ASSAULT_PICK) offers two hexes or
+             more, the counterattack's set-up (P_CA_PICK) more tied units than places (13.41)
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from wargym.peleliu.japanese import Q_CA, Q_CAVE, Q_HEX
 from wargym.peleliu.scenario import HEAVY, INF, REG_HQ
 from wargym.peleliu.state import (
     DM_UNIT, JP_MAP, N_PILES, O_DAUNTLESS, O_NAVAL, P_ACT_ORDER, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS,
-    P_CC_WITHDRAW, P_DRIFT, P_HERO_BONUS, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_STACK_ELIM, P_STACK_JOIN, P_TARGET,
-    PILE_CC_JP, PILE_CC_US, US_BOX, US_MAP, US_TRACK,
+    P_ASSAULT_PICK, P_CA_PICK, P_CC_WITHDRAW, P_DRIFT, P_HERO_BONUS, P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST,
+    P_OVER, P_STACK_ELIM,
+    P_STACK_JOIN, P_TARGET, PILE_CC_JP, PILE_CC_US, US_BOX, US_MAP, US_TRACK,
 )
 
 
@@ -128,6 +132,19 @@ def decision_context(sc, state, g) -> str:
         return f"works on hex {int(state.target[g])}, not a hex (8.1, 7.53)"
     if ph == P_HQ_CP and not (unit_ok and loc[sel] == US_MAP and sc.us_type[sel] == REG_HQ):
         return f"asks unit {sel}, not a regimental HQ on the map, about a command post (14.1)"
+    tied = state.tie_units[g] & np.isin(loc, (US_MAP, US_BOX))
+    waiting = ph not in (P_AUTO, P_OVER)
+    if waiting and ((ph == P_HIT_PICK) != (int(state.tie_left[g]) > 0)
+                    or (ph == P_HIT_PICK and tied.sum() <= state.tie_left[g])):
+        return (f"waits at phase {ph} with {int(state.tie_left[g])} hits of a tie left to {int(tied.sum())} tied "
+                f"units (6.31: a tie is asked while more units than hits are tied, and only then)")
+    n_hexes = int(state.tie_hexes[g].sum())
+    if waiting and ph == P_ASSAULT_PICK and not (0 <= int(state.tie_from[g]) < H and n_hexes >= 2):
+        return f"asks for an assault's hex from {int(state.tie_from[g])} among {n_hexes} tied hexes (12.8)"
+    if waiting and ((ph == P_CA_PICK) != (int(state.ca_left[g]) > 0)
+                    or (ph == P_CA_PICK and n_hexes <= state.ca_left[g])):
+        return (f"waits at phase {ph} with {int(state.ca_left[g])} counterattack places left to {n_hexes} tied "
+                f"units (13.41)")
     if (ph in (P_CC_LOSS, P_CC_WITHDRAW) or state.cc_hex[g] >= 0) and not (
             0 <= int(state.cc_hex[g]) < H and 0 <= int(state.cc_jp[g]) < NJ):
         return f"resolves a close combat in hex {int(state.cc_hex[g])} with unit {int(state.cc_jp[g])} (8.6)"

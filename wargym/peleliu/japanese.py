@@ -4,9 +4,21 @@ counterattack (13.0), depth markers and reserves (9.0).
 ``start_fire_phase`` draws the fire card and queues the positions to check (13.42: units in
 counterattack stance first; 12.0: then the card's colours left to right, each colour's positions
 west to east).  ``fire_step`` checks one entry; an action that starts a close combat leaves it to
-combat.py and the phase resumes after it.  Every choice the book leaves to "you" inside the
-Japanese procedures (ties after all the book's priorities) is made by the documented default:
-the lowest unit / position number (README, interpretations).
+combat.py and the phase resumes after it.
+
+"You choose" ties after all the book's priorities are the player's decisions with
+``decisions="full"``:
+
+* P_HIT_PICK: which of the tied U.S. units takes the hits of a fire group (6.31), of the artillery
+  value and the artillery action (6.5, 12.7), of a mortar (12.11), of an ambush (12.91) and of
+  Bloody Nose Ridge's mountaintop artillery (18.35 [A]) (ties.defer_tie: the hits outside the tie
+  land at once, the tied ones wait for the player before the next queued position is checked);
+* P_ASSAULT_PICK: the hex an assault (12.8, 18.35 [A]) or a tank's overrun (13.2 [R]) goes to
+  (``defer_assault``, asked before the unit moves);
+* P_CA_PICK: the tied units entering counterattack stance (13.41, ``counterattack_event``).
+
+With ``decisions="major"``, and where the same Japanese action goes on after its fire (a
+redeployment, a tank's second fire) or an event fires, the lowest unit / hex number is taken.
 """
 
 import numpy as np
@@ -29,9 +41,11 @@ from wargym.peleliu.scenario import (
 )
 from wargym.peleliu.state import (
     CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_BNR, OPT_VARIABLE_LETTERS,
-    JP_RESERVE, PILE_TRACK, QMAX, US_BOX, US_MAP, US_TRACK,
+    JP_RESERVE, PILE_TRACK, QMAX, US_BOX, US_MAP,
 )
+from wargym.peleliu.ties import NO_KEY, TIE_ARTILLERY, TIE_LEADER, defer_tie, leader_hit, step_loss_any
 
+INTO_FIELD, TOWARD_US, OVERRUN = range(3)  # where an assault goes (assault_to)
 Q_CA = 3000       # queue entry: a unit in counterattack stance (13.42)
 Q_HEX = 4000      # queue entry: the second hex of a position group assaulting (12.81)
 Q_CAVE = 2900     # queue entry: a unit in a cave (BNR Hidden Caves event)
@@ -232,7 +246,9 @@ def check_group(T, S, g, f, slot):
             return  # 12.0, 13.42: a unit that has acted (or counterattacks) is not checked again
         us_fof = us_in_field(T, S, g, f, n_tank > 0, False)
         if n_tank > 0:
-            tank_action(T, S, g, f, T.action_chart[0, S_TANK, letter], star, armor, occ)
+            allowed = S.tie_ok[g]
+            S.tie_ok[g] = False  # a second fire or an overrun reads the hits (module docstring)
+            tank_action(T, S, g, f, T.action_chart[0, S_TANK, letter], star, armor, occ, allowed)
             return
         art = False
         for k in range(2):
@@ -279,6 +295,7 @@ def do_action(T, S, g, f, act, star, armor, occ):
         resupply(T, S, g, f)
         group_fire(T, S, g, f, False, star, armor)
     elif act == A_REDEPLOY:
+        S.tie_ok[g] = False  # the second unit's move reads the first one's hits (module docstring)
         redeploy(T, S, g, f, star, armor)
     elif act == A_PATROL:
         patrol(T, S, g, f)
@@ -487,7 +504,7 @@ def group_fire(T, S, g, f, mg, star, armor):
                 and (not is_night or group_distance(T, f, x) <= 1):
             S.garrison[g, p] = False
     # candidates: (class, -steps, distance, unit) and effect
-    key = np.full(NU, 1 << 30, np.int64)
+    key = np.full(NU, NO_KEY, np.int64)
     eff = np.zeros(NU, np.int8)
     nearest_dist = np.full(NU, 99, np.int64)
     for u in range(NU):
@@ -516,7 +533,7 @@ def group_fire(T, S, g, f, mg, star, armor):
         if leader(T, u):
             if not star or S.us_fired[g, u]:
                 continue
-            eff[u] = 2
+            eff[u] = TIE_LEADER
             key[u] = (3 << 20) + (10 - S.us_steps[g, u]) * 1000 + dist * 64 + u
             continue
         conc = us_steps_in_hex(T, S, g, h) >= 7  # 6.35
@@ -534,22 +551,27 @@ def group_fire(T, S, g, f, mg, star, armor):
         later = 1 if (e & 2) and hit_later(T, S, g, f, h, occ) else 0
         key[u] = (later << 24) + (prio << 20) + (10 - S.us_steps[g, u]) * 1000 + dist * 64 + u
     # heroes (10.4): hit last, with the leaders, killed (flipped to inspired)
+    for u in range(NU):
+        S.fire_hit[g, u] = False
     hits = 0
     S.target[g] = -1
     best_d = 99
     for _ in range(limit):
         b = -1
         for u in range(NU):
-            if key[u] < (1 << 30) and (b < 0 or key[u] < key[b]):
+            if key[u] < NO_KEY and (b < 0 or key[u] < key[b]):
                 b = u
         if b < 0:
             break
-        key[b] = 1 << 30
-        hits += 1
-        h = S.us_hex[g, b]
         if nearest_dist[b] < best_d:
             best_d = nearest_dist[b]
-            S.target[g] = h
+            S.target[g] = S.us_hex[g, b]
+        if defer_tie(T, S, g, key, b, limit - hits, eff, no_disrupt):
+            hits = limit  # 6.31 "you choose": the rest land on the tied units the player picks
+            break
+        key[b] = NO_KEY
+        hits += 1
+        S.fire_hit[g, b] = True
         if leader(T, b):
             leader_hit(T, S, g, b)
         else:
@@ -587,23 +609,6 @@ def hit_later(T, S, g, f, h, occ):
 
 
 @njit(cache=True)
-def leader_hit(T, S, g, u):
-    """10.4: a regimental HQ goes two turns ahead on the track (a CP reverts instead, 14.33); an
-    infantry/HQ loses a step."""
-    if T.us_type[u] == REG_HQ:
-        if S.cp[g, u] >= 0:
-            S.cp[g, u] = -1
-            return
-        S.us_loc[g, u] = US_TRACK
-        S.us_hex[g, u] = -1
-        S.us_track[g, u] = S.turn[g] + 2
-        S.us_dis[g, u] = 0
-        return
-    S.us_fired[g, u] = True
-    step_loss(T, S, g, u)
-
-
-@njit(cache=True)
 def artillery_hit(T, S, g, sym, action):
     """6.5 / 12.7: one non-leader U.S. unit with the card's symbol loses a step: first in a landing
     box, then a landing beach hex, then (6.5) closest to a landing beach / (12.7) in a clear or
@@ -615,7 +620,8 @@ def artillery_hit(T, S, g, sym, action):
     if action:
         jp_map(T, S, g, occ)
         from_fire_map(T, S, g, occ, live)
-    best, bk = -1, 0
+    key = np.full(NU, NO_KEY, np.int64)
+    best = -1
     for u in range(NU):
         if T.us_symbol[u] != sym or leader(T, u):
             continue
@@ -639,30 +645,20 @@ def artillery_hit(T, S, g, sym, action):
             continue
         if S.us_fired[g, u]:
             continue
-        key = cls * 10000 + (10 - S.us_steps[g, u]) * 100 + u
-        if best < 0 or key < bk:
-            best, bk = u, key
-    if best >= 0:
+        key[u] = cls * 10000 + (10 - S.us_steps[g, u]) * 100 + u
+        if best < 0 or key[u] < key[best]:
+            best = u
+    if best < 0:
+        return False
+    if not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_ARTILLERY, np.int8), False):
         S.us_fired[g, best] = True
         step_loss_any(T, S, g, best)
-        return True
-    return False
+    return True
 
 
 @njit(cache=True)
 def from_fire_map(T, S, g, occ, out):
     fire_map(T, S, g, occ, True, out)
-
-
-@njit(cache=True)
-def step_loss_any(T, S, g, u):
-    """A step loss for a unit on the map or in a landing box (5.1, 6.5)."""
-    loc = S.us_loc[g, u]
-    h = S.us_hex[g, u]
-    step_loss(T, S, g, u)
-    if loc == US_BOX and S.us_steps[g, u] > 0:
-        S.us_loc[g, u] = US_BOX
-        S.us_hex[g, u] = h
 
 
 @njit(cache=True)
@@ -684,8 +680,10 @@ def mortar(T, S, g, f):
             if T.pos_mtop[p]:
                 mtop = True
     done = 0
+    key = np.full(NU, NO_KEY, np.int64)
     for _ in range(limit):
-        best, bk = -1, 0
+        best = -1
+        key[:] = NO_KEY
         for u in range(NU):
             if S.us_loc[g, u] != US_MAP or T.us_symbol[u] != sym or S.us_fired[g, u]:
                 continue
@@ -699,11 +697,13 @@ def mortar(T, S, g, f):
                         ok = True
             if not ok:
                 continue
-            key = (10 - S.us_steps[g, u]) * 100 + u
-            if best < 0 or key < bk:
-                best, bk = u, key
+            key[u] = (10 - S.us_steps[g, u]) * 100 + u
+            if best < 0 or key[u] < key[best]:
+                best = u
         if best < 0:
             break
+        if defer_tie(T, S, g, key, best, limit - done, np.full(NU, 2, np.int8), False):
+            return limit  # 12.11 "you choose"
         S.us_fired[g, best] = True
         step_loss(T, S, g, best)
         done += 1
@@ -801,8 +801,10 @@ def ambush(T, S, g, f):
     the steady field is disrupted; the closest, then more steps."""
     NU = S.us_loc.shape[1]
     sym = T.card_symbol[S.fire_card[g]]
+    key = np.full(NU, NO_KEY, np.int64)
     for want in (INTENSE, STEADY):
-        best, bk = -1, 0
+        best = -1
+        key[:] = NO_KEY
         for u in range(NU):
             if S.us_loc[g, u] != US_MAP or T.us_symbol[u] != sym:
                 continue
@@ -820,10 +822,12 @@ def ambush(T, S, g, f):
                     d = min(d, T.dist[T.pos_hex[p], h])
             if night(T, S, g) and d > 1:
                 continue  # 16.0
-            key = d * 1000 + (10 - S.us_steps[g, u]) * 64 + u
-            if best < 0 or key < bk:
-                best, bk = u, key
+            key[u] = d * 1000 + (10 - S.us_steps[g, u]) * 64 + u
+            if best < 0 or key[u] < key[best]:
+                best = u
         if best >= 0:
+            if defer_tie(T, S, g, key, best, 1, np.full(NU, 2 if want == INTENSE else 1, np.int8), False):
+                return  # 12.91 "you choose"
             if want == INTENSE:
                 S.us_fired[g, best] = True
                 step_loss(T, S, g, best)
@@ -859,17 +863,21 @@ def assault(T, S, g, f):
 @njit(cache=True)
 def assault_unit(T, S, g, j, colour):
     """12.8: into the closest U.S.-occupied hex of the field (fewest U.S. steps on a tie); with none
-    in the field, to a position hex within three hexes closer to the nearest U.S. unit."""
+    in the field, to a position hex within three hexes closer to the nearest U.S. unit (the
+    closest to the unit's own hex on a tie).  A tie left after those is the player's (defer_assault),
+    else the lowest hex / position number."""
     h = S.jp_hex[g, j]
     p = T.hex_pos[h]
     f = T.pos_group[p] if p >= 0 else -1
     if T.opts[OPT_BNR]:
         bnr_assault_unit(T, S, g, j, colour)
         return
-    best = assault_target(T, S, g, f, h) if f >= 0 else -1
+    H = T.land.shape[0]
+    tied = np.zeros(H, np.bool_)
+    best = assault_target(T, S, g, f, h, tied) if f >= 0 else -1
     if best >= 0:
-        move_into_cc(T, S, g, j, best, CC_JP_ASSAULT, colour)
-        start_cc(T, S, g, best, j, CC_JP_ASSAULT, position_colour_or(T, best, colour))  # 12.83
+        if not defer_assault(T, S, g, h, tied, colour, INTO_FIELD):
+            assault_to(T, S, g, j, best, colour, INTO_FIELD)
         return
     here = nearest_us(T, S, g, h)
     bq, bk = -1, 0
@@ -883,21 +891,73 @@ def assault_unit(T, S, g, j, colour):
         key = nx * 100000 + T.dist[h, x] * 1000 + q
         if bq < 0 or key < bk:
             bq, bk = q, key
+        tied[x] = True
     if bq < 0:
         return
-    x = T.pos_hex[bq]
-    S.garrison[g, bq] = False
-    if us_steps_in_hex(T, S, g, x) > 0:
-        move_into_cc(T, S, g, j, x, CC_JP_ASSAULT, colour)
-        start_cc(T, S, g, x, j, CC_JP_ASSAULT, position_colour_or(T, x, colour))
-    else:
-        S.jp_hex[g, j] = x
+    for q in range(T.pos_hex.shape[0]):  # the positions of bq's distances alone stay tied
+        x = T.pos_hex[q]
+        if tied[x] and nearest_us(T, S, g, x) * 100000 + T.dist[h, x] * 1000 != bk - bq:
+            tied[x] = False
+    if not defer_assault(T, S, g, h, tied, colour, TOWARD_US):
+        assault_to(T, S, g, j, T.pos_hex[bq], colour, TOWARD_US)
 
 
 @njit(cache=True)
-def assault_target(T, S, g, f, h):
+def defer_assault(T, S, g, h, tied, colour, kind):
+    """12.8, 13.2 [R] "then you choose": with more than one hex ``tied`` after the book's
+    priorities and the Fire Phase allowing it (S.tie_ok), the assault (``kind``: assault_to) from
+    hex h waits for the player's choice (P_ASSAULT_PICK) and True is returned."""
+    if not S.tie_ok[g]:
+        return False
+    n = 0
+    for x in range(tied.shape[0]):
+        if tied[x]:
+            n += 1
+    if n < 2:
+        return False
+    S.tie_from[g] = h
+    S.tie_colour[g] = colour
+    S.tie_kind[g] = kind
+    for x in range(tied.shape[0]):
+        S.tie_hexes[g, x] = tied[x]
+    return True
+
+
+@njit(cache=True)
+def assault_to(T, S, g, j, x, colour, kind):
+    """Unit j goes to hex x: 12.8 INTO_FIELD, a close combat there; TOWARD_US, the position hex x
+    closer to the U.S., its garrison removed, a close combat when U.S. units hold it; 13.2 [R]
+    OVERRUN, the tank's close combat in the colour of x's position, else its own."""
+    if kind == OVERRUN:
+        move_into_cc(T, S, g, j, x, CC_OVERRUN, colour)
+        start_cc(T, S, g, x, j, CC_OVERRUN, colour_at(T, S, g, j, x))
+        return
+    if kind == TOWARD_US:
+        S.garrison[g, T.hex_pos[x]] = False
+        if us_steps_in_hex(T, S, g, x) == 0:
+            S.jp_hex[g, j] = x
+            return
+    move_into_cc(T, S, g, j, x, CC_JP_ASSAULT, colour)
+    start_cc(T, S, g, x, j, CC_JP_ASSAULT, position_colour_or(T, x, colour))  # 12.83
+
+
+@njit(cache=True)
+def assault_pick(T, S, g, x):
+    """P_ASSAULT_PICK: the player chose hex x for the waiting assault (defer_assault)."""
+    j = jp_at(T, S, g, S.tie_from[g])
+    kind = S.tie_kind[g]
+    S.tie_from[g] = -1
+    S.tie_kind[g] = 0
+    for y in range(S.tie_hexes.shape[1]):
+        S.tie_hexes[g, y] = False
+    if j >= 0:
+        assault_to(T, S, g, j, x, S.tie_colour[g], kind)
+
+
+@njit(cache=True)
+def assault_target(T, S, g, f, h, tied):
     """12.8, 18.35 [A]: the U.S.-occupied hex of group f's field closest to h, the fewest U.S. steps
-    on a tie (then the lowest hex: README), -1."""
+    on a tie, then the lowest hex, -1; ``tied`` marks the hexes equal to it on the book's two."""
     best, bk = -1, 0
     for u in range(S.us_loc.shape[1]):
         if S.us_loc[g, u] != US_MAP:
@@ -908,6 +968,33 @@ def assault_target(T, S, g, f, h):
         key = T.dist[h, x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 + x
         if best < 0 or key < bk:
             best, bk = x, key
+    if best >= 0:
+        for u in range(S.us_loc.shape[1]):
+            if S.us_loc[g, u] == US_MAP:
+                x = S.us_hex[g, u]
+                if T.grp_dot[f, x] != 0 and T.dist[h, x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 == bk - best:
+                    tied[x] = True
+    return best
+
+
+@njit(cache=True)
+def overrun_hex(T, S, g, j, tied):
+    """13.2 [R]: "the hex occupied by the nearest hit unit (to tank j); if hit US units are
+    equidistant, the hex occupied by the fewest US steps, then you choose" (S.fire_hit: the units
+    its fire hit, still on the map); -1 when none; ``tied`` marks the hexes equal to it."""
+    best, bk = -1, 0
+    for u in range(S.us_loc.shape[1]):
+        if S.fire_hit[g, u] and S.us_loc[g, u] == US_MAP:
+            x = S.us_hex[g, u]
+            key = T.dist[S.jp_hex[g, j], x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 + x
+            if best < 0 or key < bk:
+                best, bk = x, key
+    if best >= 0:
+        for u in range(S.us_loc.shape[1]):
+            if S.fire_hit[g, u] and S.us_loc[g, u] == US_MAP:
+                x = S.us_hex[g, u]
+                if T.dist[S.jp_hex[g, j], x] * 100000 + us_steps_in_hex(T, S, g, x) * 1000 == bk - best:
+                    tied[x] = True
     return best
 
 
@@ -939,8 +1026,8 @@ def tank_of(T, S, g, f, occ):
 
 
 @njit(cache=True)
-def tank_action(T, S, g, f, act, star, armor, occ):
-    """13.2: the tank actions."""
+def tank_action(T, S, g, f, act, star, armor, occ, allowed):
+    """13.2: the tank actions (``allowed``: a tie of the overrun's hex may wait for the player)."""
     j = tank_of(T, S, g, f, occ)
     if j < 0:
         return
@@ -962,12 +1049,13 @@ def tank_action(T, S, g, f, act, star, armor, occ):
                     S.us_fired[g, u] = S.us_fired[g, u] or keep[u]
     elif act == A_OVERRUN:
         if us_in_field(T, S, g, f, True, False):
-            if group_fire(T, S, g, f, False, star, armor) > 0 and S.target[g] >= 0:
-                x = S.target[g]
-                if us_steps_in_hex(T, S, g, x) > 0:
-                    colour = T.jp_colour[j]
-                    move_into_cc(T, S, g, j, x, CC_OVERRUN, colour)
-                    start_cc(T, S, g, x, j, CC_OVERRUN, colour_at(T, S, g, j, x))
+            if group_fire(T, S, g, f, False, star, armor) > 0:
+                tied = np.zeros(T.land.shape[0], np.bool_)
+                x = overrun_hex(T, S, g, j, tied)
+                S.tie_ok[g] = allowed  # the tank's action ends with the overrun
+                if x >= 0 and not defer_assault(T, S, g, S.jp_hex[g, j], tied, T.jp_colour[j], OVERRUN):
+                    assault_to(T, S, g, j, x, T.jp_colour[j], OVERRUN)
+                S.tie_ok[g] = False
     elif act == A_ADVANCE_FIRE:
         advance(T, S, g, j)
         p = T.hex_pos[S.jp_hex[g, j]]
@@ -1042,37 +1130,79 @@ def counterattack_event(T, S, g):
         S.jp_dis[g, j] = False
         enter_ca(T, S, g, j)
     # up to four non-tank units within three hexes of a tank, not in artillery positions: the
-    # closest to a tank, then farthest from a landing beach
-    for _ in range(4):
-        best, bk = -1, 0
+    # closest to a tank, then farthest from a landing beach, then the player's choice
+    key = np.full(NJ, NO_KEY, np.int64)
+    for j in range(NJ):
+        if S.jp_loc[g, j] != JP_MAP or T.jp_tank[j] or S.jp_ca[g, j] >= 0:
+            continue
+        h = S.jp_hex[g, j]
+        p = T.hex_pos[h]
+        if p >= 0 and T.pos_art[p]:
+            continue
+        if fires_on_beach(T, S, g, h):
+            continue
+        dt = 99
+        for t in range(NJ):
+            if S.jp_loc[g, t] == JP_MAP and T.jp_tank[t]:
+                dt = min(dt, T.dist[h, S.jp_hex[g, t]])
+        if dt <= 3:
+            key[j] = dt * 100000 + (999 - nearest_beach(T, h)) * 100 + j
+    for left in range(4, 0, -1):
+        best = -1
         for j in range(NJ):
-            if S.jp_loc[g, j] != JP_MAP or T.jp_tank[j] or S.jp_ca[g, j] >= 0:
-                continue
-            h = S.jp_hex[g, j]
-            p = T.hex_pos[h]
-            if p >= 0 and T.pos_art[p]:
-                continue
-            if fires_on_beach(T, S, g, h):
-                continue
-            dt = 99
-            for t in range(NJ):
-                if S.jp_loc[g, t] == JP_MAP and T.jp_tank[t]:
-                    dt = min(dt, T.dist[h, S.jp_hex[g, t]])
-            if dt > 3:
-                continue
-            key = dt * 100000 + (999 - nearest_beach(T, h)) * 100 + j
-            if best < 0 or key < bk:
-                best, bk = j, key
+            if key[j] < NO_KEY and (best < 0 or key[j] < key[best]):
+                best = j
         if best < 0:
             break
-        S.jp_rev[g, best] = True
-        d = S.jp_depth[g, best]
-        if d >= 0:
-            S.dm_loc[g, d] = DM_POOL  # returned to the pool face down
-            S.dm_rev[g, d] = False
-            S.jp_depth[g, best] = -1
-        S.jp_dis[g, best] = False
-        enter_ca(T, S, g, best)
+        if S.tie_ok[g]:  # "select the four units": a tie past the book's two priorities is the player's
+            n = 0
+            for j in range(NJ):
+                if key[j] < NO_KEY and key[j] - j == key[best] - best:
+                    n += 1
+            if n > left:
+                for j in range(NJ):
+                    if key[j] < NO_KEY and key[j] - j == key[best] - best:
+                        S.tie_hexes[g, S.jp_hex[g, j]] = True
+                S.ca_left[g] = left
+                return
+        key[best] = NO_KEY
+        join_ca(T, S, g, best)
+
+
+@njit(cache=True)
+def join_ca(T, S, g, j):
+    """13.41: a non-tank unit enters counterattack stance: revealed, its depth marker back to the
+    pool face down, undisrupted, a counterattack marker on top."""
+    S.jp_rev[g, j] = True
+    d = S.jp_depth[g, j]
+    if d >= 0:
+        S.dm_loc[g, d] = DM_POOL  # returned to the pool face down
+        S.dm_rev[g, d] = False
+        S.jp_depth[g, j] = -1
+    S.jp_dis[g, j] = False
+    enter_ca(T, S, g, j)
+
+
+@njit(cache=True)
+def ca_pick(T, S, g, x):
+    """P_CA_PICK: the unit in hex x of the tied ones enters counterattack stance; when the places
+    left reach the tied units left, those enter too."""
+    H = S.tie_hexes.shape[1]
+    S.tie_hexes[g, x] = False
+    join_ca(T, S, g, jp_at(T, S, g, x))
+    S.ca_left[g] -= 1
+    n = 0
+    for y in range(H):
+        if S.tie_hexes[g, y]:
+            n += 1
+    if S.ca_left[g] >= n:
+        for y in range(H):
+            if S.tie_hexes[g, y]:
+                join_ca(T, S, g, jp_at(T, S, g, y))
+    if S.ca_left[g] == 0 or S.ca_left[g] >= n:
+        S.ca_left[g] = 0
+        for y in range(H):
+            S.tie_hexes[g, y] = False
 
 
 @njit(cache=True)
@@ -1161,8 +1291,8 @@ def bnr_resupply(T, S, g, f, occ):
 def bnr_assault_unit(T, S, g, j, colour):
     """18.35 [A]: a fortification marker alone first gets a unit of the reserve, face up; the unit
     (with its depth marker) moves into the closest U.S.-occupied hex of the position's field, the
-    fewest U.S. steps on a tie (then the lowest hex: README), and a close combat follows in the
-    colour of that hex's position, else of the position it came from."""
+    fewest U.S. steps on a tie, then the player's choice (defer_assault), and a close combat
+    follows in the colour of that hex's position, else of the position it came from."""
     h = S.jp_hex[g, j]
     p = T.hex_pos[h]
     if p < 0:
@@ -1173,17 +1303,16 @@ def bnr_assault_unit(T, S, g, j, colour):
             return
         place_jp(T, S, g, r, h, True)
         j = r
-    best = assault_target(T, S, g, T.pos_group[p], h)
-    if best < 0:
-        return
-    move_into_cc(T, S, g, j, best, CC_JP_ASSAULT, colour)
-    start_cc(T, S, g, best, j, CC_JP_ASSAULT, position_colour_or(T, best, T.pos_colour[p]))
+    tied = np.zeros(T.land.shape[0], np.bool_)
+    best = assault_target(T, S, g, T.pos_group[p], h, tied)
+    if best >= 0 and not defer_assault(T, S, g, h, tied, T.pos_colour[p], INTO_FIELD):
+        assault_to(T, S, g, j, best, T.pos_colour[p], INTO_FIELD)
 
 
 @njit(cache=True)
 def bnr_artillery(T, S, g, f, occ):
     """18.35 [A] with no U.S. unit in the field: a mountaintop position hits one U.S. unit anywhere
-    in play with the card's target symbol, the most steps (then the lowest number: README)."""
+    in play with the card's target symbol, the most steps, then the player's choice (defer_tie)."""
     mtop = False
     for k in range(2):
         p = T.grp_members[f, k]
@@ -1192,13 +1321,16 @@ def bnr_artillery(T, S, g, f, occ):
     if not mtop:
         return
     sym = T.card_symbol[S.fire_card[g]]
+    NU = S.us_loc.shape[1]
+    key = np.full(NU, NO_KEY, np.int64)
     best = -1
-    for u in range(S.us_loc.shape[1]):
+    for u in range(NU):
         if S.us_loc[g, u] != US_MAP or T.us_symbol[u] != sym or S.us_fired[g, u]:
             continue
-        if best < 0 or S.us_steps[g, u] > S.us_steps[g, best]:
+        key[u] = (10 - S.us_steps[g, u]) * 100 + u
+        if best < 0 or key[u] < key[best]:
             best = u
-    if best >= 0:
+    if best >= 0 and not defer_tie(T, S, g, key, best, 1, np.full(NU, 2, np.int8), False):
         S.us_fired[g, best] = True
         step_loss(T, S, g, best)
 

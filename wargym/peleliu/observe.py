@@ -15,8 +15,9 @@
            (0.5 face down, 1 revealed); 39 tank; 40 counterattack stance
     41     live intense dots (non-disrupted occupied positions); 42 live steady dots
     43     garrison; 44 artillery destroyed; 45 fortification; 46 in Japanese communication (positions)
-    47     attacked / barraged this phase; 48 the selected unit's hex; 49 the target hex; 50 units in the
-           order being declared; 51 close combat hex
+    47     attacked / barraged this phase; 48 the selected unit's hex (or the assaulting Japanese
+           unit's, P_ASSAULT_PICK); 49 the target hex (or the hexes tied for that assault); 50 units
+           in the order being declared, or tied for a Japanese hit (P_HIT_PICK); 51 close combat hex
     --- Bloody Nose Ridge (zero in the invasion scenarios)
     52     fortification marker (0.5 face down, 1 revealed); 53-58 impassable hexside N, NE, SE, S, SW, NW
            (19.2); 59 U.S. units with an Action Under Fire marker (count / 2); 60 Attack Orders; 61 cave;
@@ -30,7 +31,7 @@
 boxes and the turn track, letters available, the fire card's colours and letters, the result; BNR:
 Rupertus in command, the flamethrower, the morning's bonus barrages left, the kind of turn.
 then, per U.S. unit (N_UNIT each, in counters.yaml order): where it is, steps, disruption, acted,
-hero, type, in the declared order, in close combat, command post, in command, and last (UNIT_PLANE)
+hero, type, in the declared order (or tied for a hit), in close combat, command post, in command, and last (UNIT_PLANE)
 its hex on the map as (plane position + 1) / planes, 0 off the map: the pointer from the unit's
 actions (UNIT_0 + u) to the map that a hex-pointer policy reads (core.special_hex_inputs).
 """
@@ -47,7 +48,8 @@ from wargym.peleliu.state import (
 
 N_STATIC = 26
 N_PLANES = 67
-N_SCALARS = 10 + len(STAGE_NAMES) + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8
+PHASE_AT = 10 + len(STAGE_NAMES)  # where the global vector's one-hot of the decision phase starts
+N_SCALARS = PHASE_AT + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8
 N_UNIT = 5 + 4 + len(US_TYPES) + 5
 UNIT_PLANE = N_UNIT - 1  # a unit block's last entry: where the unit is on the map (module docstring)
 
@@ -146,10 +148,11 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     ok = (sel >= 0) & (sel < NU)
     ok[ok] = state.us_loc[games[ok], sel[ok]] == US_MAP
     dyn[games[ok], 48 - N_STATIC, state.us_hex[games[ok], sel[ok]]] = 1
-    for plane, where in ((49, state.target), (51, state.cc_hex)):
+    for plane, where in ((48, state.tie_from), (49, state.target), (51, state.cc_hex)):
         ok = (where >= 0) & (where < H)
         dyn[games[ok], plane - N_STATIC, where[ok]] = 1
-    add(50, state.att_units)
+    dyn[:, 49 - N_STATIC] = np.maximum(dyn[:, 49 - N_STATIC], state.tie_hexes)
+    add(50, state.att_units | state.tie_units)
     if sc.spec.kind == "bnr":
         frev = state.jp_rev[fb, ff]
         dyn[fb, 52 - N_STATIC, fh] = np.where(frev, 1.0, 0.5)
@@ -185,9 +188,8 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     glob[:, 7] = state.heroes_placed / 8
     glob[:, 8] = state.ca_done
     glob[:, 9] = turn == 13
-    o = 10
-    glob[np.arange(B), o + state.stage] = 1
-    o += len(STAGE_NAMES)
+    glob[np.arange(B), 10 + state.stage] = 1
+    o = PHASE_AT
     glob[np.arange(B), o + np.minimum(state.phase, len(PHASE_NAMES) - 1)] = 1
     o += len(PHASE_NAMES)
     boxed = state.us_loc == US_BOX
@@ -235,7 +237,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     units[:, :, 7] = state.us_acted
     units[:, :, 8] = state.hero / 2
     units[:, np.arange(NU), 9 + sc.us_type] = 1
-    units[:, :, 9 + len(US_TYPES)] = state.att_units
+    units[:, :, 9 + len(US_TYPES)] = state.att_units | state.tie_units
     units[:, :, 10 + len(US_TYPES)] = state.cc_units
     units[:, :, 11 + len(US_TYPES)] = state.cp >= 0
     units[:, :, 12 + len(US_TYPES)] = state.us_cmd

@@ -4,7 +4,8 @@
                                  P_LAND), units into the boxes (5.3, P_BOX); turn 1 only the last
     II   first event (turn 2+)   events.do_event (P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK)
     III  Japanese fire           japanese.py, one queued position at a time; close combats (combat.py:
-                                 P_CC_LOSS, P_CC_WITHDRAW); artillery; disruption removed
+                                 P_CC_LOSS, P_CC_WITHDRAW); a tied hit's unit (P_HIT_PICK), a tied
+                                 assault's hex (P_ASSAULT_PICK); artillery; disruption removed
     IV   second event (turn 5+)
     V    HQ phase (turn 8+)      garrisons (14.4, P_GARRISON), command ranges (14.2, P_CP_RANGE),
                                  command posts (14.1, P_HQ_CP)
@@ -39,14 +40,17 @@ from wargym.peleliu.events import (
     PICK_ADJACENT, PICK_PATROL, closest_hidden, do_event, reveal_closest_in, reveal_pickable, reveal_unit,
 )
 from wargym.peleliu.forces import night
-from wargym.peleliu.japanese import colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase
+from wargym.peleliu.japanese import (
+    assault_pick, ca_pick, colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase,
+)
 from wargym.peleliu.scenario import AMTANK, REG_HQ
 from wargym.peleliu.state import (
     CC_US_INIT, DM_CUP, DM_POOL, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, MAX_CANCELS, OPT_ALT_ARMOR, OPT_MAJOR,
     OPT_VARIABLE_LETTERS, O_ATTACK, O_BARRAGE, O_DAUNTLESS, O_ENTER, O_MOVE, O_NAVAL, PILE_DECK, PILE_DISCARD,
     PILE_TRACK, P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS, P_CC_WITHDRAW,
-    P_DRIFT, P_HERO_BONUS, P_HERO_PLACE, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_OVER, P_REVEAL_PICK,
-    P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, R_WIN, ST_ACTIONS, ST_AOP_BOXES, ST_AOP_CHECK, ST_AOP_LAND,
+    P_ASSAULT_PICK, P_CA_PICK, P_DRIFT, P_HERO_BONUS, P_HERO_PLACE, P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST,
+    P_OVER, P_REVEAL_PICK, P_STACK_ELIM, P_STACK_JOIN, P_STEP_ADD, P_TARGET, R_WIN, ST_ACTIONS, ST_AOP_BOXES,
+    ST_AOP_CHECK, ST_AOP_LAND,
     ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2, ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP,
     US_OUT, US_TRACK, OPT_BNR, P_CC_RETREAT, P_CP_RANGE, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT,
     P_WITHDRAW, ST_BNR_SETUP, ST_RELIEF,
@@ -57,6 +61,7 @@ from wargym.peleliu.us import (
     land_mask, landing_check, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions, step_add_mask,
     box_units,
 )
+from wargym.peleliu.ties import tie_hit
 from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory, finish
 from wargym.rng import shuffle
 
@@ -163,6 +168,15 @@ def progress(T, S, g):
     """The next piece of automatic play; False when a decision waits (or the game is over)."""
     if S.phase[g] != P_AUTO:
         return False
+    if S.tie_left[g] > 0:  # a tie of the last Japanese fire or event waits for the player (ties.py)
+        S.phase[g] = P_HIT_PICK
+        return True
+    if S.tie_from[g] >= 0:  # a tied assault waits for the player (japanese.defer_assault)
+        S.phase[g] = P_ASSAULT_PICK
+        return True
+    if S.ca_left[g] > 0:  # a tie of the counterattack's set-up waits for the player (13.41)
+        S.phase[g] = P_CA_PICK
+        return True
     if catastrophic_now(T, S, g):
         return True
     if S.cc_hex[g] >= 0:
@@ -231,7 +245,9 @@ def progress(T, S, g):
         S.k[g] = 0
         if turn == 13:
             if not S.ca_done[g]:
+                S.tie_ok[g] = not T.opts[OPT_MAJOR]  # 13.41's tie may wait (P_CA_PICK)
                 counterattack_event(T, S, g)  # 16.0 II
+                S.tie_ok[g] = False
         elif turn >= 2:
             event_phase(T, S, g, turn)
         return True
@@ -240,9 +256,16 @@ def progress(T, S, g):
         start_fire_phase(T, S, g)
         return True
     if st == ST_FIRE:
-        if fire_step(T, S, g):
+        S.tie_ok[g] = not T.opts[OPT_MAJOR]  # "you choose" ties are asked (P_HIT_PICK) after the entry
+        more = fire_step(T, S, g)
+        if more:
+            S.tie_ok[g] = False
             return True
+        # the night's first Fire Phase is followed at once by the second (16.0): its artillery's tie
+        # is settled by the default before the second one resets 6.34
+        S.tie_ok[g] = S.tie_ok[g] and not (night(T, S, g) and S.jq_pass[g] == 0)
         finish_fire_phase(T, S, g)
+        S.tie_ok[g] = False
         if night(T, S, g) and S.jq_pass[g] == 0:
             S.jq_pass[g] = 1  # 16.0: two Fire Phases in a row
             start_fire_phase(T, S, g)
@@ -546,6 +569,13 @@ def fill_mask(T, S, g, m):
         for u in range(S.us_loc.shape[1]):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.cc_hex[g]:
                 m[H + UNIT_0 + u] = True
+    elif ph == P_HIT_PICK:
+        for u in range(S.us_loc.shape[1]):
+            if S.tie_units[g, u]:
+                m[H + UNIT_0 + u] = True
+    elif ph == P_ASSAULT_PICK or ph == P_CA_PICK:
+        for x in range(H):
+            m[x] = S.tie_hexes[g, x]
     elif ph == P_STACK_ELIM:
         for u in range(S.us_loc.shape[1]):
             if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.target[g] and T.us_type[u] != REG_HQ:
@@ -689,6 +719,12 @@ def apply(T, S, g, a):
         S.phase[g] = P_ACT_SELECT
     elif ph == P_CC_LOSS:
         cc_loss(T, S, g, k - UNIT_0)
+    elif ph == P_HIT_PICK:
+        tie_hit(T, S, g, k - UNIT_0)
+    elif ph == P_ASSAULT_PICK:
+        assault_pick(T, S, g, a)
+    elif ph == P_CA_PICK:
+        ca_pick(T, S, g, a)
     elif ph == P_CC_RETREAT:
         S.cc_to[g] = a  # 8.63: the close combat ends next (closecombat.end_cc)
     elif ph == P_CC_WITHDRAW:
@@ -776,10 +812,14 @@ def is_minor(T, ph):
     """The decisions ``decisions="major"`` leaves to the defaults (README): which unit drifts, an
     infiltrating unit completing its move, the step lost in close combat, the unit eliminated for
     stacking, the optional attrition, the hero's wild card or +1 strength, a fortification's
-    turning, the flamethrower, the invasion's garrisons (14.4) and command ranges (14.2).  (The
+    turning, the flamethrower, the invasion's garrisons (14.4) and command ranges (14.2), the tied
+    unit a Japanese hit lands on, the tied hex of an assault, the tied units entering counterattack
+    stance (P_HIT_PICK, P_ASSAULT_PICK, P_CA_PICK: never asked under "major": ties.defer_tie,
+    japanese.defer_assault, japanese.counterattack_event).  (The
     withdrawal hex, P_CC_RETREAT, is not asked at all under "major": closecombat.end_cc.)"""
     return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION \
-        or ph == P_HERO_BONUS or ph == P_FORT_ROTATE or ph == P_FLAME or ph == P_CP_RANGE \
+        or ph == P_HIT_PICK or ph == P_ASSAULT_PICK or ph == P_CA_PICK or ph == P_HERO_BONUS or ph == P_FORT_ROTATE \
+        or ph == P_FLAME or ph == P_CP_RANGE \
         or (ph == P_GARRISON and not T.opts[OPT_BNR])
 
 

@@ -11,6 +11,15 @@ NC cards "C"), besides the fields every game has (wargym.core.BaseState)::
     hero              0 / HERO / INSPIRED marker on the unit                                   10.1
     cp                command post range box on the command track, -1 not a CP             14.0
     us_fired          lost a step to Japanese fire this Fire Phase                         6.34
+    tie_*             a "you choose" tie inside the Japanese Fire Phase left to the player; tie_ok
+                      while the phase may leave one.  Of fire (P_HIT_PICK, ties.defer_tie):
+                      the tied units, each one's effect, the hits still to give  6.31, 6.5, 12.7,
+                      12.11, 12.91.  Of an assault (P_ASSAULT_PICK, japanese.defer_assault): the
+                      hex it starts from, the tied hexes, the close combat's colour, which move
+                      (12.8 into the field or toward the U.S., 13.2 [R] a tank's overrun)
+                      Of the counterattack's set-up (P_CA_PICK): the tied units' hexes and the
+                      places left (ca_left)                                               13.41
+    fire_hit          hit by the last fire group's fire (japanese.group_fire)           13.2 [R]
     us_cmd            in command at the start of the Action Phase                          7.1
     us_from           hex a unit entered a close combat from                                8.62
     jp_loc/jp_hex     JP_RESERVE, JP_MAP, JP_ELIM (eliminated elite box), JP_OUT            9.0
@@ -69,8 +78,8 @@ MORNING, MIDDAY, AFTERNOON, NIGHT = range(4)  # scenario.BNR_KINDS
 # decision phases
 (P_BOX, P_LAND, P_DRIFT, P_ACT_SELECT, P_ACT_ORDER, P_MOVE_DEST, P_STACK_JOIN, P_INFIL, P_TARGET, P_ATTACK_JOIN,
  P_ATTRITION, P_CC_LOSS, P_CC_WITHDRAW, P_STACK_ELIM, P_HQ_CP, P_HERO_PLACE, P_STEP_ADD, P_REVEAL_PICK, P_HERO_BONUS,
- P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_CP_RANGE, P_CC_RETREAT, P_AUTO,
- P_OVER) = range(29)
+ P_SETUP, P_GARRISON, P_UNDISRUPT, P_WITHDRAW, P_FORT_ROTATE, P_FLAME, P_CP_RANGE, P_CC_RETREAT, P_HIT_PICK,
+ P_ASSAULT_PICK, P_CA_PICK, P_AUTO, P_OVER) = range(32)
 PHASE_NAMES = (
     "amphibious: landing box", "amphibious: land in beach hex", "amphibious: drifting unit", "actions: select unit",
     "actions: order", "move: destination", "stack: second unit", "infiltration: complete the move",
@@ -81,7 +90,8 @@ PHASE_NAMES = (
     "garrison: position hex", "HQ phase: hex whose units lose their disruption", "night: battalion to withdraw",
     "fortification: rotate clockwise (yes) or counterclockwise (no)", "close combat: spend the flamethrower",
     "HQ phase: advance the command post's range", "close combat: hex the withdrawing units go to",
-    "(automatic)", "game over",
+    "Japanese fire: tied U.S. unit to take the hit", "Japanese assault: tied hex the unit goes to",
+    "counterattack: tied Japanese unit (its hex) to enter the stance", "(automatic)", "game over",
 )
 RESULTS = ("in play", "U.S. victory", "U.S. defeat", "decisive U.S. defeat", "draw")
 R_NONE, R_WIN, R_LOSS, R_DECISIVE, R_DRAW = range(5)
@@ -112,6 +122,17 @@ class State(BaseState):
     hero: np.ndarray = var("int8", ("U",), low=0, high=INSPIRED)
     cp: np.ndarray = var("int8", ("U",), high="CMD-1", **NONE)
     us_fired: np.ndarray = var("bool", ("U",))
+    tie_units: np.ndarray = var("bool", ("U",))
+    tie_eff: np.ndarray = var("int8", ("U",), low=0, high=64)
+    tie_left: np.ndarray = var("int8", low=0)
+    tie_nodis: np.ndarray = var("bool")
+    tie_ok: np.ndarray = var("bool")
+    tie_from: np.ndarray = var("int16", high="H-1", **NONE)
+    tie_hexes: np.ndarray = var("bool", ("H",))
+    tie_colour: np.ndarray = var("int8", low=0, high=5)
+    tie_kind: np.ndarray = var("int8", low=0, high=2)
+    fire_hit: np.ndarray = var("bool", ("U",))
+    ca_left: np.ndarray = var("int8", low=0, high=4)
     us_cmd: np.ndarray = var("bool", ("U",))
     hq_moved: np.ndarray = var("bool", ("U",))
     us_cmd_by: np.ndarray = var("int16", ("U",), high="U-1", **NONE)

@@ -162,3 +162,42 @@ def test_peleliu_5_3_placing_units_in_landing_boxes(name, boxes):
     box_mask(b.T, b.S, 0, b.unit(name), m, H)
     names = ["W1", "W2", "O1", "O2", "O3"]
     assert {names[k] for k in range(5) if m[H + BOX_0 + k]} == boxes
+
+
+@pytest.mark.parametrize("wait", [True, False])
+def test_peleliu_5_2_excess_units_of_your_choice_remain_in_the_box(wait):
+    """5.2: "If there is insufficient room in the available beach hexes to place all units, excess
+    units of your choice remain in the Beach Landing Box".  W1's beach hexes: 0210 and 0211 full
+    (two units each), 0212 empty: room for two; A/1/1, B/1/1, C/1/1 wait in W1.  A/1/1 comes first:
+    with three units for two places it may stay (P_LAND offers 0212 and NO); staying, B/1/1 and
+    C/1/1 land in 0212 by themselves (no choice left: room for both); landing, B/1/1 is asked the
+    same, and once both places are taken C/1/1 waits."""
+    from wargym.peleliu.actions import NO
+    from wargym.peleliu.sequence import apply, fill_mask
+    from wargym.peleliu.state import P_LAND
+    b = Board(turn=2)
+    for name, h in (("E/2/1", 210), ("F/2/1", 210), ("G/2/1", 211), ("I/3/1", 211)):
+        b.us(name, h)
+    units = [b.box(name, "W1") for name in ("A/1/1", "B/1/1", "C/1/1")]
+    b.state.stage[0] = ST_AOP_LAND
+    b.state.sel[0] = -1
+    H = b.sc.num_hexes
+    while progress(b.T, b.S, 0):
+        pass
+    assert int(b.state.phase[0]) == P_LAND and int(b.state.sel[0]) == units[0]
+    m = np.zeros(b.core.num_actions, np.bool_)
+    fill_mask(b.T, b.S, 0, m)
+    assert set(np.flatnonzero(m).tolist()) == {b.hex(212), H + NO}
+    apply(b.T, b.S, 0, H + NO if wait else b.hex(212))
+    for _ in range(20):
+        if not progress(b.T, b.S, 0):
+            if int(b.state.phase[0]) != P_LAND:
+                break
+            assert int(b.state.sel[0]) == units[1] and not wait
+            apply(b.T, b.S, 0, b.hex(212))
+    where = {name: (b.loc(name), b.where(name)) for name in ("A/1/1", "B/1/1", "C/1/1")}
+    from wargym.peleliu.state import US_MAP
+    if wait:
+        assert where["A/1/1"][0] == US_BOX and where["B/1/1"] == where["C/1/1"] == (US_MAP, 212)
+    else:
+        assert where["A/1/1"] == where["B/1/1"] == (US_MAP, 212) and where["C/1/1"][0] == US_BOX

@@ -58,8 +58,8 @@ from wargym.peleliu.state import (
 from wargym.peleliu.us import (
     box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
     execute_barrage, execute_enter, execute_move, finish_move, garrison_hexes, cp_may_advance, join_mask, land,
-    land_mask, landing_check, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions, step_add_mask,
-    box_units,
+    land_mask, landing_check, may_wait, new_disruption_ages, order_mask, partner_mask, select_mask, start_actions,
+    step_add_mask, box_units,
 )
 from wargym.peleliu.ties import tie_hit
 from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory, finish
@@ -217,10 +217,10 @@ def progress(T, S, g):
                 if n == 0:
                     continue  # 5.2: no room, waits in the box
                 S.sel[g] = u
-                if n == 1:
+                if n == 1 and not may_wait(T, S, g, u):
                     land(T, S, g, u, only_action(m))
                 else:
-                    S.phase[g] = P_LAND
+                    S.phase[g] = P_LAND  # a hex, or (5.2) NO: the unit waits in its box
                 return True
         for u in range(S.us_loc.shape[1]):
             S.pending[g, u] = False
@@ -542,6 +542,7 @@ def fill_mask(T, S, g, m):
         box_mask(T, S, g, S.sel[g], m, H)
     elif ph == P_LAND:
         land_mask(T, S, g, S.sel[g], m)
+        m[H + NO] = may_wait(T, S, g, S.sel[g])  # 5.2: "excess units of your choice remain"
     elif ph == P_DRIFT:
         drift_mask(T, S, g, S.sel[g], S.k[g], m, H)
     elif ph == P_ACT_SELECT:
@@ -634,7 +635,8 @@ def apply(T, S, g, a):
         S.us_loc[g, u] = US_BOX
         S.us_hex[g, u] = k - BOX_0
     elif ph == P_LAND:
-        land(T, S, g, S.sel[g], a)
+        if k != NO:  # NO: the unit stays in its box for next turn (5.2)
+            land(T, S, g, S.sel[g], a)
     elif ph == P_DRIFT:
         drift(T, S, g, k - UNIT_0, S.sel[g], S.k[g])
     elif ph == P_ACT_SELECT:

@@ -116,6 +116,27 @@ def land_mask(T, S, g, u, m):
 
 
 @njit(cache=True)
+def may_wait(T, S, g, u):
+    """5.2 "excess units of your choice remain in the Beach Landing Box": unit u (not a regimental
+    HQ, which never counts against the limit) may stay while more units of its box are still to
+    land (u and those not yet placed this step, S.pending) than its beach hexes have room for."""
+    if T.us_type[u] == REG_HQ:
+        return False
+    b = S.us_hex[g, u]
+    room = 0
+    for k in range(T.box_beach.shape[1]):
+        h = T.box_beach[b, k]
+        if h >= 0 and T.in_play[h]:
+            room += max(0, 2 - stack_count(T, S, g, h))
+    left = 0
+    for v in range(S.us_loc.shape[1]):
+        if S.us_loc[g, v] == US_BOX and S.us_hex[g, v] == b and T.us_type[v] != REG_HQ \
+                and (v == u or not S.pending[g, v]):
+            left += 1
+    return left > room
+
+
+@njit(cache=True)
 def land(T, S, g, u, h):
     S.us_loc[g, u] = US_MAP
     S.us_hex[g, u] = h

@@ -661,3 +661,24 @@ def test_peleliu_13_41_counterattack_tie_is_the_players_choice():
     sequence.apply(b.T, b.S, 0, b.hex(1007))
     assert {pid for pid, j in js.items() if s.jp_ca[0, j] >= 0} == {"C2", "D5", "B21", "C6"}
     assert s.jp_rev[0, js["C6"]] and not s.jp_rev[0, js["C4"]] and int(s.ca_left[0]) == 0 and not s.tie_hexes[0].any()
+
+
+def test_peleliu_13_2_multi_fire_second_fire_tie_is_the_players_choice():
+    """13.2 [M]: the tank fires twice, the second fire "a completely separate fire".  T1 in A5
+    (0314), no depth marker (one hit a fire); 4-step B/1/5 (0313), K/3/5 (0315) and L/3/7 (0213),
+    all in its intense field one hex away, tie.  The first fire goes on into the second, so its tie
+    takes the default (the lowest number, B/1/5); the second fire ends the action: its tie (K/3/5,
+    L/3/7) waits for the player, who picks L/3/7."""
+    from wargym.peleliu.scenario import A_MULTI_FIRE
+    b = Board(turn=10)
+    assert all(b.dot("A5", h) == "intense" and b.dist(h, 314) == 1 for h in (313, 315, 213))
+    b.jp(314, "T1")
+    for name, h in (("B/1/5", 313), ("K/3/5", 315), ("L/3/7", 213)):
+        b.us(name, h)
+    assert b.unit("B/1/5") < b.unit("K/3/5") < b.unit("L/3/7")
+    b.fire_card(34)
+    japanese.tank_action(b.T, b.S, 0, b.group("A5"), A_MULTI_FIRE, False, False, b.occ(), True)
+    assert (b.steps("B/1/5"), b.steps("K/3/5"), b.steps("L/3/7")) == (3, 4, 4)
+    assert {b.sc.us_names[u] for u in np.flatnonzero(b.state.tie_units[0])} == {"K/3/5", "L/3/7"}
+    ties.tie_hit(b.T, b.S, 0, b.unit("L/3/7"))
+    assert (b.steps("B/1/5"), b.steps("K/3/5"), b.steps("L/3/7")) == (3, 4, 3) and not b.state.tie_ok[0]

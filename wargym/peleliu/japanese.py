@@ -17,8 +17,9 @@ combat.py and the phase resumes after it.
   (``defer_assault``, asked before the unit moves);
 * P_CA_PICK: the tied units entering counterattack stance (13.41, ``counterattack_event``).
 
-With ``decisions="major"``, and where the same Japanese action goes on after its fire (a
-redeployment, a tank's second fire) or an event fires, the lowest unit / hex number is taken.
+With ``decisions="major"``, and where the same Japanese action goes on after a fire (the first
+unit of a two-unit redeployment, a tank's first of two fires, an overrun's fire) or an event
+fires, the lowest unit / hex number is taken (``last_fire``: the fires that end their action).
 """
 
 import numpy as np
@@ -295,8 +296,9 @@ def do_action(T, S, g, f, act, star, armor, occ):
         resupply(T, S, g, f)
         group_fire(T, S, g, f, False, star, armor)
     elif act == A_REDEPLOY:
+        allowed = S.tie_ok[g]
         S.tie_ok[g] = False  # the second unit's move reads the first one's hits (module docstring)
-        redeploy(T, S, g, f, star, armor)
+        redeploy(T, S, g, f, star, armor, allowed)
     elif act == A_PATROL:
         patrol(T, S, g, f)
     elif act == A_ASSAULT:
@@ -723,7 +725,7 @@ def resupply(T, S, g, f):
 
 
 @njit(cache=True)
-def redeploy(T, S, g, f, star, armor):
+def redeploy(T, S, g, f, star, armor, allowed):
     """12.4: each unit moves to an empty position hex within three hexes and closer to the nearest
     U.S. unit: of another colour first, then nearest, then the lower number; then fires there."""
     movers = np.full(2, -1, np.int64)  # the units of the group as the action begins (12.41)
@@ -755,7 +757,9 @@ def redeploy(T, S, g, f, star, armor):
         S.jp_hex[g, j] = T.pos_hex[best]
         nf = T.pos_group[best]
         if us_in_field(T, S, g, nf, T.jp_tank[j], False):
-            group_fire(T, S, g, nf, False, star, armor)
+            # a tie may wait for the player when no second unit moves after this one
+            last = k == 1 or movers[1] < 0 or S.jp_dis[g, movers[1]]
+            last_fire(T, S, g, nf, star, armor, allowed and last)
 
 
 @njit(cache=True)
@@ -1026,6 +1030,15 @@ def tank_of(T, S, g, f, occ):
 
 
 @njit(cache=True)
+def last_fire(T, S, g, f, star, armor, allowed):
+    """Group f fires as the last thing its action does, so a tie of its hits may wait for the player
+    when ``allowed`` (the Fire Phase's S.tie_ok as the action began)."""
+    S.tie_ok[g] = allowed
+    group_fire(T, S, g, f, False, star, armor)
+    S.tie_ok[g] = False
+
+
+@njit(cache=True)
 def tank_action(T, S, g, f, act, star, armor, occ, allowed):
     """13.2: the tank actions (``allowed``: a tie of the overrun's hex may wait for the player)."""
     j = tank_of(T, S, g, f, occ)
@@ -1034,7 +1047,7 @@ def tank_action(T, S, g, f, act, star, armor, occ, allowed):
     tank_f = f
     if act == A_FIRE_ADVANCE:
         if us_in_field(T, S, g, f, True, False):
-            group_fire(T, S, g, f, False, star, armor)
+            last_fire(T, S, g, f, star, armor, allowed)
         else:
             advance(T, S, g, j)
     elif act == A_MULTI_FIRE:
@@ -1044,7 +1057,7 @@ def tank_action(T, S, g, f, act, star, armor, occ, allowed):
                 keep = S.us_fired[g].copy()
                 for u in range(S.us_loc.shape[1]):
                     S.us_fired[g, u] = False  # 13.2M: a completely separate fire (6.34's exception)
-                group_fire(T, S, g, f, False, star, armor)
+                last_fire(T, S, g, f, star, armor, allowed)
                 for u in range(S.us_loc.shape[1]):
                     S.us_fired[g, u] = S.us_fired[g, u] or keep[u]
     elif act == A_OVERRUN:
@@ -1062,12 +1075,12 @@ def tank_action(T, S, g, f, act, star, armor, occ, allowed):
         if p >= 0:
             tank_f = T.pos_group[p]
             if us_in_field(T, S, g, tank_f, True, False):
-                group_fire(T, S, g, tank_f, False, star, armor)
+                last_fire(T, S, g, tank_f, star, armor, allowed)
     elif act == A_DOUBLE_ADVANCE:
         if advance(T, S, g, j):
             advance(T, S, g, j)
         elif us_in_field(T, S, g, f, True, False):
-            group_fire(T, S, g, f, False, star, armor)
+            last_fire(T, S, g, f, star, armor, allowed)
 
 
 @njit(cache=True)

@@ -27,12 +27,15 @@ The decision driver (``bind_driver``)
         step_game(T, S, g, a)   decisions += 1; apply(a); settle; the decision cap truncates
         settle(T, S, g)         loop:  game over        -> game_over hook, empty mask, stop
                                        progress(...)    -> it did something: again
-                                       n = fill_mask(m) -> n == 0: a dead end, truncated
+                                       n = fill_mask(m) -> n == 0: a dead end, truncated, at_rest
                                        automatic(m, n)  -> an action: apply it, again
-                                       else             -> current_player = decider, stop
+                                       else             -> current_player = decider, at_rest, stop
 
     The ruleset provides ``start_game``, ``apply``, ``fill_mask`` and ``decider`` and, where it has
-    them, ``progress``, ``automatic`` and ``game_over`` (the defaults do nothing); ``bind_driver``
+    them, ``progress``, ``automatic``, ``at_rest`` (the game stops at a position: what only the
+    position at rest needs, such as fields the observation reads, is brought up to date once
+    there, not at every mask of the automatic decisions before) and ``game_over`` (the defaults
+    do nothing); ``bind_driver``
     compiles the driver around them into one kernel over a range of games, ``run_chunk``, whose
     mode starts the games, steps them, settles them, or works out the masks and deciders of the
     current positions without changing them (what ``from_dict`` checks a record against).
@@ -184,6 +187,12 @@ def no_game_over(T, S, g):
     return None
 
 
+@njit(cache=True)
+def no_at_rest(T, S, g):
+    """The default ``at_rest`` hook."""
+    return None
+
+
 START, STEP, MASK, SETTLE = 0, 1, 2, 3   # what ``run_chunk`` does to each game of its range
 
 
@@ -194,6 +203,7 @@ def _run_chunk(T, S, lo, hi, mode, actions, masks, players):
             players[g] = S.current_player[g]
             if not (S.terminated[g] or S.truncated[g]) and fill_mask(T, S, g, masks[g]) > 0:  # noqa: F821
                 players[g] = decider(T, S, g)  # noqa: F821 - bound by bind_driver
+                at_rest(T, S, g)  # noqa: F821
             continue
         if mode == START:
             start_game(T, S, g)  # noqa: F821
@@ -214,19 +224,21 @@ def _run_chunk(T, S, lo, hi, mode, actions, masks, players):
             if n == 0:  # a dead end: stop the game rather than loop
                 S.truncated[g] = True
                 m[:] = False
+                at_rest(T, S, g)  # noqa: F821
                 break
             a = automatic(T, S, g, m, n)  # noqa: F821
             if a >= 0:
                 apply(T, S, g, a)  # noqa: F821
                 continue
             S.current_player[g] = decider(T, S, g)  # noqa: F821
+            at_rest(T, S, g)  # noqa: F821
             break
         if mode == STEP and not S.terminated[g] and S.decisions[g] >= T.max_decisions:
             S.truncated[g] = True
             m[:] = False
 
 
-HOOKS = ("start_game", "apply", "fill_mask", "decider", "progress", "automatic", "game_over")
+HOOKS = ("start_game", "apply", "fill_mask", "decider", "progress", "automatic", "at_rest", "game_over")
 NO_ACTIONS = np.zeros(0, np.int64)
 
 
@@ -248,7 +260,7 @@ class Driver:
 
 
 def bind_driver(ruleset: str, *, start_game, apply, fill_mask, decider, progress=no_progress,
-                automatic=single_action, game_over=no_game_over) -> Driver:
+                automatic=single_action, at_rest=no_at_rest, game_over=no_game_over) -> Driver:
     """The driver compiled around a ruleset's hooks (njit functions of one game, see the module
     docstring) into one kernel, ``run_chunk_<ruleset>`` (cached under that name).  One kernel, not
     one per mode: each compiled function holds the machine code of everything it calls, so every
@@ -257,7 +269,7 @@ def bind_driver(ruleset: str, *, start_game, apply, fill_mask, decider, progress
     of Attu's ~344 s."""
     scope = dict(globals())
     scope.update(start_game=start_game, apply=apply, fill_mask=fill_mask, decider=decider,
-                 progress=progress, automatic=automatic, game_over=game_over)
+                 progress=progress, automatic=automatic, at_rest=at_rest, game_over=game_over)
     name = f"run_chunk_{ruleset}"
     copy = pytypes.FunctionType(_run_chunk.__code__, scope, name)
     copy.__qualname__ = name  # numba's cache files are named after it

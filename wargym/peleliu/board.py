@@ -260,18 +260,19 @@ def fire_map(T, S, g, occ, live_only, out):
     """out[H] = strongest dot any field of fire puts in each hex: of positions with a non-disrupted
     unit (``live_only``: 6.4, 7.31) or with any Japanese unit (11.31)."""
     out[:] = 0
-    for f in range(T.grp_dot.shape[0]):
+    hexes, dots, ext = T.grp_hexes, T.grp_dot, T.grp_ext_hexes  # locals: the stores to out do not reload them
+    for f in range(dots.shape[0]):
         n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
         if (n_live if live_only else n_occ) == 0:
             continue
         for k in range(T.grp_nhex[f]):
-            h = T.grp_hexes[f, k]
-            d = T.grp_dot[f, h]
+            h = hexes[f, k]
+            d = dots[f, h]
             if d > out[h]:
                 out[h] = d
         if n_tank > 0:
             for k in range(T.grp_next[f]):
-                h = T.grp_ext_hexes[f, k]
+                h = ext[f, k]
                 if out[h] < STEADY:
                     out[h] = STEADY
 
@@ -374,7 +375,14 @@ def jp_communication(T, S, g, night, out):
                     top += 1
         nc += 1
     F = T.grp_members.shape[0]
-    # which components hold each occupied group
+    # the components that hold each group's occupied positions (-1: none, or not passable)
+    held = np.full((F, 2), -1, np.int32)
+    for f in range(F):
+        for k in range(2):
+            q = T.grp_members[f, k]
+            if q >= 0 and occ[T.pos_hex[q]] >= 0:
+                held[f, k] = comp[T.pos_hex[q]]
+    touch = np.empty(7, np.int32)
     for p in range(T.pos_hex.shape[0]):
         out[p] = False
         if T.pos_prov[p]:
@@ -382,7 +390,6 @@ def jp_communication(T, S, g, night, out):
         own = T.pos_group[p]
         h0 = T.pos_hex[p]
         # the components the start hex touches (itself if passable, else its passable neighbours)
-        touch = np.full(7, -1, np.int32)
         nt = 0
         if passable[h0]:
             touch[0] = comp[h0]
@@ -399,14 +406,10 @@ def jp_communication(T, S, g, night, out):
                 continue
             hit = False
             for k in range(2):
-                q = T.grp_members[f, k]
-                if q < 0:
-                    continue
-                hq = T.pos_hex[q]
-                if occ[hq] < 0:
+                if held[f, k] < 0:
                     continue
                 for t in range(nt):
-                    if touch[t] >= 0 and comp[hq] == touch[t]:
+                    if held[f, k] == touch[t]:
                         hit = True
             if hit:
                 found += 1

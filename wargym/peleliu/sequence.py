@@ -532,7 +532,6 @@ def reorganize(T, S, g):
 # ---------------------------------------------------------------------------------------- decisions
 @njit(cache=True)
 def fill_mask(T, S, g, m):
-    sync_depth_hexes(T, S, g)  # a decision waits: the position is settled (fog.py reads dm_hex)
     m[:] = False
     H = T.land.shape[0]
     ph = S.phase[g]
@@ -861,4 +860,5 @@ def game_over(T, S, g):
 
 
 DRIVER = bind_driver("peleliu", start_game=start_game, apply=apply, fill_mask=fill_mask, decider=decider,
-                     progress=progress, automatic=automatic, game_over=game_over)
+                     progress=progress, automatic=automatic, game_over=game_over,
+                     at_rest=sync_depth_hexes)  # a decision waits: fog.py reads dm_hex

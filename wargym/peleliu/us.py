@@ -369,10 +369,10 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
     dist = np.full(H, 99, np.int16)
     dist[a] = 0
     front = np.empty(H, np.int32)
+    nxt = np.empty(H, np.int32)
     front[0] = a
     nf = 1
     for step in range(1, maxd + 1):
-        nxt = np.empty(H, np.int32)
         m = 0
         for i in range(nf):
             h = front[i]
@@ -398,7 +398,7 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                 if not stop_hex(T, S, g, x, live, occ):
                     nxt[m] = x
                     m += 1
-        front = nxt
+        front, nxt = nxt, front
         nf = m
     if not free_only and not bnr_night:
         for d in range(6):
@@ -533,22 +533,26 @@ def may_join_attack(T, S, g, u, h, occ, live):
 
 
 @njit(cache=True)
+def attacking_infantry(T, S, g, u):
+    """Unit u is an infantry, heavy weapons or infantry/HQ unit of the attack being declared."""
+    t = T.us_type[u]
+    return S.att_units[g, u] and (t == INF or t == HEAVY or t == INF_HQ)
+
+
+@njit(cache=True)
 def attack_valid(T, S, g, h):
     """8.1: at least one adjacent infantry / infantry-HQ / engineer attacker; tanks and artillery
     meet their conditions; a marker needs an attacking infantry unit with a radio or in command."""
     NU = S.us_loc.shape[1]
     core = False
     inf_cmd = False
-    inf_adjacent = np.zeros(T.land.shape[0], np.bool_)
     for u in range(NU):
         if S.att_units[g, u]:
             a = S.us_hex[g, u]
             if infantryish(T, u) and T.dist[a, h] == 1 and not across_blocked(T, S, g, a, h):
                 core = True  # 19.2: across an open hexside
-            if T.us_type[u] == INF or T.us_type[u] == HEAVY or T.us_type[u] == INF_HQ:
-                inf_adjacent[a] = True
-                if S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[a, h]) & W_RD):
-                    inf_cmd = True
+            if attacking_infantry(T, S, g, u) and (S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[a, h]) & W_RD)):
+                inf_cmd = True
     if not core:
         return False
     for u in range(NU):
@@ -557,10 +561,9 @@ def attack_valid(T, S, g, h):
         t = T.us_type[u]
         a = S.us_hex[g, u]
         if t == TANK or t == AMTANK:
-            ok = T.dist[a, h] == 1 or S.us_cmd[g, u] or inf_cmd or inf_adjacent[a]
-            for d in range(6):
-                x = T.nbr[a, d]
-                if x >= 0 and inf_adjacent[x]:
+            ok = T.dist[a, h] == 1 or S.us_cmd[g, u] or inf_cmd
+            for v in range(NU):  # an attacking infantry unit in its hex or next to it
+                if not ok and attacking_infantry(T, S, g, v) and T.dist[S.us_hex[g, v], a] <= 1:
                     ok = True
             if not ok:
                 return False
@@ -919,6 +922,24 @@ def core_possible(T, S, g, h, occ, live):
 
 
 @njit(cache=True)
+def in_hexes(hexes, n, h):
+    """Hex h is among the first n entries of ``hexes``."""
+    for i in range(n):
+        if hexes[i] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def add_hex(hexes, n, h):
+    """Hex h added to the first n entries of ``hexes`` unless there: the new count."""
+    if in_hexes(hexes, n, h):
+        return n
+    hexes[n] = h
+    return n + 1
+
+
+@njit(cache=True)
 def completable(T, S, g, h, occ, live):
     """8.1 across the join decisions: the attack on h by the units in att_units is valid, or can be
     made valid by units that may still join within the actions left (README, "Decisions and
@@ -933,25 +954,24 @@ def completable(T, S, g, h, occ, live):
     NU = S.us_loc.shape[1]
     if not core_possible(T, S, g, h, occ, live):
         return False
-    H = T.land.shape[0]
-    charged = np.zeros(H, np.bool_)
+    charged = np.empty(NU, np.int64)  # the hexes already paid for (7.21), n_charged of them
+    n_charged = 0
     for u in range(NU):
         if S.att_units[g, u] and not is_free(T, S, g, u):
-            charged[S.us_hex[g, u]] = True
+            n_charged = add_hex(charged, n_charged, S.us_hex[g, u])
     budget = S.actions_left[g] - cost_of(T, S, g, S.att_units[g])
     added = np.zeros(NU, np.bool_)
     paid_unit = np.zeros(NU, np.bool_)  # infantry-type joiners that cost an action
-    paid = np.zeros(H, np.bool_)        # their hexes
+    hexes = np.empty(NU, np.int64)      # their hexes, n of them
+    n = 0
     for v in range(NU):
         if infantryish(T, v) and may_join_attack(T, S, g, v, h, occ, live):
-            if is_free(T, S, g, v) or charged[S.us_hex[g, v]]:
+            if is_free(T, S, g, v) or in_hexes(charged, n_charged, S.us_hex[g, v]):
                 added[v] = True
                 S.att_units[g, v] = True
             else:
                 paid_unit[v] = True
-                paid[S.us_hex[g, v]] = True
-    hexes = np.flatnonzero(paid)
-    n = hexes.shape[0]
+                n = add_hex(hexes, n, S.us_hex[g, v])
     ok = attack_valid(T, S, g, h)
     k = min(budget, n, 2)  # more infantry never breaks a condition: sets of k paid hexes suffice
     trial = np.zeros(NU, np.bool_)

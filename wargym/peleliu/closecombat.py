@@ -19,7 +19,7 @@ from wargym.peleliu.state import (
     CC_CA, CC_US_INIT, DIS_NEW, HERO, JP_MAP, OPT_MAJOR, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US,
     PILE_DECK, PILE_DISCARD, US_MAP,
 )
-from wargym.peleliu.ties import NO_KEY, TIE_CC_STEP, defer_tie
+from wargym.peleliu.ties import NO_KEY, TIE_CC_STEP, event_tie
 
 
 # ------------------------------------------------------------------------------------ close combat
@@ -259,10 +259,8 @@ def cc_event(T, S, g, ev, side):
                 if best < 0 or key[u] < key[best]:
                     best = u
         if best >= 0:
-            S.tie_ok[g] = not T.opts[OPT_MAJOR]
-            if not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_CC_STEP, np.int8), False):
+            if not event_tie(T, S, g, key, best, TIE_CC_STEP):
                 step_loss(T, S, g, best)
-            S.tie_ok[g] = False
         elif not remove_depth(T, S, g, j):
             elim_jp(T, S, g, j, False, False)
     elif ev == CC_REINFORCE:

@@ -13,8 +13,8 @@ from wargym.peleliu.board import (
     lose_step, nearest_us, place_jp, remove_depth, step_add_ok, step_loss, us_steps_in_hex,
 )
 from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker_as
-from wargym.peleliu.japanese import advance, counterattack_event, group_fire, us_in_field
-from wargym.peleliu.ties import NO_KEY, TIE_CP, TIE_NAVAL, defer_tie
+from wargym.peleliu.japanese import advance, counterattack_setup, group_fire, us_in_field
+from wargym.peleliu.ties import NO_KEY, TIE_CP, TIE_NAVAL, event_tie
 from wargym.peleliu.scenario import (
     CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT, E_HERO,
     E_JP_INFILTRATION, E_JP_RALLY, E_LOST, E_MINEFIELD, E_NAVAL, E_NAVAL_HITS, E_OBS_PLANE, E_PATROL_REPORT,
@@ -22,7 +22,7 @@ from wargym.peleliu.scenario import (
     E_FLAMETHROWER, E_HIDDEN_CAVES, E_RUPERTUS_ATTACK,
 )
 from wargym.peleliu.state import (
-    JP_MAP, OPT_BNR, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_MAJOR, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK,
+    JP_MAP, OPT_BNR, OPT_DAUNTLESS_MAX, OPT_HEROES_MAX, OPT_NAVAL_MAX, P_HERO_PLACE, P_REVEAL_PICK,
     P_STEP_ADD, PILE_TRACK, US_MAP,
 )
 
@@ -57,9 +57,7 @@ def do_event(T, S, g, c, t):
     elif ev == E_TANK_ACTION:
         tank_event(T, S, g, c)
     elif ev == E_COUNTERATTACK:
-        S.tie_ok[g] = not T.opts[OPT_MAJOR]  # 13.41's tie may wait (P_CA_PICK)
-        counterattack_event(T, S, g)
-        S.tie_ok[g] = False
+        counterattack_setup(T, S, g)
     elif ev == E_HERO:
         if a0 == 1:
             depth_event(T, S, g, 1)
@@ -107,10 +105,8 @@ def do_event(T, S, g, c, t):
                 key[u] = d * 64 + u
                 if best < 0 or key[u] < key[best]:
                     best = u
-        S.tie_ok[g] = not T.opts[OPT_MAJOR]
-        if best < 0 or not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_CP, np.int8), False):
+        if best < 0 or not event_tie(T, S, g, key, best, TIE_CP):
             S.cp_fire[g] = best
-        S.tie_ok[g] = False
     elif ev == E_SMOKE:
         for k in range(3):
             if T.card_param[c, t, k] >= 0:
@@ -357,7 +353,5 @@ def naval_hits(T, S, g, c, t):
             if best < 0:
                 best = u
     if best >= 0:
-        S.tie_ok[g] = not T.opts[OPT_MAJOR]
-        if not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_NAVAL, np.int8), False):
+        if not event_tie(T, S, g, key, best, TIE_NAVAL):
             lose_step(T, S, g, best, False)  # U.S. naval fire: no hero sacrifice (10.15)
-        S.tie_ok[g] = False

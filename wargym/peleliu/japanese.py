@@ -41,8 +41,8 @@ from wargym.peleliu.scenario import (
     S_UN_NOCOMM, STEADY,
 )
 from wargym.peleliu.state import (
-    CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_BNR, OPT_VARIABLE_LETTERS,
-    JP_RESERVE, PILE_TRACK, QMAX, US_BOX, US_MAP,
+    CC_CA, CC_JP_ASSAULT, CC_OVERRUN, DM_CUP, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_MAP, OPT_BNR, OPT_MAJOR,
+    OPT_VARIABLE_LETTERS, JP_RESERVE, PILE_TRACK, QMAX, US_BOX, US_MAP,
 )
 from wargym.peleliu.ties import NO_KEY, TIE_ARTILLERY, TIE_LEADER, defer_tie, leader_hit, step_loss_any
 
@@ -1125,6 +1125,15 @@ def advance(T, S, g, j):
 
 
 # ------------------------------------------------------------------------------------ counterattack
+@njit(cache=True)
+def counterattack_setup(T, S, g):
+    """13.41 as the sequence (turn 13, 16.0 II) and the Counterattack event run it: a tie for the
+    places may wait for the player (P_CA_PICK, decisions="full")."""
+    S.tie_ok[g] = not T.opts[OPT_MAJOR]
+    counterattack_event(T, S, g)
+    S.tie_ok[g] = False
+
+
 @njit(cache=True)
 def counterattack_event(T, S, g):
     """13.41 (13.48: a repeat is one reinforcement)."""

@@ -41,7 +41,7 @@ from wargym.peleliu.events import (
 )
 from wargym.peleliu.forces import night
 from wargym.peleliu.japanese import (
-    assault_pick, ca_pick, colour_of, counterattack_event, finish_fire_phase, fire_step, start_fire_phase,
+    assault_pick, ca_pick, colour_of, counterattack_setup, finish_fire_phase, fire_step, start_fire_phase,
 )
 from wargym.peleliu.scenario import AMTANK, REG_HQ
 from wargym.peleliu.state import (
@@ -245,9 +245,7 @@ def progress(T, S, g):
         S.k[g] = 0
         if turn == 13:
             if not S.ca_done[g]:
-                S.tie_ok[g] = not T.opts[OPT_MAJOR]  # 13.41's tie may wait (P_CA_PICK)
-                counterattack_event(T, S, g)  # 16.0 II
-                S.tie_ok[g] = False
+                counterattack_setup(T, S, g)  # 16.0 II
         elif turn >= 2:
             event_phase(T, S, g, turn)
         return True
@@ -816,7 +814,7 @@ def is_minor(T, ph):
     turning, the flamethrower, the invasion's garrisons (14.4) and command ranges (14.2), the tied
     unit a Japanese hit lands on, the tied hex of an assault, the tied units entering counterattack
     stance (P_HIT_PICK, P_ASSAULT_PICK, P_CA_PICK: never asked under "major": ties.defer_tie,
-    japanese.defer_assault, japanese.counterattack_event).  (The
+    japanese.defer_assault, japanese.counterattack_setup).  (The
     withdrawal hex, P_CC_RETREAT, is not asked at all under "major": closecombat.end_cc.)"""
     return ph == P_DRIFT or ph == P_INFIL or ph == P_CC_LOSS or ph == P_STACK_ELIM or ph == P_ATTRITION \
         or ph == P_HIT_PICK or ph == P_ASSAULT_PICK or ph == P_CA_PICK or ph == P_HERO_BONUS or ph == P_FORT_ROTATE \

@@ -6,8 +6,9 @@ Unexpected US naval fire hits position),
 ``defer_tie`` holds those hits in the state (``tie_*``) instead of giving them to the lowest
 unit numbers; the sequence then asks the player (sequence.progress, P_HIT_PICK: one unit a
 decision) before the procedure's next step.  ``tie_ok`` says where that may happen: set by the
-sequence around a queued position's check (japanese.fire_step) and by the three events, only with
-``decisions="full"``; elsewhere, and with "major", the lowest unit numbers take them at once.
+sequence around a queued position's check (japanese.fire_step) and for the three events
+(``event_tie``), only with ``decisions="full"``; elsewhere, and with "major", the lowest unit
+numbers take them at once.
 """
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from wargym.jit import njit
 from wargym.peleliu.board import disrupt_us, lose_step, step_loss
 from wargym.peleliu.scenario import REG_HQ
-from wargym.peleliu.state import US_BOX, US_MAP, US_TRACK
+from wargym.peleliu.state import OPT_MAJOR, US_BOX, US_MAP, US_TRACK
 
 NO_KEY = 1 << 30  # a unit that cannot be hit
 # the effect of a hit held for a tie (S.tie_eff): the fire chart's bits (1 disrupt, 2 step, both
@@ -51,6 +52,17 @@ def defer_tie(T, S, g, key, b, left, eff, no_disrupt):
     S.tie_left[g] = left
     S.tie_nodis[g] = no_disrupt
     return True
+
+
+@njit(cache=True)
+def event_tie(T, S, g, key, b, eff):
+    """An event's one hit, first on unit b (``key`` as for defer_tie), every tied unit taking the
+    effect ``eff``: True when it waits for the player's choice (an event may always leave its tie
+    to the player, decisions="full"); False: the caller lands it on b now."""
+    S.tie_ok[g] = not T.opts[OPT_MAJOR]
+    waits = defer_tie(T, S, g, key, b, 1, np.full(key.shape[0], eff, np.int8), False)
+    S.tie_ok[g] = False
+    return waits
 
 
 @njit(cache=True)

@@ -1,6 +1,7 @@
 """benchmarks/throughput.py runs and its --json line has the documented keys (no timing checks);
 benchmarks/attu_refit.py re-states the U.S. rule exactly at its own threshold; benchmarks/peleliu_cloning.py
-reads each decision's phase from the observation as the state holds it."""
+reads each decision's phase from the observation as the state holds it; benchmarks/kernel_profile.py names
+numba's functions and reads perf's report."""
 
 from __future__ import annotations
 
@@ -74,3 +75,23 @@ def test_peleliu_cloning_reads_the_phase_of_each_decision_from_the_observation()
         seen.update(state.phase.tolist())
         core._step_in_place(state, agent.act(core, state, 0))
     assert len(seen) >= 5
+
+
+def test_kernel_profile_names_numbas_functions_and_reads_perfs_report():
+    """benchmarks/kernel_profile.py's pure parts (the profile itself needs Linux perf and a fresh
+    compile): numba's mangled names, the perf map's sizes, the report's rows."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("kernel_profile", SCRIPT.parent / "kernel_profile.py")
+    kp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kp)
+    assert kp.demangle("_ZN6wargym7peleliu2us10can_act_onB2v1B38c8tJTIeFIjxE") == "wargym.peleliu.us.can_act_on"
+    assert kp.demangle("_ZN6wargym6kernel17run_chunk_peleliu") == "wargym.kernel.run_chunk_peleliu"
+    assert kp.demangle("NRT_decref") == "NRT_decref"
+    assert kp.map_lines({0x1000: "a", 0x1400: "b"}) == ["1000 400 a", f"1400 {kp.MAX_SIZE:x} b"]
+    report = ("# Overhead  Symbol\n"
+              "    12.94%  [.] wargym.peleliu.board.fire_map      -      -\n"
+              "     6.33%  [.] wargym.peleliu.board.sync_depth_hexes\n"
+              "    20.00%  [k] clear_page_erms\n")
+    assert kp.shares(report) == [(20.0, "clear_page_erms"), (12.94, "wargym.peleliu.board.fire_map"),
+                                 (6.33, "wargym.peleliu.board.sync_depth_hexes")]

@@ -31,9 +31,10 @@ def jp_map(T, S, g, out):
     """out[H] = the Japanese unit in each hex, -1 (BNR: the unit before the fortification marker
     it shares its hex with, as jp_at)."""
     out[:] = -1
-    for j in range(S.jp_loc.shape[1] - 1, -1, -1):
-        if S.jp_loc[g, j] == JP_MAP:
-            out[S.jp_hex[g, j]] = j
+    loc, hexes = S.jp_loc[g], S.jp_hex[g]  # locals: the stores to out do not reload them (fire_map)
+    for j in range(loc.shape[0] - 1, -1, -1):
+        if loc[j] == JP_MAP:
+            out[hexes[j]] = j
 
 
 # ------------------------------------------------------------------- BNR fortifications (19.0)
@@ -134,9 +135,10 @@ def draw_fort(T, S, g):
 def us_count(T, S, g, out):
     """out[H] = U.S. units on the map in each hex (regimental HQs included)."""
     out[:] = 0
-    for u in range(S.us_loc.shape[1]):
-        if S.us_loc[g, u] == US_MAP:
-            out[S.us_hex[g, u]] += 1
+    loc, hexes = S.us_loc[g], S.us_hex[g]
+    for u in range(loc.shape[0]):
+        if loc[u] == US_MAP:
+            out[hexes[u]] += 1
 
 
 @njit(cache=True)
@@ -260,18 +262,20 @@ def fire_map(T, S, g, occ, live_only, out):
     """out[H] = strongest dot any field of fire puts in each hex: of positions with a non-disrupted
     unit (``live_only``: 6.4, 7.31) or with any Japanese unit (11.31)."""
     out[:] = 0
-    hexes, dots, ext = T.grp_hexes, T.grp_dot, T.grp_ext_hexes  # locals: the stores to out do not reload them
+    # the tables and the state as local arrays: read through the structs, each read after a store
+    # to ``out`` loads the array's pointer and strides again (numba cannot tell they do not alias)
+    hexes, dots, ext, nhex, n_ext = T.grp_hexes, T.grp_dot, T.grp_ext_hexes, T.grp_nhex, T.grp_next
     for f in range(dots.shape[0]):
         n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
         if (n_live if live_only else n_occ) == 0:
             continue
-        for k in range(T.grp_nhex[f]):
+        for k in range(nhex[f]):
             h = hexes[f, k]
             d = dots[f, h]
             if d > out[h]:
                 out[h] = d
         if n_tank > 0:
-            for k in range(T.grp_next[f]):
+            for k in range(n_ext[f]):
                 h = ext[f, k]
                 if out[h] < STEADY:
                     out[h] = STEADY
@@ -293,33 +297,34 @@ def us_control(T, S, g, occ, own_hex_only, out):
     night, every unit controls just its own hex."""
     out[:] = False
     NU = S.us_loc.shape[1]
+    loc, hexes, steps_of, types, nbr = S.us_loc[g], S.us_hex[g], S.us_steps[g], T.us_type, T.nbr  # fire_map's note
     for p in range(S.garrison.shape[1]):
         if S.garrison[g, p]:
             out[T.pos_hex[p]] = True
     for u in range(NU):
-        if S.us_loc[g, u] != US_MAP:
+        if loc[u] != US_MAP:
             continue
-        h = S.us_hex[g, u]
+        h = hexes[u]
         if occ[h] >= 0:
             continue
         out[h] = True
         if own_hex_only:
             continue
-        t = T.us_type[u]
-        wide = (t == TANK or t == AMTANK) or ((t == INF or t == HEAVY) and S.us_steps[g, u] >= 3)
+        t = types[u]
+        wide = (t == TANK or t == AMTANK) or ((t == INF or t == HEAVY) and steps_of[u] >= 3)
         if not wide and (t == INF or t == HEAVY or t == INF_HQ or t == ENG):
             # two infantry / infantry-HQ / engineer units stacked with three or more steps
             steps, n = 0, 0
             for v in range(NU):
-                if S.us_loc[g, v] == US_MAP and S.us_hex[g, v] == h:
-                    tv = T.us_type[v]
+                if loc[v] == US_MAP and hexes[v] == h:
+                    tv = types[v]
                     if tv == INF or tv == HEAVY or tv == INF_HQ or tv == ENG:
-                        steps += S.us_steps[g, v]
+                        steps += steps_of[v]
                         n += 1
             wide = n >= 2 and steps >= 3
         if wide:
             for d in range(6):
-                x = T.nbr[h, d]
+                x = nbr[h, d]
                 if x >= 0:
                     out[x] = True
 
@@ -932,11 +937,11 @@ def artillery_taken(T, S, g):
 @njit(cache=True)
 def sync_depth_hexes(T, S, g):
     """dm_hex: where each depth or counterattack marker lies (the hex of its unit, -1)."""
-    for d in range(S.dm_hex.shape[1]):
-        S.dm_hex[g, d] = -1
-    for j in range(S.jp_loc.shape[1]):
-        if S.jp_loc[g, j] == JP_MAP:
-            if S.jp_depth[g, j] >= 0:
-                S.dm_hex[g, S.jp_depth[g, j]] = S.jp_hex[g, j]
-            if S.jp_ca[g, j] >= 0:
-                S.dm_hex[g, S.jp_ca[g, j]] = S.jp_hex[g, j]
+    out, loc, hexes, depth, ca = S.dm_hex[g], S.jp_loc[g], S.jp_hex[g], S.jp_depth[g], S.jp_ca[g]  # fire_map's note
+    out[:] = -1
+    for j in range(loc.shape[0]):
+        if loc[j] == JP_MAP:
+            if depth[j] >= 0:
+                out[depth[j]] = hexes[j]
+            if ca[j] >= 0:
+                out[ca[j]] = hexes[j]

@@ -545,16 +545,14 @@ def attack_valid(T, S, g, h):
     meet their conditions; a marker needs an attacking infantry unit with a radio or in command."""
     NU = S.us_loc.shape[1]
     core = False
-    inf_cmd = False
     for u in range(NU):
         if S.att_units[g, u]:
             a = S.us_hex[g, u]
             if infantryish(T, u) and T.dist[a, h] == 1 and not across_blocked(T, S, g, a, h):
                 core = True  # 19.2: across an open hexside
-            if attacking_infantry(T, S, g, u) and (S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[a, h]) & W_RD)):
-                inf_cmd = True
     if not core:
         return False
+    inf_cmd = radio_in_attack(T, S, g, h)
     for u in range(NU):
         if not S.att_units[g, u]:
             continue
@@ -999,9 +997,9 @@ def completable(T, S, g, h, occ, live):
 def radio_in_attack(T, S, g, h):
     """8.51: an attacking infantry unit has a radio or is in command of an HQ."""
     for u in range(S.us_loc.shape[1]):
-        if S.att_units[g, u] and (T.us_type[u] == INF or T.us_type[u] == HEAVY or T.us_type[u] == INF_HQ):
-            if S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[S.us_hex[g, u], h]) & W_RD):
-                return True
+        if attacking_infantry(T, S, g, u) \
+                and (S.us_cmd[g, u] or (weapons_of(T, S, g, u, T.dist[S.us_hex[g, u], h]) & W_RD)):
+            return True
     return False
 
 

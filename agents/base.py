@@ -174,7 +174,7 @@ def reset_agent(agent: Any, seed: int | None) -> None:
 
 
 # ------------------------------------------------------------------------------ policy settings
-def _init_defaults(ruleset: str) -> dict[str, Any]:
+def core_defaults(ruleset: str) -> dict[str, Any]:
     """The keyword defaults of the ruleset's core class (its decision mode, its rule options)."""
     from wargym.registry import core_class
 
@@ -184,31 +184,32 @@ def _init_defaults(ruleset: str) -> dict[str, Any]:
 
 def default_decisions(ruleset: str) -> str | None:
     """``DEFAULT_DECISIONS`` for a ruleset whose core has decision modes, None for one without."""
-    return DEFAULT_DECISIONS if "decisions" in _init_defaults(ruleset) else None
+    return DEFAULT_DECISIONS if "decisions" in core_defaults(ruleset) else None
 
 
 def changed_options(ruleset: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The rule options of ``options`` (a core's ``options``) that differ from the core's defaults:
     what a game must be built with to be the game a policy was trained in."""
-    defaults = _init_defaults(ruleset)
+    defaults = core_defaults(ruleset)
     return {k: v for k, v in options.items() if k not in defaults or defaults[k] != v}
 
 
 def run_settings(config: Mapping[str, Any], source: str | Path) -> dict[str, Any]:
     """The settings of a training run (the "config" of its run.json), its unset values resolved
     as ``wargym train`` resolved them: the ruleset's default scenario, the core's default decision
-    mode, and the rule option the "solitaire" opponent switches on."""
+    mode, the core options it set (``core_options``) and the rule option the "solitaire" opponent
+    switches on."""
     from wargym.registry import core_class, default_scenario
 
     ruleset = config.get("ruleset") or "island_war"
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = dict(config.get("core_options") or {})
     play = core_class(ruleset).system_play
     if config.get("opponent") == "solitaire" and play is not None and play.option:
         options[play.option] = True
     phases = list(config.get("phases") or []) or None
     return {"ruleset": ruleset, "side": config.get("side"),
             "scenario": config.get("scenario") or default_scenario(ruleset),
-            "decisions": config.get("decisions") or _init_defaults(ruleset).get("decisions"),
+            "decisions": config.get("decisions") or core_defaults(ruleset).get("decisions"),
             "options": options, "phases": phases, "delegate": (config.get("delegate") or "rule") if phases else None,
             "source": str(source)}
 

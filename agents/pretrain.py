@@ -12,6 +12,7 @@ A training config may name a ``pretrain`` block::
       dagger_rounds: 0       # then: the policy plays, the teacher labels what it would do (DAgger)
       dagger_samples: 30000  # decisions recorded per round
       dagger_epochs: 2       # epochs over all the decisions so far after each round
+      label_smoothing: 0.0   # the target: the teacher's action 1 - e, every legal action e / legal
       improve: null          # or a mapping: first learn the teacher's few-option decisions by
                              # policy iteration in simulation (agents/choices.py), then imitate that
 
@@ -20,6 +21,12 @@ reward, shaped or not); its decisions are recorded with the observations and mas
 sees.  The policy is then fitted by cross-entropy of its masked distribution on the teacher's
 actions, and its value head by squared error on the games' discounted returns (so PPO's first
 advantages are not noise).  PPO starts from that policy.
+
+``label_smoothing`` e > 0 fits the policy to (1 - e) x the teacher's action + e spread evenly over
+the legal actions (Szegedy et al. 2016): a clone of a teacher it can copy exactly (Peleliu's rule
+with its advice in the observation) then keeps about e of its probability off the teacher's action,
+so that PPO's sampled games try the other actions and learn where they pay, where an exact clone
+(entropy ~0) gives PPO nothing to compare.
 
 ``dagger_rounds`` (Ross et al. 2011, DAgger): a clone's small mistakes take it to states the
 teacher never visits, where it has nothing to copy.  Each round the policy itself plays (its most
@@ -44,7 +51,8 @@ import numpy as np
 
 PRETRAIN_DEFAULTS: dict[str, Any] = {"teacher": "rule", "samples": 100_000, "epochs": 3, "batch_size": 256,
                                      "learning_rate": 1e-3, "value_coef": 0.5, "dagger_rounds": 0,
-                                     "dagger_samples": 30_000, "dagger_epochs": 2, "improve": None}
+                                     "dagger_samples": 30_000, "dagger_epochs": 2, "label_smoothing": 0.0,
+                                     "improve": None}
 
 
 def with_defaults(raw: Any, defaults: dict[str, Any], block: str, where: str) -> dict[str, Any]:
@@ -71,6 +79,9 @@ def pretrain_config(raw: Any, source: str | None = None, phase_names: tuple[str,
     positive_integers(cfg, ("samples", "epochs", "batch_size", "dagger_samples", "dagger_epochs"), "pretrain", where)
     if not isinstance(cfg["dagger_rounds"], int) or cfg["dagger_rounds"] < 0:
         raise ValueError(f"{where}: pretrain.dagger_rounds must be an integer >= 0, got {cfg['dagger_rounds']!r}")
+    e = cfg["label_smoothing"]
+    if isinstance(e, bool) or not isinstance(e, (int, float)) or not 0.0 <= e < 1.0:
+        raise ValueError(f"{where}: pretrain.label_smoothing must be a number in [0, 1), got {e!r}")
     if cfg["improve"] is not None:
         from wargym.agents.choices import improve_config
 
@@ -158,9 +169,26 @@ def value_and_distribution(policy, obs, masks):
     return policy.value_net(latent_vf), dist
 
 
+def cloning_loss(dist, actions, mask: np.ndarray, weight, smoothing: float = 0.0):
+    """The weighted mean cross-entropy of the masked distribution ``dist`` on the teacher's
+    ``actions``; with ``smoothing`` e, on the target (1 - e) x the action + e spread evenly over the
+    legal actions (``mask``)."""
+    import torch
+
+    nll = -dist.log_prob(actions)
+    if smoothing:
+        legal = torch.as_tensor(mask)
+        log_probs = dist.distribution.logits  # normalized; an illegal action's is ~-1e8, left out
+        spread = -torch.where(legal, log_probs, torch.zeros_like(log_probs)).sum(1) / legal.sum(1)
+        nll = (1.0 - smoothing) * nll + smoothing * spread
+    return (weight * nll).sum() / weight.sum()
+
+
 def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learning_rate: float,
-        value_coef: float, seed: int, progress: bool = False, deadline: float | None = None) -> list[dict[str, float]]:
-    """Cross-entropy on the teacher's actions + value regression; one record per epoch (its
+        value_coef: float, seed: int, progress: bool = False, deadline: float | None = None,
+        smoothing: float = 0.0) -> list[dict[str, float]]:
+    """Cross-entropy on the teacher's actions (``cloning_loss``, ``smoothing`` its label smoothing)
+    + value regression; one record per epoch (its
     ``accuracy``: how often the policy's most probable action was the teacher's, read in the same
     pass of the network as the loss, i.e. before that batch's update).  Past
     ``deadline`` (``time.perf_counter()``) the fit stops after its current batch; the last record
@@ -184,9 +212,8 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
                    "global": torch.as_tensor(data["global"][idx])}
             actions = torch.as_tensor(data["action"][idx])
             values, dist = value_and_distribution(policy, obs, data["mask"][idx])
-            log_prob = dist.log_prob(actions)
-            weight = torch.as_tensor(data["weight"][idx])
-            policy_loss = -(weight * log_prob).sum() / weight.sum()
+            policy_loss = cloning_loss(dist, actions, data["mask"][idx], torch.as_tensor(data["weight"][idx]),
+                                       smoothing)
             value_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(data["return"][idx]))
             loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()
@@ -232,7 +259,7 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
     stats, obs = collect(env, teacher, steps, seed, gamma, data, 0)
     collected, rows = time.perf_counter() - start, steps * n
     history = fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["epochs"], cfg["batch_size"],
-                  cfg["learning_rate"], cfg["value_coef"], seed, progress, deadline)
+                  cfg["learning_rate"], cfg["value_coef"], seed, progress, deadline, cfg["label_smoothing"])
     rounds = []
     late = lambda: deadline is not None and time.perf_counter() >= deadline  # noqa: E731
     for r in range(cfg["dagger_rounds"]):
@@ -243,7 +270,8 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
                               student=model.policy, obs=obs)
         rows += more_steps * n
         history += fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["dagger_epochs"],
-                       cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress, deadline)
+                       cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress, deadline,
+                       cfg["label_smoothing"])
         rounds.append({"round": r + 1, "samples": more_steps * n, **played,
                        "seconds": round(time.perf_counter() - began, 1)})
         if progress:

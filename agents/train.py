@@ -46,6 +46,7 @@ import yaml
 DEFAULTS: dict[str, Any] = {
     "ruleset": "island_war", "scenario": None, "side": None, "opponent": "rule",
     "decisions": None, "max_decisions": None, "reward_shaping": 0.0, "phases": None, "delegate": "rule",
+    "core_options": None,
     "steps": 100_000, "seed": 0, "n_envs": 32, "checkpoint_every": 100_000,
     "device": "cpu", "torch_threads": None, "numba_threads": None, "progress_bar": True,
     "n_steps": 128, "batch_size": 1024, "n_epochs": 4, "learning_rate": 2.5e-4, "gamma": 0.999,
@@ -53,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "target_kl": None,
     "max_minutes": None,
     "policy": "hex_map",
+    "value_summary": False,
     "net_arch": {"pi": [128], "vf": [128]},
     "extractor": None,
     "pretrain": None,
@@ -143,6 +145,16 @@ def check_config(cfg: dict[str, Any], source: str | None = None) -> None:
             check_scenario(cfg["ruleset"], cfg["scenario"])
         except ValueError as err:
             raise ValueError(f"{where}: scenario: {err}") from None
+    if cfg["value_summary"] and cfg["policy"] != "hex_pointer":
+        raise ValueError(f"{where}: value_summary needs policy hex_pointer, got policy {cfg['policy']!r}")
+    options = cfg["core_options"]
+    if options is not None:
+        from wargym.agents.base import core_defaults
+
+        known = sorted(set(core_defaults(cfg["ruleset"])) - {"scenario", "decisions", "max_decisions", "threads"})
+        if not isinstance(options, dict) or not set(options) <= set(known):
+            raise ValueError(f"{where}: core_options {options!r}: a mapping of the {cfg['ruleset']} core's options "
+                             f"({', '.join(known)})")
     check_agent_spec(cfg["opponent"], f"{where}: opponent")
     check_agent_spec(cfg["delegate"], f"{where}: delegate")
 
@@ -323,7 +335,8 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
                                     vectorization_mode="vector_entry_point", side=cfg["side"],
                                     opponent=cfg["opponent"], scenario=cfg["scenario"], decisions=cfg["decisions"],
                                     max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"],
-                                    phases=cfg["phases"], delegate=cfg["delegate"])
+                                    phases=cfg["phases"], delegate=cfg["delegate"],
+                                    core_options=cfg["core_options"])
     env = VecMonitor(SB3VecEnv(vector_env))  # VecMonitor: episode returns and lengths for charts/
 
     # 4. the model: new, or the latest checkpoint
@@ -331,7 +344,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         policy, policy_kwargs = "MultiInputPolicy", {"features_extractor_class": HexMapExtractor}
         if cfg["policy"] == "hex_pointer":
             policy = HexPointerPolicy
-            policy_kwargs = pointer_policy_kwargs(vector_env.unwrapped.core)
+            policy_kwargs = {**pointer_policy_kwargs(vector_env.unwrapped.core), "value_summary": cfg["value_summary"]}
         policy_kwargs.update(features_extractor_kwargs=cfg["extractor"], net_arch=cfg["net_arch"])
         model = MaskablePPO(policy, env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
                             n_epochs=cfg["n_epochs"], learning_rate=cfg["learning_rate"], gamma=cfg["gamma"],

@@ -44,9 +44,11 @@ def build(cfg: dict, num_envs: int):
 
     venv = gymnasium.make_vec(env_id("peleliu"), num_envs=num_envs, vectorization_mode="vector_entry_point",
                               side="us", scenario=cfg["scenario"], decisions=cfg["decisions"],
-                              max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"])
+                              max_decisions=cfg["max_decisions"], reward_shaping=cfg["reward_shaping"],
+                              core_options=cfg.get("core_options"))
     core = venv.unwrapped.core
-    kwargs = {**pointer_policy_kwargs(core), "features_extractor_kwargs": cfg["extractor"],
+    kwargs = {**pointer_policy_kwargs(core), "value_summary": cfg.get("value_summary", False),
+              "features_extractor_kwargs": cfg["extractor"],
               "net_arch": cfg["net_arch"]}
     model = MaskablePPO(HexPointerPolicy, SB3VecEnv(venv), policy_kwargs=kwargs, seed=cfg["seed"], device="cpu")
     return venv.unwrapped, model
@@ -113,7 +115,7 @@ def run_agree(args, cfg: dict) -> None:
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
     core = PeleliuCore(load_scenario(cfg["scenario"]), decisions=cfg["decisions"],
-                       max_decisions=cfg["max_decisions"], threads=1)
+                       max_decisions=cfg["max_decisions"], threads=1, **(cfg.get("core_options") or {}))
     rule = make_agent("rule", "peleliu", "us", seed=0)
     policy = SB3Agent(args.model, deterministic=True)
     state = core._init(np.array([game_keys(args.seed + j, 1)[0] for j in range(args.games)], dtype=np.uint64))

@@ -38,7 +38,8 @@ The decision driver (``bind_driver``)
     do nothing); ``bind_driver``
     compiles the driver around them into one kernel over a range of games, ``run_chunk``, whose
     mode starts the games, steps them, settles them, or works out the masks and deciders of the
-    current positions without changing them (what ``from_dict`` checks a record against).
+    current positions (what ``from_dict`` checks a record against) without playing on: the
+    positions stay as they are, but for what ``at_rest`` derives from them.
 
 Threads (``GameChunks``)
     The games of a batch are independent, so threads may share them.  Chosen by measurement

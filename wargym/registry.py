@@ -157,6 +157,7 @@ register(Ruleset(
     core="wargym.peleliu.core:PeleliuCore", env_name="Peleliu", default_scenario="sept15",
     baselines="wargym.agents.peleliu_rule",
     contract=({"decisions": "major", "max_decisions": 60},
+              {"core_options": {"advice": True}, "max_decisions": 60},  # the rule's choice observed: no leak
               {"scenario": "assault", "core_options": {"variable_letters": True, "alt_armor": True},
                "max_decisions": 60},
               {"scenario": "bnr", "max_decisions": 100}),

@@ -400,3 +400,91 @@ def test_attu_command_policy_trains_in_its_phases_and_plays_whole_games(tmp_path
     assert refit["decisions"] > 0 and 0 <= refit["policy_yes"] <= refit["decisions"]
     assert sum(result["refit_casualties"]["policy"]) == refit["policy_yes"]
     assert sum(result["refit_casualties"]["rule"]) == refit["rule_yes"]
+
+
+def test_peleliu_advice_option_travels_from_the_config_to_the_agent_and_the_export(tmp_path):
+    # configs/train/peleliu_us.yaml sets core_options {advice: true} (the rule baseline's choice in
+    # the observation, wargym/peleliu/observe.py): the run records it, the trained agent and the
+    # exported policy build their games with it, since their observation has the advice in it
+    import argparse
+
+    from wargym.agents.base import make_agent
+    from wargym.agents.export import export_settings
+    from wargym.agents.train import check_config, load_config
+    from wargym.replay import make_core_for
+
+    tiny = {"ruleset": "peleliu", "side": "us", "core_options": {"advice": True}, "max_decisions": 200,
+            "n_envs": 2, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "checkpoint_every": 64,
+            "progress_bar": False, "torch_threads": 1}
+    final = train(tiny, steps=32, out_dir=tmp_path, seed=1)
+    agent = SB3Agent(final)
+    assert agent.settings["options"] == {"advice": True}
+    exported = export_settings(argparse.Namespace(checkpoint=str(final), ruleset=None, side=None, scenario=None,
+                                                  decisions=None, phases=None, delegate=None))
+    assert exported["options"] == {"advice": True}
+    core = make_core_for("peleliu", exported["scenario"], exported["decisions"], exported["options"])
+    assert core.options["advice"]
+    state = core.init(batch_size=2, seed=4)
+    assert make_agent(f"sb3:{final}", "peleliu", "us").act(core, state, 0).shape == (2,)
+    cfg, _ = load_config({"ruleset": "peleliu", "core_options": {"advise": True}})
+    with pytest.raises(ValueError, match=r"core_options \{'advise': True\}: a mapping of the peleliu core's options "
+                                         r"\(advice, alt_armor, variable_letters\)"):
+        check_config(cfg)
+
+
+def test_cloning_loss_with_label_smoothing_spreads_e_over_the_legal_actions():
+    # logits (0, ln 3, 5) with the third action illegal: p = (1/4, 3/4, 0); teacher's action 1.
+    # Plain: -ln(3/4).  Smoothing 0.2: 0.8 x -ln(3/4) + 0.2 x (-ln(1/4) - ln(3/4)) / 2
+    import math
+
+    import torch
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    from wargym.agents.pretrain import cloning_loss, pretrain_config
+
+    mask = np.array([[True, True, False]])
+    dist = MaskableCategoricalDistribution(3).proba_distribution(torch.tensor([[0.0, math.log(3.0), 5.0]]))
+    dist.apply_masking(mask)  # as the policy's value_and_distribution gives it
+    actions, weight = torch.tensor([1]), torch.ones(1)
+    assert cloning_loss(dist, actions, mask, weight).item() == pytest.approx(-math.log(0.75), rel=1e-6)
+    expected = 0.8 * -math.log(0.75) + 0.2 * (-math.log(0.25) - math.log(0.75)) / 2
+    assert cloning_loss(dist, actions, mask, weight, 0.2).item() == pytest.approx(expected, rel=1e-6)
+    with pytest.raises(ValueError, match="pretrain.label_smoothing must be a number in \\[0, 1\\), got 1.5"):
+        pretrain_config({"label_smoothing": 1.5})
+
+
+def test_value_summary_reads_the_board_summary_through_a_layer_norm(tmp_path):
+    # agents/policy.py HexPointerPolicy(value_summary=True): the value net's first layer reads the
+    # extractor's summary (summary_dim numbers after the map), not the whole feature vector; a saved
+    # model loads with it; the config refuses it for a policy without that summary
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from wargym.agents.policy import Columns, HexPointerExtractor, HexPointerPolicy, hex_planes
+    from wargym.agents.train import check_config, load_config
+    from wargym.envs.sb3 import SB3VecEnv
+    from wargym.envs.vector import WargymVectorEnv
+
+    venv = WargymVectorEnv(2, ruleset="island_war", side="us", opponent="rule", decisions="major")
+    extractor = {"channels": [4], "dilations": [1], "global_embed": 2, "summary_dim": 8}
+    model = MaskablePPO(HexPointerPolicy, SB3VecEnv(venv), n_steps=8, batch_size=8, seed=0,
+                        policy_kwargs={"features_extractor_class": HexPointerExtractor, "net_arch": {"pi": [], "vf": [6]},
+                                       "hex_planes": hex_planes(venv.core), "features_extractor_kwargs": extractor,
+                                       "value_summary": True})
+    trunk = model.policy.features_extractor
+    columns, norm, first = list(model.policy.mlp_extractor.value_net)[:3]
+    start = trunk.map_channels * trunk.rows * trunk.cols
+    assert isinstance(columns, Columns) and (columns.start, columns.stop) == (start, start + trunk.summary_dim)
+    assert isinstance(norm, torch.nn.LayerNorm) and (first.in_features, first.out_features) == (trunk.summary_dim, 6)
+    features = torch.randn(3, trunk.features_dim)
+    moved = features.clone()
+    moved[:, :start] += 5.0  # the map's features: the value does not read them
+    values = model.policy.value_net(model.policy.mlp_extractor.forward_critic(features))
+    assert torch.equal(values, model.policy.value_net(model.policy.mlp_extractor.forward_critic(moved)))
+    model.save(tmp_path / "m.zip")
+    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    assert loaded.policy.value_summary
+    assert torch.equal(loaded.policy.value_net(loaded.policy.mlp_extractor.forward_critic(features)), values)
+    cfg, _ = load_config({"policy": "hex_map", "value_summary": True})
+    with pytest.raises(ValueError, match="value_summary needs policy hex_pointer, got policy 'hex_map'"):
+        check_config(cfg)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from peleliu_board import Board
+from peleliu_board import Board, make_core
 from wargym.peleliu import actions as act
 from wargym.peleliu.observe import N_SCALARS, N_UNIT, UNIT_PLANE
 
@@ -54,3 +54,48 @@ def test_peleliu_observation_objective_planes_measure_hexes_to_the_positions_not
     assert plane(64, 513) == np.float32(b.dist(513, 314) / 20)
     s.jp_dis[0, j] = True                         # 6.2: a disrupted unit's position does not fire
     assert plane(66, 214) == 0.0
+
+
+def test_peleliu_observation_advice_is_the_rule_baselines_choice():
+    """The core's ``advice`` option (not a rule: observe.py) marks, at every decision, what the U.S.
+    rule baseline would choose: its hex on plane 67, its unit in the unit's block, or its other
+    special (END, YES, NO, an order, RESOLVE, a marker, a landing box) in the global vector; without
+    the option those entries stay zero and the rest of the observation is the same."""
+    from wargym.agents.peleliu_rule import PeleliuRuleAgent
+    from wargym.peleliu.observe import ADVICE_AT, ADVICE_PLANE, ADVICE_UNIT
+
+    advised, plain = make_core(advice=True), make_core()
+    rule = PeleliuRuleAgent()
+    state = advised.init(batch_size=4, seed=3)
+    H, NU = advised.scenario.num_hexes, len(advised.scenario.us_names)
+    kinds = set()
+    for _ in range(150):
+        with_advice, without = advised.observe(state, 0), plain.observe(state, 0)
+        chosen = rule.act(advised, state, 0)
+        for g in range(4):
+            spatial, glob = with_advice["spatial"][g], with_advice["global"][g]
+            units = glob[N_SCALARS:].reshape(NU, N_UNIT)[:, ADVICE_UNIT]
+            specials = glob[ADVICE_AT:N_SCALARS]
+            a = int(chosen[g])
+            if a < H:
+                kinds.add("hex")
+                h = a
+                assert spatial[ADVICE_PLANE, advised.scenario.grid.plane_row[h], advised.scenario.grid.plane_col[h]] == 1
+            elif a - H < act.END:
+                kinds.add("unit")
+                assert units[a - H - act.UNIT_0] == 1
+            else:
+                kinds.add("special")
+                assert specials[a - H - act.END] == 1
+            assert spatial[ADVICE_PLANE].sum() + units.sum() + specials.sum() == 1
+        assert not without["spatial"][:, ADVICE_PLANE].any() and not without["global"][:, ADVICE_AT:N_SCALARS].any()
+        plain_units = without["global"][:, N_SCALARS:].reshape(4, NU, N_UNIT)
+        assert not plain_units[:, :, ADVICE_UNIT].any()
+        keep = np.ones(with_advice["global"].shape[1], np.bool_)
+        keep[ADVICE_AT:N_SCALARS] = False
+        keep[N_SCALARS + ADVICE_UNIT::N_UNIT] = False
+        assert np.array_equal(with_advice["global"][:, keep], without["global"][:, keep])
+        assert np.array_equal(np.delete(with_advice["spatial"], ADVICE_PLANE, 1),
+                              np.delete(without["spatial"], ADVICE_PLANE, 1))
+        state = advised.step(state, chosen)
+    assert kinds == {"hex", "unit", "special"}

@@ -7,7 +7,10 @@
 The only player is the U.S. ("us"); the Japanese are the card system inside the core (SystemPlay
 with no option: always on).  Options: ``decisions`` ("full": every choice the book leaves to the
 player; "major": the minor ones by the defaults of sequence.is_minor), ``variable_letters`` (20.1),
-``alt_armor`` (20.2).  The rules are numba functions of one game run by the shared driver.
+``alt_armor`` (20.2), and one option that is not a rule: ``advice`` puts the U.S. rule baseline's
+choice at each decision into the observation (observe.py: plane 67, each unit's advice entry, the
+advised special), for a policy that learns where to depart from it.  The rules are numba functions
+of one game run by the shared driver.
 """
 
 from __future__ import annotations
@@ -43,12 +46,13 @@ class PeleliuCore(KernelCore):
     driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Scenario = "sept15", decisions: str = "full", variable_letters: bool = False,
-                 alt_armor: bool = False, max_decisions: int = 5_000, threads: int = 1):
+                 alt_armor: bool = False, advice: bool = False, max_decisions: int = 5_000, threads: int = 1):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
-        self.options = {"variable_letters": bool(variable_letters), "alt_armor": bool(alt_armor)}
+        self.options = {"variable_letters": bool(variable_letters), "alt_armor": bool(alt_armor),
+                        "advice": bool(advice)}
         self.players = PLAYERS
         self.num_actions = act.num_actions(self.scenario.num_hexes)
         self.setup_kernels(make_tables(self.scenario, decisions == "major", variable_letters, alt_armor,

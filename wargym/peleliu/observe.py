@@ -27,11 +27,16 @@
            by nobody (no U.S. unit, no garrison), / 20, at most 1; 65 the same over the beach-firing
            positions (15.2 goal 1); 66 the fire a unit there is exposed to: every live field of fire
            (41-42) counted, intense 3 and steady 1, / 10
+    --- advice (the core's ``advice`` option; zero without it)
+    67     the hex the U.S. rule baseline (agents/peleliu_rule.py) would choose at this decision
 ``global`` float32[N_GLOBAL]: turn, stage, phase, actions left, markers, losses and the level, the
 boxes and the turn track, letters available, the fire card's colours and letters, the result; BNR:
-Rupertus in command, the flamethrower, the morning's bonus barrages left, the kind of turn.
-then, per U.S. unit (N_UNIT each, in counters.yaml order): where it is, steps, disruption, acted,
-hero, type, in the declared order (or tied for a hit), in close combat, command post, in command, and last (UNIT_PLANE)
+Rupertus in command, the flamethrower, the morning's bonus barrages left, the kind of turn; the
+advice (zero without the option): a one-hot of the rule baseline's choice among the specials that
+are not units (END ... the landing boxes).
+Then, per U.S. unit (N_UNIT each, in counters.yaml order): where it is, steps, disruption, acted,
+hero, type, in the declared order (or tied for a hit), in close combat, command post, in command, the
+rule baseline's choice (the advice: 1 for the unit it would choose; zero without the option), and last (UNIT_PLANE)
 its hex on the map as (plane position + 1) / planes, 0 off the map: the pointer from the unit's
 actions (UNIT_0 + u) to the map that a hex-pointer policy reads (core.special_hex_inputs).
 """
@@ -41,16 +46,20 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.jit import njit
+from wargym.peleliu.actions import END, NUM_SPECIALS, UNIT_0
 from wargym.peleliu.scenario import COLOURS, INTENSE, STEADY, TERRAINS, US_TYPES, Scenario
 from wargym.peleliu.state import (
     DIS_NEW, JP_MAP, JP_RESERVE, PHASE_NAMES, STAGE_NAMES, US_BOX, US_ELIM, US_MAP, US_TRACK,
 )
 
 N_STATIC = 26
-N_PLANES = 67
+N_PLANES = 68
+ADVICE_PLANE = 67
 PHASE_AT = 10 + len(STAGE_NAMES)  # where the global vector's one-hot of the decision phase starts
-N_SCALARS = PHASE_AT + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8
-N_UNIT = 5 + 4 + len(US_TYPES) + 5
+ADVICE_AT = PHASE_AT + len(PHASE_NAMES) + 5 + 24 + 5 + 18 + 6 + 5 + 8  # the advised special (not a unit)
+N_SCALARS = ADVICE_AT + NUM_SPECIALS - END
+N_UNIT = 5 + 4 + len(US_TYPES) + 6
+ADVICE_UNIT = N_UNIT - 2  # a unit block's entry: the rule baseline would choose this unit
 UNIT_PLANE = N_UNIT - 1  # a unit block's last entry: where the unit is on the map (module docstring)
 
 
@@ -153,6 +162,10 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
         dyn[games[ok], plane - N_STATIC, where[ok]] = 1
     dyn[:, 49 - N_STATIC] = np.maximum(dyn[:, 49 - N_STATIC], state.tie_hexes)
     add(50, state.att_units | state.tie_units)
+    advice = advised_actions(core, state)
+    if advice is not None:
+        at_hex = (advice >= 0) & (advice < H)
+        dyn[games[at_hex], ADVICE_PLANE - N_STATIC, advice[at_hex]] = 1
     if sc.spec.kind == "bnr":
         frev = state.jp_rev[fb, ff]
         dyn[fb, 52 - N_STATIC, fh] = np.where(frev, 1.0, 0.5)
@@ -220,6 +233,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     o += 6
     glob[:, o] = state.terminated
     o += 5
+    assert o + 8 == ADVICE_AT
     if bnr:
         glob[:, o] = state.rupertus
         glob[:, o + 1] = state.flame
@@ -227,6 +241,10 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
         glob[:, o + 3] = (state.bonus & 2) == 0
         kind = sc.bnr_kind[np.clip(turn, 0, len(sc.bnr_kind) - 1)]
         glob[np.arange(B), o + 4 + kind] = 1
+    if advice is not None:
+        special = advice - H
+        named = special >= END
+        glob[games[named], ADVICE_AT + special[named] - END] = 1
     # units
     units = np.zeros((B, NU, N_UNIT), np.float32)
     for k, loc in enumerate((US_TRACK, US_BOX, US_MAP, US_ELIM)):
@@ -241,8 +259,23 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     units[:, :, 10 + len(US_TYPES)] = state.cc_units
     units[:, :, 11 + len(US_TYPES)] = state.cp >= 0
     units[:, :, 12 + len(US_TYPES)] = state.us_cmd
+    if advice is not None:
+        u = advice - H - UNIT_0
+        unit = (u >= 0) & (u < NU)
+        units[games[unit], u[unit], ADVICE_UNIT] = 1
     units[:, :, UNIT_PLANE] = np.where(on, g.plane_index[np.where(on, state.us_hex, 0)] + 1, 0) / (g.rows * g.columns)
     return {"spatial": spatial, "global": np.concatenate([glob, units.reshape(B, -1)], axis=1)}
+
+
+def advised_actions(core, state) -> np.ndarray | None:
+    """int64[B]: the action the U.S. rule baseline (agents/peleliu_rule.py) would take in each game
+    (-1 where the game is over), with the core's ``advice`` option; None without it.  The rule reads
+    only what the U.S. player sees (the contract's leak test runs with the option on)."""
+    if not core.options.get("advice"):
+        return None
+    from wargym.agents.peleliu_rule import PeleliuRuleAgent
+
+    return PeleliuRuleAgent().act(core, state, 0)
 
 
 def objective_planes(sc: Scenario, state, us_on: np.ndarray, jp_on: np.ndarray, dyn: np.ndarray) -> None:

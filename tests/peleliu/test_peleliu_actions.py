@@ -444,14 +444,14 @@ def test_peleliu_12_0_a_unit_acts_once_per_fire_phase():
 def test_peleliu_13_47_leaving_counterattack_stance():
     """13.42 / 13.47: a unit in counterattack stance (J22, revealed, counterattack marker 55 on its
     depth side) in the provisional position 0517 moves first to an empty position projecting fire
-    into a landing beach hex within three hexes: A3 (0318, two hexes) before A8 (0216, three).  It
-    ends there, so it leaves the stance: the marker leaves play and, having shown its depth side,
-    is replaced by a normal depth marker face down (the pool holds only marker 10); the unit stays
-    revealed."""
+    into a landing beach hex within three hexes, the closest: A17 (0417, one hex) before A3 (0318,
+    two) and A8 (0216, three).  It ends there, so it leaves the stance: the marker leaves play and,
+    having shown its depth side, is replaced by a normal depth marker face down (the pool holds
+    only marker 10); the unit stays revealed."""
     b = Board(turn=9)
     assert b.sc.pos_prov[b.sc.hex_pos[b.hex(517)]]
-    assert (b.dist(517, 318), b.dist(517, 216)) == (2, 3)
-    assert b.sc.pos_beachfire[b.pos("A3")] and b.sc.pos_beachfire[b.pos("A8")]
+    assert (b.dist(517, 417), b.dist(517, 318), b.dist(517, 216)) == (1, 2, 3)
+    assert all(b.sc.pos_beachfire[b.pos(pid)] for pid in ("A17", "A3", "A8"))
     assert b.sc.dm_kind[55] == 2
     j = b.jp(517, "J22", rev=True)
     b.state.jp_ca[0, j] = 55
@@ -460,7 +460,7 @@ def test_peleliu_13_47_leaving_counterattack_stance():
     b.depth_pool(10)
     japanese.counterattack(b.T, b.S, 0, j)
     s = b.state
-    assert b.jp_where(j) == 318
+    assert b.jp_where(j) == 417
     assert s.jp_ca[0, j] == -1 and s.dm_loc[0, 55] == DM_OUT
     assert s.jp_depth[0, j] == 10 and not s.dm_rev[0, 10] and s.jp_rev[0, j]
 
@@ -504,16 +504,17 @@ def test_peleliu_12_52_reinforcement_priority_closest_to_us_units():
 
 def test_peleliu_13_42_counterattack_tie_westernmost_then_southernmost():
     """13.42: a unit in counterattack stance in the provisional position 0618 (no U.S. unit on the
-    map) moves to an empty position firing on a landing beach hex within three hexes: A3 (0318) and
-    A4 (0320), both three hexes away, in the same column -> "the westernmost hex, then
-    southernmost": A4."""
+    map) moves to an empty position firing on a landing beach hex within three hexes: A17 (0417)
+    and A9 (0419) two hexes away, A3 (0318) and A4 (0320) three -> the closest, A17 and A9, in the
+    same column -> "the westernmost hex, then southernmost": A9."""
     b = Board(turn=9)
     cands = [pid for p, pid in enumerate(b.sc.pos_id)
              if pid and b.sc.pos_beachfire[p] and b.dist(618, b.pos_hexnum(pid)) <= 3]
-    assert sorted(cands) == ["A3", "A4"] and b.dist(618, 318) == b.dist(618, 320) == 3
+    assert sorted(cands) == ["A17", "A3", "A4", "A9"]
+    assert b.dist(618, 417) == b.dist(618, 419) == 2 and b.dist(618, 318) == b.dist(618, 320) == 3
     j = b.jp(618, "J22", rev=True)
     b.state.jp_ca[0, j] = 55
     b.state.dm_loc[0, 55] = DM_UNIT
     b.state.dm_rev[0, 55] = True
     japanese.counterattack(b.T, b.S, 0, j)
-    assert b.jp_where(j) == 320
+    assert b.jp_where(j) == 419

@@ -483,6 +483,19 @@ def garrison_with_projectors(b: Board, pids) -> None:
         b.state.garrison[0, b.pos(pid)] = True
 
 
+def test_peleliu_17_1_thirteen_positions_fire_onto_landing_beach_hexes():
+    """17.1: "all 13 position hexes that project fire onto US landing beach hexes" (15.2 goal 1
+    asks 10 of them).  The map is reconstructed (configs/peleliu/positions.yaml names the 13); the
+    count is the book's.  Zones A and B hold 40 positions (17.2), 22 of them in zone B (15.2 goal
+    2 asks 14)."""
+    b = Board()
+    firing = sorted(pid for p, pid in enumerate(b.sc.pos_id) if b.sc.pos_beachfire[p])
+    assert len(firing) == 13
+    assert firing == sorted(["A1", "A2", "A3", "A4", "A5", "A6", "A8", "A9", "A10", "A11", "A12", "A17", "B2"])
+    zones = [pid[0] for pid in b.sc.pos_id if pid]
+    assert zones.count("A") + zones.count("B") == 40 and zones.count("B") == 22
+
+
 @pytest.mark.parametrize("case,result", [("a5_a6", R_LOSS), ("a5_a6_zone_b", None), ("everything", None)])
 def test_peleliu_15_2_victory_two_of_three_goals(case, result):
     """15.2: at the end of turn 12 the U.S. win with two of three goals: 10 secured positions that

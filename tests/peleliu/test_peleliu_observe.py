@@ -99,3 +99,16 @@ def test_peleliu_observation_advice_is_the_rule_baselines_choice():
                               np.delete(without["spatial"], ADVICE_PLANE, 1))
         state = advised.step(state, chosen)
     assert kinds == {"hex", "unit", "special"}
+
+
+def test_peleliu_observation_bnr_numbers_end_where_the_advice_begins():
+    """The global vector's layout (observe.py module docstring): Bloody Nose Ridge's eight numbers
+    (Rupertus, the flamethrower, the two bonuses, the turn kind one-hot of four) lie just before
+    ADVICE_AT, so the turn kind's one-hot is the last four entries before it and, without the
+    advice option, nothing from ADVICE_AT to the unit blocks is set."""
+    from wargym.peleliu.observe import ADVICE_AT
+
+    core = make_core("bnr")
+    glob = core.observe(core.init(batch_size=3, seed=1), 0)["global"]
+    assert np.array_equal(glob[:, ADVICE_AT - 4:ADVICE_AT].sum(axis=1), [1, 1, 1])
+    assert not glob[:, ADVICE_AT:N_SCALARS].any()

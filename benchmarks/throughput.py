@@ -27,7 +27,8 @@ benchmark beside it would: the threads figures of benchmarks/README.md are taken
 
 ``--profile`` adds where the time goes at the largest batch (policy, core.step split into
 validation + state copy + the ruleset's batch kernel, reset_done, and observe for one player as
-observations/s), and a cProfile top-15 by cumulative time at batch 64.
+observations/s), the kernel's time by the decision each game took (``kernel_by_phase``), and a
+cProfile top-15 by cumulative time at batch 64.
 
 With ``--json`` the last line of stdout is one JSON object with the keys ruleset, scenario, batch,
 ratio, reference and machine (plus details, and profile when asked).
@@ -147,7 +148,8 @@ def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
 
     The loop total is policy + core.step + reset_done.  core.step is then re-run on the same input
     as its parts: check_actions (validation), state copy and the ruleset kernel called directly;
-    observe(state, current player of game 0) is timed on its own (not in the loop total)."""
+    observe(state, current player of game 0) is timed on its own (not in the loop total), in the
+    first calls until it has taken a quarter of ``seconds``."""
     kernel_name, copy_and_kernel = ruleset_kernel(core)
     state = core.init(batch, seed)
     rng = np.random.default_rng(seed)
@@ -155,11 +157,14 @@ def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
     next_episode = batch
     t = {"policy": 0.0, "step": 0.0, "reset_done": 0.0, "check_actions": 0.0, "copy": 0.0, "kernel": 0.0,
          "observe": 0.0}
-    calls = decisions = 0
+    calls = decisions = observed = 0
+    n_phases = len(core.phase_names)
+    phase_counts, kernel_calls = [], []  # per call: live games at each phase before it; its kernel time
     clock = time.perf_counter
     end = clock() + seconds
     while True:
         live = ~(state.terminated | state.truncated)
+        phase_counts.append(np.bincount(state.phase[live].astype(np.int64), minlength=n_phases))
         t0 = clock()
         actions = random_masked_actions(rng, state.legal_action_mask)
         t1 = clock()
@@ -175,6 +180,7 @@ def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
             _, dt_copy, dt_kernel = copy_and_kernel(state, checked)
             t["copy"] += dt_copy
             t["kernel"] += dt_kernel
+            kernel_calls.append(dt_kernel)
         decisions += int(live.sum())
         calls += 1
         state = new
@@ -187,9 +193,11 @@ def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
             next_episode += len(idx)
             state = core.reset_done(state, seed, episode)
         t["reset_done"] += clock() - t4
-        t5 = clock()
-        core.observe(state, int(state.current_player[0]))
-        t["observe"] += clock() - t5
+        if t["observe"] < seconds / 4:  # observe is slow next to a step: a quarter of the time at most
+            t5 = clock()
+            core.observe(state, int(state.current_player[0]))
+            t["observe"] += clock() - t5
+            observed += 1
         if clock() >= end:
             break
     loop = t["policy"] + t["step"] + t["reset_done"]
@@ -202,8 +210,27 @@ def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
                                      if t["step"] > 0 else {}),
         "kernel": kernel_name,
         "kernel_us_per_decision": 1e6 * t["kernel"] / decisions if decisions and kernel_name else None,
-        "observations_per_s": batch * calls / t["observe"] if t["observe"] > 0 else None,
+        "observations_per_s": batch * observed / t["observe"] if t["observe"] > 0 else None,
+        "kernel_by_phase": kernel_by_phase(core, np.array(phase_counts[:len(kernel_calls)], dtype=float),
+                                           np.array(kernel_calls)),
     }
+
+
+def kernel_by_phase(core, counts: np.ndarray, kernel: np.ndarray) -> list[dict]:
+    """The kernel's time by the decision a game took, most first: each call's kernel time fitted by
+    least squares as a sum over the games it stepped of one cost per phase (``counts[call,
+    phase]``).  A phase's cost is the whole step after that decision: its own effect, the
+    automatic play it sets off (a Japanese turn after the last landing box, say) and the next
+    decision's mask.  A phase seen in few calls gets an unsteady, even negative, estimate."""
+    if len(kernel) == 0:
+        return []
+    seen = np.flatnonzero(counts.sum(axis=0) > 0)
+    cost, *_ = np.linalg.lstsq(counts[:, seen], kernel, rcond=None)
+    total = kernel.sum()
+    rows = [{"phase": core.phase_names[p], "per_call": float(counts[:, p].sum() / len(kernel)),
+             "us_each": float(1e6 * c), "share": float(c * counts[:, p].sum() / total)}
+            for p, c in zip(seen, cost)]
+    return sorted(rows, key=lambda r: -r["share"])
 
 
 def cprofile_top(core, batch: int, seconds: float, top: int = 15) -> str:
@@ -404,6 +431,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    kernel per decision: {prof['kernel_us_per_decision']:.1f} us")
         print(f"  observe (one player, separate): {s['observe']:.3f} s, "
               f"{prof['observations_per_s']:,.0f} observations/s")
+        print("  kernel by the decision each game took (least squares over the calls):")
+        for row in prof["kernel_by_phase"][:12]:
+            print(f"    {row['phase'][:48]:48s} {row['per_call']:7.1f} a call {row['us_each']:8.2f} us each "
+                  f"{100 * row['share']:6.1f} %")
         pbatch = 64
         print(f"\ncProfile at batch {pbatch}, top 15 by cumulative time:")
         print(cprofile_top(core, pbatch, min(args.seconds, 3.0)))

@@ -95,3 +95,23 @@ def test_kernel_profile_names_numbas_functions_and_reads_perfs_report():
               "    20.00%  [k] clear_page_erms\n")
     assert kp.shares(report) == [(20.0, "clear_page_erms"), (12.94, "wargym.peleliu.board.fire_map"),
                                  (6.33, "wargym.peleliu.board.sync_depth_hexes")]
+
+
+def test_throughput_kernel_by_phase_recovers_each_phase_cost(monkeypatch):
+    """--profile's split of the kernel's time: calls whose time is exactly 2 us per game at phase 0
+    and 5 us per game at phase 2 (phase 1 never seen) give back those costs and their shares."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("throughput", SCRIPT)
+    tp = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "throughput", tp)  # its dataclasses look their module up
+    spec.loader.exec_module(tp)
+    counts = np.array([[10, 0, 0], [0, 0, 4], [3, 0, 7], [5, 0, 5]], dtype=float)
+    kernel = 1e-6 * (2 * counts[:, 0] + 5 * counts[:, 2])  # 20, 20, 41, 35 us
+    rows = tp.kernel_by_phase(SimpleNamespace(phase_names=("a", "b", "c")), counts, kernel)
+    assert [r["phase"] for r in rows] == ["c", "a"]  # c: 5 x 16 = 80 us of 116; a: 2 x 18 = 36
+    assert rows[0]["us_each"] == pytest.approx(5.0) and rows[1]["us_each"] == pytest.approx(2.0)
+    assert rows[0]["share"] == pytest.approx(80 / 116) and rows[1]["per_call"] == pytest.approx(18 / 4)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,27 @@ def test_throughput_kernel_by_phase_recovers_each_phase_cost(monkeypatch):
     assert [r["phase"] for r in rows] == ["c", "a"]  # c: 5 x 16 = 80 us of 116; a: 2 x 18 = 36
     assert rows[0]["us_each"] == pytest.approx(5.0) and rows[1]["us_each"] == pytest.approx(2.0)
     assert rows[0]["share"] == pytest.approx(80 / 116) and rows[1]["per_call"] == pytest.approx(18 / 4)
+
+
+def test_peleliu_rule_sweep_at_the_rules_own_value_plays_the_rules_games():
+    # benchmarks/peleliu_rule_sweep.py compiles the rule with one constant changed: at the rule's
+    # own value (HOLD = 6.0) every game must be the rule's game, decision for decision
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("peleliu_rule_sweep", SCRIPT.parent / "peleliu_rule_sweep.py")
+    sweep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sweep)
+    with pytest.raises(ValueError, match="no numeric module constant 'NO_SUCH'"):
+        sweep.variant_source(sweep.RULE.read_text(), "NO_SUCH=3")
+    with pytest.raises(ValueError, match="NAME=number"):
+        sweep.variant_source(sweep.RULE.read_text(), "HOLD")
+    assert "\nHOLD = 2.5  " in sweep.variant_source(sweep.RULE.read_text(), "HOLD=2.5")
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            same = sweep.play(sweep.load_variant("HOLD=6.0", Path(folder)), 2, 10_000)
+        finally:
+            sys.modules.pop("rule_HOLD_6_0", None)  # the variant's module leaves with the test
+    rule = sweep.play(sweep.load_variant(None, Path(".")), 2, 10_000)
+    assert np.array_equal(same[0], rule[0]) and same[1] == rule[1] and np.array_equal(same[2], rule[2])

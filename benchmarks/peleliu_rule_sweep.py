@@ -1,0 +1,114 @@
+"""How far the Peleliu U.S. rule baseline is from its neighbours: the rule with one of its constants
+changed, on the learnability report's 200 test games of ``sept15``, paired against the rule as it
+is.
+
+    python benchmarks/peleliu_rule_sweep.py [--games 200] [--seed 10000] [--variants BEACH_PULL=5 HOLD=3]
+
+Game j is dealt by ``game_keys(seed + j, 1)`` (learnability.py's test games), ``decisions="full"``
+(the rule makes every U.S. decision, as the policy of item 7 must).  Each variant is
+agents/peleliu_rule.py with one module constant (``OPEN_MIN``, ``BEACH_PULL``, ...: the numbers the
+rule's scores are made of) set to another value: the constants are read when numba compiles, so each
+variant is the module's text with that one line changed, compiled on its own (~20 s).  Printed
+per variant: games won, the mean standing at the end (``core.score``), and against the rule the
+games only the variant won, only the rule won, and the one-sided exact McNemar p of the variant
+winning more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import sys
+import tempfile
+import time
+from math import comb
+from pathlib import Path
+
+import numpy as np
+
+RULE = Path(__file__).resolve().parents[1] / "agents" / "peleliu_rule.py"
+DEFAULT_VARIANTS = ("BEACH_PULL=1", "BEACH_PULL=5", "KEY_PULL=3", "KEY_PULL=9", "HOLD=3.0", "HOLD=10.0",
+                    "OPEN_MIN=0.5", "OPEN_MIN=2.0", "CONCENTRATED=0.0", "CONCENTRATED=5.0", "ESTIMATE=2",
+                    "ESTIMATE=4")
+
+
+def variant_source(text: str, change: str) -> str:
+    """The rule module's text with ``NAME=value`` in place of its own ``NAME = ...`` line, and not
+    registered as a baseline (it is loaded beside the real one)."""
+    name, _, value = change.partition("=")
+    if not re.fullmatch(r"[A-Z_]+", name) or not re.fullmatch(r"-?[0-9.]+", value):
+        raise ValueError(f"a variant is NAME=number (a module constant of {RULE.name}), got {change!r}")
+    text, n = re.subn(rf"^{name} = [-0-9.]+", f"{name} = {value}", text, flags=re.M)
+    if n != 1:
+        raise ValueError(f"{RULE.name} has no numeric module constant {name!r}")
+    return text.replace('@baselines.register("peleliu", "us")\n', "")
+
+
+def load_variant(change: str | None, folder: Path):
+    """decide_batch of the rule (``change`` None) or of the variant."""
+    if change is None:
+        from wargym.agents.peleliu_rule import decide_batch
+        return decide_batch
+    tag = "rule_" + re.sub(r"[^A-Za-z0-9]", "_", change)
+    path = folder / f"{tag}.py"
+    path.write_text(variant_source(RULE.read_text(), change))
+    spec = importlib.util.spec_from_file_location(tag, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[tag] = module
+    spec.loader.exec_module(module)
+    return module.decide_batch
+
+
+def play(decide_batch, games: int, seed: int) -> tuple[np.ndarray, float, np.ndarray]:
+    """(won[games], mean standing, decisions[games]) of the rule's ``decide_batch`` on games seed ..
+    seed + games - 1."""
+    from wargym.peleliu.core import PeleliuCore
+    from wargym.peleliu.state import R_WIN, StateArg
+    from wargym.rng import game_keys
+
+    core = PeleliuCore("sept15", decisions="full", threads=1)
+    state = core._init(np.array([game_keys(seed + j, 1)[0] for j in range(games)], dtype=np.uint64))
+    while not np.all(state.terminated | state.truncated):
+        work = state.copy()  # the planner marks trial attackers in its own copy (PeleliuRuleAgent)
+        actions = np.zeros(games, np.int64)
+        decide_batch(core.tables, StateArg.of(work), actions)
+        actions[state.terminated | state.truncated] = -1
+        core._step_in_place(state, actions)
+    return state.result == R_WIN, float(core.score(state).mean()), state.decisions.copy()
+
+
+def mcnemar_one_sided(only_a: int, only_b: int) -> float:
+    """P(at least ``only_a`` of the discordant games go to a) when each is a fair coin."""
+    m = only_a + only_b
+    return sum(comb(m, k) for k in range(only_a, m + 1)) / 2 ** m if m else 1.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=10_000)
+    p.add_argument("--variants", nargs="+", default=list(DEFAULT_VARIANTS), metavar="NAME=VALUE")
+    args = p.parse_args(argv)
+    for change in args.variants:  # every variant checked before the first game
+        variant_source(RULE.read_text(), change)
+    print(f"Peleliu sept15, {args.games} games (seeds {args.seed}+), decisions full")
+    with tempfile.TemporaryDirectory(prefix="peleliu_rule_sweep_") as folder:
+        base = None
+        for change in [None, *args.variants]:
+            began = time.perf_counter()
+            won, standing, _ = play(load_variant(change, Path(folder)), args.games, args.seed)
+            line = (f"  {change or 'the rule':18s} won {int(won.sum()):4d}  standing {standing:6.2f}"
+                    f"  ({time.perf_counter() - began:.0f} s)")
+            if base is None:
+                base = won
+            else:
+                only_v, only_r = int((won & ~base).sum()), int((~won & base).sum())
+                line += (f"  only the variant {only_v}, only the rule {only_r},"
+                         f" one-sided p {mcnemar_one_sided(only_v, only_r):.3f}")
+            print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -34,7 +34,7 @@ def _pick_ranked(mask, u, out):
         out[g] = 0
         if n == 0:
             continue
-        rank = np.int64(u[g] * n)
+        rank = np.int64(u[g] * n)  # < n: u < 1, and u * n never rounds up to n (n < 2**53)
         a = 0
         while a + BLOCK <= A:
             s = 0

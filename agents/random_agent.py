@@ -28,24 +28,24 @@ def _pick_ranked(mask, u, out):
     B, A = mask.shape
     for g in range(B):
         row = mask[g].view(np.uint8)
-        n = 0
+        n = np.int64(0)  # int64 sums: interpreted (NUMBA_DISABLE_JIT), uint8 + int stays uint8 and wraps
         for a in range(A):
-            n += row[a]
+            n += np.int64(row[a])
         out[g] = 0
         if n == 0:
             continue
         rank = np.int64(u[g] * n)  # < n: u < 1, and u * n never rounds up to n (n < 2**53)
         a = 0
         while a + BLOCK <= A:
-            s = 0
+            s = np.int64(0)
             for k in range(BLOCK):
-                s += row[a + k]
+                s += np.int64(row[a + k])
             if rank < s:
                 break
             rank -= s
             a += BLOCK
         while True:
-            rank -= row[a]
+            rank -= np.int64(row[a])
             if rank < 0:
                 break
             a += 1

@@ -87,7 +87,7 @@ def test_random_agent_is_seeded_uniform_and_legal():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 200), st.integers(0, 2**32 - 1), st.floats(0.0, 0.99))
+@given(st.integers(1, 1000), st.integers(0, 2**32 - 1), st.floats(0.0, 0.99))
 def test_sample_legal_draws_the_ranked_legal_action(width, seed, density):
     """The random draw is the legal action of rank int(u * count) (the seeded results of every
     benchmark and test rest on this): checked against numpy, widths on both sides of a block."""

@@ -4,7 +4,7 @@ is.
 
     python benchmarks/peleliu_rule_sweep.py [--games 200] [--seed 10000] [--variants BEACH_PULL=5 HOLD=3]
 
-Game j is dealt by ``game_keys(seed + j, 1)`` (learnability.py's test games), ``decisions="full"``
+Game j is dealt by ``core.init(1, seed + j)`` (``evaluate``: learnability.py's test games), ``decisions="full"``
 (the rule makes every U.S. decision, as the policy of item 7 must).  Each variant is
 agents/peleliu_rule.py with one module constant (``OPEN_MIN``, ``BEACH_PULL``, ...: the numbers the
 rule's scores are made of) set to another value: the constants are read when numba compiles, so each
@@ -46,10 +46,11 @@ def variant_source(text: str, change: str) -> str:
 
 
 def load_variant(change: str | None, folder: Path):
-    """decide_batch of the rule (``change`` None) or of the variant."""
+    """The rule agent (``change`` None) or the variant's: the module's own ``PeleliuRuleAgent``,
+    whose ``act`` calls that module's ``decide_batch``."""
     if change is None:
-        from wargym.agents.peleliu_rule import decide_batch
-        return decide_batch
+        from wargym.agents.peleliu_rule import PeleliuRuleAgent
+        return PeleliuRuleAgent()
     tag = "rule_" + re.sub(r"[^A-Za-z0-9]", "_", change)
     path = folder / f"{tag}.py"
     path.write_text(variant_source(RULE.read_text(), change))
@@ -57,25 +58,19 @@ def load_variant(change: str | None, folder: Path):
     module = importlib.util.module_from_spec(spec)
     sys.modules[tag] = module
     spec.loader.exec_module(module)
-    return module.decide_batch
+    return module.PeleliuRuleAgent()
 
 
-def play(decide_batch, games: int, seed: int) -> tuple[np.ndarray, float, np.ndarray]:
-    """(won[games], mean standing, decisions[games]) of the rule's ``decide_batch`` on games seed ..
-    seed + games - 1."""
-    from wargym.peleliu.core import PeleliuCore
-    from wargym.peleliu.state import R_WIN, StateArg
-    from wargym.rng import game_keys
+def play(agent, games: int, seed: int) -> tuple[np.ndarray, float, np.ndarray]:
+    """(won[games], mean standing, decisions[games]) of the rule ``agent`` on games seed .. seed +
+    games - 1, played by ``wargym eval``'s ``evaluate``."""
+    from wargym.agents.evaluate import evaluate
 
-    core = PeleliuCore("sept15", decisions="full", threads=1)
-    state = core._init(np.array([game_keys(seed + j, 1)[0] for j in range(games)], dtype=np.uint64))
-    while not np.all(state.terminated | state.truncated):
-        work = state.copy()  # the planner marks trial attackers in its own copy (PeleliuRuleAgent)
-        actions = np.zeros(games, np.int64)
-        decide_batch(core.tables, StateArg.of(work), actions)
-        actions[state.terminated | state.truncated] = -1
-        core._step_in_place(state, actions)
-    return state.result == R_WIN, float(core.score(state).mean()), state.decisions.copy()
+    standing: list[float] = []
+    result = evaluate("peleliu", agent, None, games=games, seed=seed, scenario="sept15", decisions="full",
+                      a_side="us", on_batch=lambda core, final, _: standing.extend(core.score(final)[:, 0]))
+    won = np.array([game.result == "win" for game in result.games])
+    return won, float(np.mean(standing)), np.array([game.length for game in result.games])
 
 
 def mcnemar_one_sided(only_a: int, only_b: int) -> float:

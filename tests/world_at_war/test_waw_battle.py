@@ -1,0 +1,257 @@
+"""The World at War, "4. Battle" and "5. Resolve battle" played through the core with forced dice:
+casualties and saving throws, the defence die, forced and voluntary retreats, rallying, blocked
+retreats, retreat off the battlefield, breakthrough and a tank's second battle, hitting commanders,
+commanders in battle, terrain dice, firing at buildings, indirect artillery scatter, line of sight.
+
+Dice: ``roll`` gives 1-6 (D8: 1-8); a battle die shows face ``value - 1`` of configs/world_at_war/
+dice.yaml: white 1 soldier, 2 soldier, 3 jeep, 4 HIT!, 5 flag, 6 blank; yellow 1 soldier, 2 jeep,
+3 Sherman, 4 STRIKE, 5 flag, 6 blank; green 1 soldier, 2 soldier, 3 jeep, 4 HIT!, 5 flag, 6 flag.
+Saving throws use the white die.  The order of the dice in a battle: the attacker's throw, the saving
+throws for the hits, the 2 D6 for a building, the defence die, the saving throws for the flags.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from waw_board import at, card_named, hx, label, legal_hexes, make_core, piece, special, step
+from wargym.world_at_war import actions as act
+from wargym.world_at_war.state import P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_RETREAT, P_SECOND, P_STAND
+
+US, DE = 0, 1
+YES, NO = act.YES, act.NO
+
+
+def duel(tmp_path, us=("us_infantry", "0605"), de=("de_infantry", "0604"), de_figures=None, **kw):
+    """A US unit (piece 0) ordered to battle a German unit (piece 1)."""
+    units = [("us", us[0], "red", us[1]), ("germany", de[0], "red", de[1]) + ((de_figures,) if de_figures else ())]
+    core = make_core(tmp_path, units + list(kw.pop("more", ())), **kw)
+    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, ordered=[0])
+    return core, state
+
+
+def attack(core, state, target: str, *forced):
+    """Piece 0 battles ``target``; the dice that follow are ``forced``."""
+    state = step(core, state, piece(core, 0))
+    assert state.phase[0] == P_BATTLE_TARGET
+    state = core.force(state, forced)
+    return step(core, state, hx(core, target))
+
+
+def test_waw_close_combat_automatic_kill_saving_throw_and_defence_die(tmp_path):
+    core, state = duel(tmp_path)
+    # the US squad casts 3 white dice at 1 hex: soldier, soldier, blank -> 2 hits with an identical
+    # symbol: the first an automatic kill, the second saved only by HIT!/STRIKE/BLOW in close combat
+    # (blank: killed); the Germans stand and their defence die (white, their main colour at 1 hex)
+    # shows a soldier: "A hit scored with the defence die automatically results in a kill"
+    state = attack(core, state, "0604", 1, 2, 6, 6, 1)
+    assert state.phase[0] == P_STAND and state.current_player[0] == DE
+    state = step(core, state, special(core, NO))
+    assert state.p_figures[0].tolist()[:2] == [7, 6]
+    assert state.last_kills[0] == 2 and state.last_flags[0] == 0
+
+
+def test_waw_two_flags_first_automatic_then_retreat_and_breakthrough(tmp_path):
+    # 5 figures: below the card's flag (6), so the flags count.  Flag, flag, blank: no hit; the first
+    # flag is an automatic retreat, the second's saving die is a blank -> 2 hexes toward the north
+    core, state = duel(tmp_path, de_figures=5)
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6)
+    state = step(core, state, special(core, NO))          # the Germans stand: defence die blank
+    assert state.phase[0] == P_RETREAT and state.current_player[0] == DE
+    assert legal_hexes(core, state) == ["0504", "0603", "0704"]   # N, NE, NW of 0604
+    state = step(core, state, hx(core, "0603"))
+    assert legal_hexes(core, state) == ["0503", "0602", "0703"]
+    state = step(core, state, hx(core, "0602"))
+    # the hex is empty after close combat: the US unit may force a breakthrough
+    assert state.phase[0] == P_BREAKTHROUGH and state.current_player[0] == US
+    state = step(core, state, special(core, YES))
+    assert label(core, state.p_hex[0, 0]) == "0604" and label(core, state.p_hex[0, 1]) == "0602"
+
+
+def test_waw_flags_ignored_at_the_flag_figure(tmp_path):
+    # "As long as a unit does not fall below the number indicated in the flag ..., all flags may be
+    # ignored": 8 figures against a flag of 6
+    core, state = duel(tmp_path)
+    state = attack(core, state, "0604", 5, 5, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert label(core, state.p_hex[0, 1]) == "0604" and state.last_retreat[0] == 0
+
+
+def test_waw_voluntary_retreat_takes_the_casualties_then_retreats_without_defence(tmp_path):
+    # "The attacker battles against the unit before it is allowed to retreat ... A unit making a
+    # voluntary retreat is allowed to saving throws, but not a defence throw."
+    core, state = duel(tmp_path)
+    state = attack(core, state, "0604", 1, 6, 6, 6)        # 1 hit, its saving die blank
+    state = step(core, state, special(core, YES))
+    assert state.p_figures[0, 1] == 7 and state.p_figures[0, 0] == 8
+    assert state.phase[0] == P_RETREAT
+    state = step(core, state, hx(core, "0504"))
+    assert state.phase[0] == P_BREAKTHROUGH
+    state = step(core, state, special(core, NO))
+    assert label(core, state.p_hex[0, 0]) == "0605"
+
+
+def test_waw_retreat_off_the_battlefield_eliminates_and_scores(tmp_path):
+    # 0501 is on the north edge: its N, NE and NW neighbours are off the map
+    core, state = duel(tmp_path, us=("us_infantry", "0502"), de=("de_infantry", "0501"), de_figures=5)
+    state = attack(core, state, "0501", 5, 6, 6, 6, 6)     # 1 flag: its saving die blank
+    assert state.phase[0] == P_STAND or state.p_hex[0, 1] < 0
+    if state.phase[0] == P_STAND:
+        state = step(core, state, special(core, NO))
+    assert state.p_hex[0, 1] == -1 and state.vp[0].tolist() == [1, 0]
+
+
+def test_waw_blocked_retreat_costs_a_figure_each_hex(tmp_path):
+    # German units on all three hexes toward the north edge: "1 figure ... must be eliminated for
+    # each retreat move that cannot be completed"
+    more = [("germany", "de_infantry", "blue", h) for h in ("0603", "0704", "0504")]
+    core, state = duel(tmp_path, de_figures=5, more=more)
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6)    # two flags: 2 retreat hexes, both blocked
+    assert state.phase[0] != P_STAND                      # nowhere to go: no voluntary retreat to offer
+    assert state.p_figures[0, 1] == 3 and label(core, state.p_hex[0, 1]) == "0604"
+
+
+def test_waw_retreat_onto_a_commander_rallies(tmp_path):
+    # "If a unit retreats in a hex occupied by a friendly commander, it is rallied and all remaining
+    # flags are ignored"
+    core, state = duel(tmp_path, de_figures=5, commanders=[("germany", "0603")])
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6)
+    state = step(core, state, special(core, NO), hx(core, "0603"))
+    assert label(core, state.p_hex[0, 1]) == "0603" and state.phase[0] == P_BREAKTHROUGH
+
+
+def test_waw_a_lone_commander_needs_hit_strike_or_blow(tmp_path):
+    # "The attacking player must then roll a HIT!, STRIKE or BLOW to hit.  Unless the defender makes
+    # a successful saving throw, the commander is eliminated and the attacker gains a victory point."
+    core = make_core(tmp_path, [("us", "us_infantry", "red", "0605")], commanders=[("germany", "0604")])
+    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, ordered=[0])
+    miss = attack(core, state, "0604", 1, 2, 3, 6)
+    assert miss.p_hex[0, 1] == hx(core, "0604")
+    hit = attack(core, state, "0604", 4, 1, 1, 6)
+    assert hit.p_hex[0, 1] == -1 and hit.vp[0, 0] == 1
+
+
+def test_waw_artillery_cannot_battle_a_lone_commander(tmp_path):
+    # "A commander can only be attacked by infantry or vehicles"
+    core = make_core(tmp_path, [("us", "us_light_artillery", "red", "0606")], commanders=[("germany", "0604")])
+    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, ordered=[0])
+    assert not state.legal_action_mask[0, piece(core, 0)]
+
+
+def test_waw_commander_adds_one_die(tmp_path):
+    # "A commander controlling units may always support one of these units by adding one die"
+    core, state = duel(tmp_path, commanders=[("us", "0605")])
+    state = attack(core, state, "0604", 6, 6, 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert state.bt_dice[0].tolist() == [4, 0, 0, 0]
+    assert int((state.last_throw[0] >= 0).sum()) == 4
+
+
+def test_waw_wood_takes_a_die_from_infantry(tmp_path):
+    # wood: "Attacker: -1 infantry"
+    core, state = duel(tmp_path, terrain={"0604": "W"})
+    state = attack(core, state, "0604", 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert state.bt_dice[0].tolist() == [2, 0, 0, 0]
+
+
+def test_waw_tank_fire_collapses_a_town_building(tmp_path):
+    # a Sherman platoon at 1 hex casts 1 white + 2 yellow; the town takes 2 from vehicles (white
+    # first): one yellow die, a soldier: 1 hit, its save a blank; then "Cast 2 D6: a total of 5 or 6
+    # makes the structure collapse with the occupying unit suffering an automatic kill": 2 + 3
+    core, state = duel(tmp_path, us=("us_medium_tank", "0605"), terrain={"0604": "T"})
+    state = attack(core, state, "0604", 1, 6, 2, 3, 6)
+    state = step(core, state, special(core, NO))
+    assert state.bt_dice[0].tolist() == [0, 1, 0, 0]
+    assert state.p_figures[0, 1] == 6
+
+
+def test_waw_blind_artillery_fire_scatters_to_side_3(tmp_path):
+    # a wood at 0606 hides 0603 from the howitzer at 0609: blind fire, 1 D8 = 3: side 3 of the
+    # target hex, side 4 being the one facing the gun (south): side 3 is the south-east, 0704
+    more = [("germany", "de_infantry", "blue", "0704")]
+    core, state = duel(tmp_path, us=("us_medium_artillery", "0609"), de=("de_infantry", "0603"),
+                       terrain={"0606": "W"}, more=more)
+    assert "0603" in legal_hexes(core, at(core, state, P_BATTLE_TARGET, ordered=[0], selected=0))
+    # band 6 of the howitzer: 1 yellow + 1 green: soldier, soldier -> automatic kill + a blank save
+    state = attack(core, state, "0603", 3, 1, 1, 6)
+    assert state.p_figures[0, 1] == 8 and state.p_figures[0, 2] == 6
+
+
+def test_waw_blind_artillery_fire_on_target_with_7_or_8(tmp_path):
+    core, state = duel(tmp_path, us=("us_medium_artillery", "0609"), de=("de_infantry", "0603"),
+                       terrain={"0606": "W"})
+    state = attack(core, state, "0603", 7, 1, 1, 6)
+    assert state.phase[0] == P_STAND        # on target: the defender may still retreat (README)
+    state = step(core, state, special(core, NO))
+    assert state.p_figures[0, 1] == 6
+
+
+def test_waw_breakthrough_tank_may_battle_the_retreating_unit_again(tmp_path):
+    # "When a tank or SP unit forces a breakthrough, it can engage the retreating unit in battle once
+    # more (but not follow up again)."  The Sherman platoon: 1 white 2 yellow at 1 hex
+    core, state = duel(tmp_path, us=("us_medium_tank", "0605"), de_figures=5)
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6, 6)   # flag, flag, blank; defence blank; save blank
+    state = step(core, state, special(core, NO), hx(core, "0603"), hx(core, "0602"))
+    state = step(core, state, special(core, YES))            # breakthrough into 0604
+    assert state.phase[0] == P_SECOND
+    state = step(core, state, special(core, YES))
+    assert state.phase[0] == P_STAND                        # the retreating unit may retreat again
+    state = core.force(state, [6, 6, 6])
+    state = step(core, state, special(core, NO))            # 0602 is 2 hexes away: 2 yellow dice
+    assert state.bt_dice[0].tolist() == [0, 2, 0, 0]
+    assert state.phase[0] != P_SECOND                       # "but not follow up again"
+
+
+def test_waw_line_of_sight_blocked_by_wood_and_units_not_by_a_lone_commander(tmp_path):
+    # "Obstructions include a unit, woods, hills, fields or buildings, but not a single commander or
+    # sniper.  The terrain in the target hex does not block line of sight."  A Sherman platoon at
+    # 0609, the Germans 2 hexes north at 0607 (2 yellow dice there)
+    units = [("us", "us_medium_tank", "red", "0609"), ("germany", "de_infantry", "red", "0607")]
+    core = make_core(tmp_path, units, commanders=[("germany", "0608")])
+    state = at(core, core.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0)
+    assert "0607" in legal_hexes(core, state)            # over the lone commander at 0608
+    core = make_core(tmp_path, units, terrain={"0608": "W"})
+    state = at(core, core.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0)
+    assert "0607" not in legal_hexes(core, state)        # the wood at 0608 blocks
+    core = make_core(tmp_path, units + [("us", "us_infantry", "blue", "0608")])
+    state = at(core, core.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0)
+    assert "0607" not in legal_hexes(core, state)        # so does a unit, a friendly one too
+    core = make_core(tmp_path, units, terrain={"0607": "H"})
+    state = at(core, core.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0)
+    assert "0607" in legal_hexes(core, state)            # the hill in the target hex does not
+
+
+def edge_pair(core):
+    """Two hexes 2 apart whose line runs along a hexside: the two nudged lines differ."""
+    sc = core.scenario
+    for a in range(sc.num_hexes):
+        for b in range(sc.num_hexes):
+            if sc.grid.distance[a, b] == 2 and sc.sight_a[a, b, 0] != sc.sight_b[a, b, 0]:
+                return a, b, int(sc.sight_a[a, b, 0]), int(sc.sight_b[a, b, 0])
+    raise AssertionError("no line along a hexside")
+
+
+def test_waw_line_of_sight_along_a_hexside_needs_obstructions_on_both_sides(tmp_path):
+    # "If the imaginary line runs along the edge of one or more hexes that contain obstructions, line
+    # of sight is not blocked unless the obstructions are on both sides of the line."
+    probe = make_core(tmp_path, [("us", "us_infantry", "red", "0101"), ("germany", "de_infantry", "red", "1309")])
+    a, b, left, right = edge_pair(probe)
+    A, B, L, R = (label(probe, h) for h in (a, b, left, right))
+    units = [("us", "us_medium_tank", "red", A), ("germany", "de_infantry", "red", B)]
+    one = make_core(tmp_path, units, terrain={L: "W"})
+    state = at(one, one.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0)
+    assert B in legal_hexes(one, state)
+    both = make_core(tmp_path, units, terrain={L: "W", R: "W"})
+    state = at(both, both.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0)
+    assert B not in legal_hexes(both, state)
+
+
+def test_waw_victory_at_the_quota(tmp_path):
+    # "The first player to gain his quota is the victor": 1 point for the German unit destroyed
+    core, state = duel(tmp_path, de_figures=1, vp=(1, 6))
+    state = attack(core, state, "0604", 1, 6, 6, 6)
+    if not state.terminated[0]:
+        state = step(core, state, special(core, NO))
+    assert state.terminated[0] and state.winner[0] == US and state.rewards[0].tolist() == [1.0, -1.0]

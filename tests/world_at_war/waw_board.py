@@ -1,0 +1,104 @@
+"""Small battlefields for World at War rule tests: a 13 x 9 map of clear hexes with the terrain,
+obstacles and pieces a test names, US (side 0, home edge south) against Germany (side 1, north);
+and positions set up by hand at a decision, with the dice forced (``core.force``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from wargym.world_at_war import actions as act
+from wargym.world_at_war.core import WorldAtWarCore
+from wargym.world_at_war.state import PILE_DECK, PILE_HAND
+
+SIDES = ("us", "germany")
+
+
+def make_core(tmp_path: Path, units, commanders=(), snipers=(), terrain=None, features=(), objectives=(),
+              vp=(6, 6), hand=(4, 4), first="us", **options) -> WorldAtWarCore:
+    """``units``: (side, card, colour, hex[, figures]); ``commanders``/``snipers``: (side, hex);
+    ``terrain``: {hex: map letter}; ``features``: (hex, kind); ``objectives``: (hex, points, for)."""
+    rows = [["."] * 13 for _ in range(9)]
+    for hexnum, letter in (terrain or {}).items():
+        rows[int(hexnum[2:]) - 1][int(hexnum[:2]) - 1] = letter
+    data = {
+        "reconstructed": True, "name": "test", "title": "a test battlefield", "sides": list(SIDES),
+        "countries": {"us": "usa", "germany": "germany"}, "first_player": first,
+        "hand": dict(zip(SIDES, hand)), "victory_points": dict(zip(SIDES, vp)),
+        "air": {"us": None, "germany": None},
+        "map": {"columns": 13, "rows": 9, "terrain": [" ".join(r) for r in rows],
+                "features": [{"hex": h, "kind": k} for h, k in features],
+                "objectives": [{"hex": h, "points": p, "name": f"objective {h}", "for": f} for h, p, f in objectives]},
+        "units": [dict(side=u[0], card=u[1], colour=u[2], hex=u[3], **({"figures": u[4]} if len(u) > 4 else {}))
+                  for u in units],
+        "commanders": [{"side": s, "hex": h} for s, h in commanders],
+        "snipers": [{"side": s, "hex": h} for s, h in snipers],
+    }
+    path = tmp_path / "test.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return WorldAtWarCore(str(path), **options)
+
+
+def hx(core, hexnum: str) -> int:
+    return core.scenario.grid.index(int(hexnum))
+
+
+def label(core, h: int) -> str:
+    return core.scenario.grid.label(int(h))
+
+
+def piece(core, p: int) -> int:
+    return core.scenario.num_hexes + act.PIECE_0 + p
+
+
+def special(core, k: int) -> int:
+    return core.scenario.num_hexes + k
+
+
+def card_named(core, name: str) -> int:
+    return core.scenario.card_names.index(name)
+
+
+def give_hand(state, side: int, cards: list[int], game: int = 0) -> None:
+    """Side ``side`` holds exactly ``cards`` (slot order); every other card not in the other hand goes
+    to the deck, in card order."""
+    pile, pos = state.card_pile[game], state.card_pos[game]
+    other = PILE_HAND + 1 - side
+    for c in range(len(pile)):
+        if pile[c] == PILE_HAND + side or (pile[c] != other and c not in cards):
+            pile[c] = PILE_DECK
+    for k, c in enumerate(cards):
+        pile[c] = PILE_HAND + side
+        pos[c] = k
+    deck = [c for c in range(len(pile)) if pile[c] == PILE_DECK]
+    for k, c in enumerate(deck):
+        pos[c] = k
+    rest = [c for c in range(len(pile)) if pile[c] == other]
+    for k, c in enumerate(sorted(rest, key=lambda c: pos[c])):
+        pos[c] = k
+
+
+def at(core, state, phase: int, active: int = 0, ordered=(), selected: int = -1, game: int = 0):
+    """A copy of the state at decision ``phase`` of ``active``'s turn with ``ordered`` pieces; masks
+    refreshed."""
+    state = state.copy()
+    state.phase[game] = phase
+    state.active[game] = active
+    state.p_ordered[game] = False
+    for p in ordered:
+        state.p_ordered[game, p] = True
+    state.selected[game] = selected
+    return core.refresh(state)
+
+
+def step(core, state, *actions):
+    for a in actions:
+        state = core.step(state, np.array([a]))
+    return state
+
+
+def legal_hexes(core, state, game: int = 0) -> list[str]:
+    H = core.scenario.num_hexes
+    return sorted(label(core, h) for h in np.flatnonzero(state.legal_action_mask[game, :H]))

@@ -1,0 +1,73 @@
+"""The World at War invariants no single field states (the fuzz test and ``from_dict`` check them).
+
+* cards: every card in one pile, places 0..n-1 in each (wargym.cards.check_deck); no hand holds
+  more than its scenario hand; the card being played lies on the played pile;
+* pieces: eliminated exactly when no figures are left; figures within the card's; vehicles only
+  for motorized and mechanized infantry; nobody mounted without vehicles;
+* stacking ("Moving units", "Moving commanders or snipers"): at most one unit a hex, at most one
+  commander or sniper a hex, never pieces of both sides in one hex, nobody on a river hex;
+* platoons: a unit's controlling commander is a commander of its side, alive, in or next to its
+  hex, controlling at most two units;
+* victory points never more than the enemy pieces destroyed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wargym.cards import check_deck
+from wargym.world_at_war.scenario import ENTER_NONE, K_COMMANDER, K_SNIPER, MECHANIZED, MOTORIZED
+from wargym.world_at_war.state import N_PILES, PILE_HAND, PILE_PLAYED
+
+
+def check(core, state) -> list[str]:
+    sc = core.scenario
+    errors = check_deck(state.card_pile, state.card_pos, N_PILES)
+    kind = sc.units.kind[sc.piece_card]
+    leader = (kind == K_COMMANDER) | (kind == K_SNIPER)
+    transport = sc.units.transport[sc.piece_card]
+    carries = (transport == MOTORIZED) | (transport == MECHANIZED)
+    max_figures = sc.units.figures[sc.piece_card]
+    dist = sc.grid.distance
+    for g in range(state.batch_size):
+        for s in range(2):
+            n = int((state.card_pile[g] == PILE_HAND + s).sum())
+            if n > sc.hand[s]:
+                errors.append(f"game {g}: {sc.sides[s]} holds {n} cards, the scenario's hand is {int(sc.hand[s])}")
+        if state.card[g] >= 0 and state.card_pile[g, state.card[g]] != PILE_PLAYED:
+            errors.append(f"game {g}: card {int(state.card[g])} is being played but lies in pile "
+                          f"{int(state.card_pile[g, state.card[g]])}")
+        hexes = state.p_hex[g]
+        figures = state.p_figures[g]
+        gone = hexes < 0
+        if (gone != (figures == 0)).any():
+            p = int(np.flatnonzero(gone != (figures == 0))[0])
+            errors.append(f"game {g}: piece {p} at hex {int(hexes[p])} with {int(figures[p])} figures")
+        if (figures > max_figures).any():
+            p = int(np.flatnonzero(figures > max_figures)[0])
+            errors.append(f"game {g}: piece {p} has {int(figures[p])} figures, its card {int(max_figures[p])}")
+        if ((state.p_vehicles[g] > 0) & ~carries).any() or (state.p_mounted[g] & (state.p_vehicles[g] == 0)).any():
+            errors.append(f"game {g}: vehicles or mounting on a unit without vehicles")
+        for h in np.unique(hexes[~gone]):
+            here = np.flatnonzero(hexes == h)
+            units = here[~leader[here]]
+            leaders = here[leader[here]]
+            if len(units) > 1 or len(leaders) > 1:
+                errors.append(f"game {g}: hex {sc.grid.label(int(h))} holds pieces {here.tolist()}")
+            if len(set(sc.piece_side[here].tolist())) > 1:
+                errors.append(f"game {g}: both sides in hex {sc.grid.label(int(h))}")
+            if sc.enter[h] == ENTER_NONE:
+                errors.append(f"game {g}: pieces {here.tolist()} on the river hex {sc.grid.label(int(h))}")
+        for u in np.flatnonzero(state.p_leader[g] >= 0):
+            c = int(state.p_leader[g, u])
+            if (kind[c] != K_COMMANDER or sc.piece_side[c] != sc.piece_side[u] or hexes[c] < 0 or hexes[u] < 0
+                    or dist[hexes[c], hexes[u]] > 1):
+                errors.append(f"game {g}: unit {int(u)} controlled by piece {c}, not a commander of its side next to it")
+        for c in np.flatnonzero(kind == K_COMMANDER):
+            if int((state.p_leader[g] == c).sum()) > 2:
+                errors.append(f"game {g}: commander {int(c)} controls more than two units")
+        for s in range(2):
+            destroyed = int((gone & (sc.piece_side == 1 - s)).sum())
+            if state.vp[g, s] > destroyed:
+                errors.append(f"game {g}: {sc.sides[s]} has {int(state.vp[g, s])} points for {destroyed} pieces destroyed")
+    return errors

@@ -1,0 +1,938 @@
+"""GAME TURN as a machine of atomic decisions, and the hooks of the step kernel.
+
+    turn of the active side:
+      1. play a command card            command card: play (or discard one when none can order:
+                                        "This ends your turn")
+      2. order units                    order: piece ... DONE (the card's count; a commander's
+                                        two units count as one)
+      3. move the ordered units         move: piece -> move: destination (-> the commander goes
+                                        with his unit?) (-> commander: second unit to control)
+      4. battle                         battle: piece -> battle: target hex -> defender: voluntary
+                                        retreat or stand -> the throw -> (who takes the hits) ->
+                                        casualties, defence die, flags -> retreat: hex ... ->
+                                        breakthrough (-> a tank's second battle)
+      5. draw a new command card        the played card discarded, one drawn; the other side's turn
+
+Who decides: the active side, but for the defender's choices (voluntary retreat, which piece or
+part takes the hits where the book gives it to him, retreat hexes); the D6 winner chooses who goes
+first where the scenario says "roll".  With ``decisions="major"`` (``T.major_only``) the minor
+choices are made by documented defaults (``minor_default``): stand, hits on the unit (not an
+attached sniper), the personnel of a motorized unit and the vehicle of a mechanized one, the first
+retreat hex, the commander goes with his unit, no second unit taken under control.
+
+Victory ("Objective of the game"): 1 point for each enemy unit or commander destroyed, counted as
+it happens, plus the points of the objectives a side's units hold at the end of its turn; the
+first side to reach its quota wins (checked after each battle and at the end of each turn).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wargym.cards import deal, draw_card, move_card, new_deck
+from wargym.jit import njit
+from wargym.kernel import bind_driver, only_action
+from wargym.rng import roll
+from wargym.world_at_war import actions as act, dice
+from wargym.world_at_war.battle import (
+    any_target, battle_dice, hit_target_kind, may_battle, may_target, spotted, supporting_commander,
+)
+from wargym.world_at_war.board import (
+    UNLIMITED, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
+    is_gun, is_leader, may_enter, occupancy, reach, retreat_hexes, sees, update_control,
+)
+from wargym.world_at_war.scenario import (
+    ACTIONS, BOTH, C_ARTILLERY, C_VEHICLE, COLLAPSE_BUNKER, FEATURES, K_INFANTRY, K_SNIPER, K_SP_GUN, K_TANK,
+    MECHANIZED, MOTORIZED, NO_COLLAPSE, ROLL, TRACKED, WHITE_DIE, K_AA, K_ANTI_TANK, K_ARTILLERY,
+)
+from wargym.world_at_war.state import (
+    P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
+    P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_OVER, P_RETREAT, P_SECOND, P_STAND, PILE_DECK, PILE_DISCARD,
+    PILE_HAND, PILE_PLAYED, THROW_MAX,
+)
+
+A_STANDARD = ACTIONS.index("standard")
+A_ANY, A_ARTILLERY, A_ARMOUR, A_INFANTRY = (ACTIONS.index(n) for n in ("any_colour", "artillery", "armour", "infantry"))
+F_SANDBAGS, F_WIRE, F_MINES, F_BUNKER = (FEATURES.index(n) for n in ("sandbags", "barbed_wire", "minefield", "bunker"))
+SAVES_MAX = 16
+
+
+# ----------------------------------------------------------------------------------- cards
+@njit(cache=True)
+def hand_card(S, g, side, k):
+    """The k-th card (from the bottom) of ``side``'s hand, -1."""
+    for c in range(S.card_pile.shape[1]):
+        if S.card_pile[g, c] == PILE_HAND + side and S.card_pos[g, c] == k:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def orderable(T, S, g, p, c):
+    """Card c may order piece p of the active side (2. Order units; the special cards by kind)."""
+    if S.p_hex[g, p] < 0 or T.p_side[p] != S.active[g] or S.p_ordered[g, p]:
+        return False
+    action = T.card_action[c]
+    kind = T.c_kind[T.p_card[p]]
+    if is_commander(T, p):
+        # "activate N <colour> units or individual (= freestanding) commanders"
+        return action == A_STANDARD or action == A_ANY
+    if action == A_ANY:
+        return True
+    if action == A_ARTILLERY:
+        return kind == K_ARTILLERY or kind == K_ANTI_TANK or kind == K_AA
+    if action == A_ARMOUR:
+        return kind == K_TANK or kind == K_SP_GUN
+    if action == A_INFANTRY:
+        return kind == K_INFANTRY or kind == K_SNIPER
+    if action != A_STANDARD:
+        return False
+    colour = T.card_colour[c]
+    if T.p_colour[p] < 0 or T.p_colour[p] == colour:   # snipers carry no colour: any standard card
+        return True
+    # a commander's two units count as one: ordered together when one of them has the colour
+    leader = S.p_leader[g, p]
+    if leader >= 0 and controlled_count(T, S, g, leader) == 2:
+        for v in range(T.p_side.shape[0]):
+            if v != p and S.p_leader[g, v] == leader and S.p_hex[g, v] >= 0 and T.p_colour[v] == colour:
+                return True
+    return False
+
+
+@njit(cache=True)
+def card_playable(T, S, g, c):
+    if T.card_order[c] == 0:
+        return False
+    for p in range(T.p_side.shape[0]):
+        if orderable(T, S, g, p, c):
+            return True
+    return False
+
+
+@njit(cache=True)
+def hand_size(S, g, side):
+    n = 0
+    for c in range(S.card_pile.shape[1]):
+        if S.card_pile[g, c] == PILE_HAND + side:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def any_playable(T, S, g):
+    side = S.active[g]
+    for k in range(hand_size(S, g, side)):
+        if card_playable(T, S, g, hand_card(S, g, side, k)):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------- turn and victory
+@njit(cache=True)
+def scores(T, S, g, out):
+    """Victory points of each side: units and commanders destroyed, and the objectives its units
+    hold now."""
+    out[0] = S.vp[g, 0]
+    out[1] = S.vp[g, 1]
+    for o in range(T.obj_hex.shape[0]):
+        h = T.obj_hex[o]
+        for p in range(T.p_side.shape[0]):
+            if S.p_hex[g, p] == h and not is_leader(T, p):
+                s = T.p_side[p]
+                if T.obj_for[o] == s or T.obj_for[o] == BOTH:
+                    out[s] += T.obj_points[o]
+
+
+@njit(cache=True)
+def finish(S, g, winner):
+    S.winner[g] = winner
+    S.terminated[g] = True
+    S.rewards[g, winner] = 1.0
+    S.rewards[g, 1 - winner] = -1.0
+    S.phase[g] = P_OVER
+
+
+@njit(cache=True)
+def check_victory(T, S, g, with_objectives):
+    """The first side to reach its quota wins (the active side first when both do)."""
+    out = np.zeros(2, np.int64)
+    if with_objectives:
+        scores(T, S, g, out)
+    else:
+        out[0], out[1] = S.vp[g, 0], S.vp[g, 1]
+    a = np.int64(S.active[g])
+    for k in range(2):
+        s = a if k == 0 else 1 - a
+        if out[s] >= T.vp_quota[s]:
+            finish(S, g, s)
+            return True
+    return False
+
+
+@njit(cache=True)
+def start_turn(T, S, g):
+    """1. Play a command card: clear last turn's marks; a hand that can order nobody discards."""
+    S.p_ordered[g, :] = False
+    S.p_moved[g, :] = False
+    S.p_battled[g, :] = False
+    S.p_no_battle[g, :] = False
+    S.p_defended[g, :] = False
+    S.p_close[g, :] = False
+    S.card[g] = -1
+    S.order_left[g] = 0
+    S.selected[g] = -1
+    S.phase[g] = P_CARD if any_playable(T, S, g) else P_DISCARD
+
+
+@njit(cache=True)
+def end_turn(T, S, g):
+    """6. Draw a command card: the played card to the discards, one drawn; then the other side."""
+    side = S.active[g]
+    if S.card[g] >= 0:
+        move_card(S.card_pile, S.card_pos, g, S.card[g], PILE_DISCARD, True)
+        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+        S.card[g] = -1
+    if check_victory(T, S, g, True):
+        return
+    S.active[g] = 1 - side
+    S.turn[g] += 1
+    start_turn(T, S, g)
+
+
+@njit(cache=True)
+def start_game(T, S, g):
+    new_deck(S, S.card_pile, S.card_pos, g, PILE_DECK)
+    for side in range(2):
+        deal(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, T.hand[side], PILE_DISCARD)
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    update_control(T, S, g, unit_at)
+    if T.first_player == ROLL:
+        # "1 D6 is thrown; highest score chooses who goes first"
+        while True:
+            a, b = roll(S, g, 6), roll(S, g, 6)
+            if a != b:
+                break
+        S.active[g] = 0 if a > b else 1
+        S.phase[g] = P_FIRST
+        return
+    S.active[g] = T.first_player
+    start_turn(T, S, g)
+
+
+# ----------------------------------------------------------------------------------- moves
+@njit(cache=True)
+def may_toggle_mount(T, S, g, p):
+    """Motorized and mechanized infantry mount (and move) or dismount (and battle) instead of a
+    plain move; a unit whose vehicles are gone moves on foot."""
+    tr = T.c_transport[T.p_card[p]]
+    if tr != MOTORIZED and tr != MECHANIZED:
+        return False
+    if S.p_mounted[g, p]:
+        return not S.p_no_battle[g, p]   # mounted this order: it moves now, it does not dismount again
+    return S.p_vehicles[g, p] > 0
+
+
+@njit(cache=True)
+def mine_casualties(T, S, g, p):
+    """Minefields: "Vehicles entering minefields cast 1 basic battle die (with saving throws) for
+    casualties"; returns the figures lost."""
+    symbols = np.empty(1, np.int64)
+    symbols[0] = T.faces[WHITE_DIE, roll(S, g, 6) - 1]
+    hits = np.zeros(9, np.int64)
+    total, _ = dice.score_throw(T.scores, T.special_range, symbols, 1, T.c_target[T.p_card[p]], 1, hits)
+    saves = np.empty(SAVES_MAX, np.int64)
+    for i in range(total):
+        saves[i] = T.faces[T.saving_die, roll(S, g, 6) - 1]
+    dead, _ = dice.kills(total, dice.automatic_kills(hits), saves, True, T.fastplay)
+    return dead
+
+
+@njit(cache=True)
+def enter_hex(T, S, g, p, h, overrun):
+    """Piece p enters hex h: the terrain's effects on it (the sheet's move column) and on the hex's
+    obstacles (tracked vehicles destroy wire; sandbags are destroyed when overrun; vehicles roll for
+    mines)."""
+    S.p_hex[g, p] = h
+    if T.no_battle[h]:
+        S.p_no_battle[g, p] = True
+    vehicle = T.c_class[T.p_card[p]] == C_VEHICLE or S.p_mounted[g, p]
+    if has_feature(S, g, h, F_WIRE) and T.c_transport[T.p_card[p]] == TRACKED:
+        S.features[g, h] &= ~np.uint8(1 << F_WIRE)
+    if overrun and has_feature(S, g, h, F_SANDBAGS):
+        S.features[g, h] &= ~np.uint8(1 << F_SANDBAGS)
+    if vehicle and has_feature(S, g, h, F_MINES):
+        dead = mine_casualties(T, S, g, p)
+        if dead > 0:
+            lose_figures(T, S, g, p, dead, 1 - T.p_side[p])
+
+
+@njit(cache=True)
+def eliminate(T, S, g, p, scorer):
+    """The last figure of p is gone: off the map, a victory point for ``scorer``."""
+    S.p_hex[g, p] = -1
+    S.p_figures[g, p] = 0
+    S.p_leader[g, p] = -1
+    for u in range(T.p_side.shape[0]):
+        if S.p_leader[g, u] == p:
+            S.p_leader[g, u] = -1
+    if scorer >= 0:
+        S.vp[g, scorer] += 1
+
+
+@njit(cache=True)
+def lose_figures(T, S, g, p, n, scorer):
+    left = S.p_figures[g, p] - n
+    if left <= 0:
+        eliminate(T, S, g, p, scorer)
+    else:
+        S.p_figures[g, p] = left
+
+
+# ------------------------------------------------------------------------------------ battle
+@njit(cache=True)
+def toward(T, h, target):
+    """The direction from hex h whose neighbour is nearest ``target`` (the side of h facing it)."""
+    best, best_d = 0, 1 << 30
+    for d in range(6):
+        n = T.nbr[h, d]
+        if n >= 0 and T.dist[n, target] < best_d:
+            best, best_d = d, T.dist[n, target]
+    return best
+
+
+@njit(cache=True)
+def landing_hex(T, S, g, a, h, unit_at):
+    """Where a salvo aimed at h lands: h in sight; for indirect artillery fire the first round of
+    blind fire (1 D8) or guided fire (2 D6) may land on a neighbour of h (its side 1-6, side 4 facing
+    the gun); -1 off the map."""
+    if sees(T, S, g, a, h, unit_at):
+        return h
+    guided = spotted(T, S, g, a, h, unit_at)
+    throw = roll(S, g, 6) + roll(S, g, 6) if guided else roll(S, g, 8)
+    side = dice.scatter_side(not guided, throw)
+    if side == 0:
+        return h
+    return T.nbr[h, dice.side_direction(toward(T, h, S.p_hex[g, a]), side)]
+
+
+@njit(cache=True)
+def may_retreat_voluntarily(T, S, g, e, unit_at, leader_at):
+    if is_commander(T, e):
+        return False
+    if is_gun(T, e) and hex_no_artillery_retreat(T, S, g, S.p_hex[g, e]):
+        return False
+    free = np.zeros(T.nbr.shape[0], np.bool_)
+    n, _ = retreat_hexes(T, S, g, e, unit_at, leader_at, free)
+    return n > 0
+
+
+@njit(cache=True)
+def declare(T, S, g, h):
+    """The attacker names hex h: the salvo lands, the piece there is the defender, who may make
+    a voluntary retreat before the throw."""
+    a = S.selected[g]
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    land = landing_hex(T, S, g, a, h, unit_at)
+    S.target_hex[g] = land
+    e = -1
+    if land >= 0:
+        e = unit_at[land] if unit_at[land] >= 0 else leader_at[land]   # a stray shell hits whoever is there
+    if e == a:
+        e = -1
+    S.target[g] = e
+    S.rt_voluntary[g] = False
+    if e < 0 or land != h:
+        if e < 0:
+            finish_battle(T, S, g)
+        else:
+            throw(T, S, g)
+        return
+    if T.p_side[e] != T.p_side[a] and may_retreat_voluntarily(T, S, g, e, unit_at, leader_at):
+        S.phase[g] = P_STAND
+        return
+    throw(T, S, g)
+
+
+@njit(cache=True)
+def throw(T, S, g):
+    """Roll the battle dice (recorded in ``last_throw``); then who takes the hits, and resolve."""
+    a = S.selected[g]
+    counts = np.zeros(4, np.int64)
+    total = battle_dice(T, S, g, a, S.target_hex[g], counts)
+    c = supporting_commander(T, S, g, a)
+    if c >= 0 and total > 0:
+        dice.add_commander_die(counts)
+        S.p_battled[g, c] = True   # his support this turn
+    S.last_throw[g, :] = -1
+    k = 0
+    for die in range(4):
+        S.bt_dice[g, die] = counts[die]
+        for _ in range(counts[die]):
+            s = T.faces[die, roll(S, g, 6) - 1]
+            if k < THROW_MAX:
+                S.last_throw[g, k] = s
+            k += 1
+    S.bt_vehicle[g] = False
+    after_throw(T, S, g)
+
+
+@njit(cache=True)
+def second_piece(T, S, g, e):
+    """The other piece of the defender's side in e's hex (an attached sniper, or the unit a sniper is
+    attached to), -1; commanders are never chosen to take the hits."""
+    h = S.p_hex[g, e]
+    for p in range(T.p_side.shape[0]):
+        if p != e and S.p_hex[g, p] == h and T.p_side[p] == T.p_side[e] and not is_commander(T, p):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def after_throw(T, S, g):
+    e = S.target[g]
+    if not is_commander(T, e) and second_piece(T, S, g, e) >= 0:
+        S.phase[g] = P_HIT_PIECE
+        return
+    hit_part_or_resolve(T, S, g)
+
+
+@njit(cache=True)
+def part_chooser(T, S, g):
+    """Who chooses between a unit's vehicle and personnel (appendix 1, basic rules): the attacker
+    for motorized units; the defender for mechanized units deployed; nobody for mechanized
+    infantry inside its vehicle (the vehicle only) or a unit without vehicles (-1)."""
+    e = S.target[g]
+    tr = T.c_transport[T.p_card[e]]
+    if S.p_vehicles[g, e] == 0 or (tr != MOTORIZED and tr != MECHANIZED):
+        return -1
+    if tr == MOTORIZED:
+        return T.p_side[S.selected[g]]
+    if S.p_mounted[g, e]:
+        return -1
+    return T.p_side[e]
+
+
+@njit(cache=True)
+def hit_part_or_resolve(T, S, g):
+    e = S.target[g]
+    tr = T.c_transport[T.p_card[e]]
+    if S.p_vehicles[g, e] > 0 and tr == MECHANIZED and S.p_mounted[g, e]:
+        S.bt_vehicle[g] = True   # infantry inside: only the vehicle can be hit
+    elif part_chooser(T, S, g) >= 0:
+        S.phase[g] = P_HIT_PART
+        return
+    resolve(T, S, g)
+
+
+@njit(cache=True)
+def roll_saves(T, S, g, n, out):
+    for i in range(min(n, out.shape[0])):
+        out[i] = T.faces[T.saving_die, roll(S, g, 6) - 1]
+
+
+@njit(cache=True)
+def resolve(T, S, g):
+    """5. Resolve battle: hits and saving throws, casualties, the defence die, the flags."""
+    a, e = S.selected[g], S.target[g]
+    sa, se = T.p_side[a], T.p_side[e]
+    ha, he = S.p_hex[g, a], S.target_hex[g]
+    d = T.dist[ha, he]
+    close = d == 1
+    n = 0
+    for i in range(THROW_MAX):
+        if S.last_throw[g, i] >= 0:
+            n += 1
+    symbols = np.empty(THROW_MAX, np.int64)
+    for i in range(n):
+        symbols[i] = S.last_throw[g, i]
+    saves = np.empty(SAVES_MAX, np.int64)
+    flags = 0
+    dead = 0
+    if is_commander(T, e):
+        roll_saves(T, S, g, 1, saves)
+        dead = dice.commander_hit(T.special_range, symbols, n, d, saves[0], close, T.fastplay)
+    else:
+        hits = np.zeros(9, np.int64)
+        target_kind = hit_target_kind(T, S, g, e, S.bt_vehicle[g])
+        total, flags = dice.score_throw(T.scores, T.special_range, symbols, n, target_kind, d, hits)
+        auto = dice.automatic_kills(hits)
+        if not T.fastplay:
+            roll_saves(T, S, g, total - auto, saves)
+        dead, _ = dice.kills(total, auto, saves, close, T.fastplay)
+        room = S.p_vehicles[g, e] if S.bt_vehicle[g] else S.p_figures[g, e]
+        dead = dice.casualty_cap(dead, S.p_figures[g, a], S.p_figures[g, a], room)
+    S.last_kills[g] = dead
+    S.last_flags[g] = flags
+    if S.bt_vehicle[g]:
+        S.p_vehicles[g, e] -= dead
+        if S.p_vehicles[g, e] == 0:
+            S.p_mounted[g, e] = False
+    elif dead > 0:
+        lose_figures(T, S, g, e, dead, sa if se != sa else -1)
+    # firing at buildings: artillery or tanks
+    kind = T.c_kind[T.p_card[a]]
+    if (kind == K_ARTILLERY or kind == K_TANK) and he >= 0:
+        what = hex_collapse(T, S, g, he)
+        if what != NO_COLLAPSE:
+            if dice.collapses(roll(S, g, 6) + roll(S, g, 6), T.collapse_totals[what]):
+                if what == COLLAPSE_BUNKER:
+                    S.features[g, he] &= ~np.uint8(1 << F_BUNKER)
+                if S.p_hex[g, e] == he and not S.bt_vehicle[g]:
+                    lose_figures(T, S, g, e, 1, sa if se != sa else -1)   # "an automatic kill"
+    # defence: a defender that stood throws one die back, if in range
+    if (S.p_hex[g, e] >= 0 and not S.rt_voluntary[g] and not T.fastplay and not S.p_defended[g, e]
+            and se != sa and not is_commander(T, e) and S.p_hex[g, a] >= 0):
+        defence_throw(T, S, g, e, a)
+    # flags: the retreat
+    S.rt_left[g] = 0
+    if S.p_hex[g, e] >= 0 and not is_commander(T, e):
+        if S.rt_voluntary[g]:
+            S.rt_left[g] = 1
+        elif flags > 0:
+            H = T.nbr.shape[0]
+            unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+            occupancy(T, S, g, unit_at, leader_at)
+            commander_here = leader_at[he] >= 0 and is_commander(T, leader_at[he]) and T.p_side[leader_at[he]] == se
+            artillery = T.c_class[T.p_card[e]] == C_ARTILLERY
+            if not dice.ignores_flags(S.p_figures[g, e], T.c_flag[T.p_card[e]], commander_here, artillery):
+                ignore = hex_ignore_flags(T, S, g, he)
+                left = max(0, flags - ignore) - (1 if flags >= 2 and flags > ignore else 0)
+                if not T.fastplay:
+                    roll_saves(T, S, g, left, saves)
+                hexes, _ = dice.retreats(flags, ignore, saves, close, T.fastplay)
+                S.rt_left[g] = hexes
+    S.last_retreat[g] = S.rt_left[g]
+    S.rt_piece[g] = e
+    continue_retreat(T, S, g)
+
+
+@njit(cache=True)
+def defence_throw(T, S, g, e, a):
+    """Defence: one die of the defender's main colour at the range, if its card and terrain give it
+    one and it can see the attacker; a hit kills a figure."""
+    counts = np.zeros(4, np.int64)
+    ha = S.p_hex[g, a]
+    if battle_dice(T, S, g, e, ha, counts) == 0 or S.p_no_battle[g, e] or S.p_mounted[g, e]:
+        return
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    if not sees(T, S, g, e, ha, unit_at):
+        return
+    best = 0
+    for die in range(1, 4):
+        if counts[die] > counts[best]:
+            best = die
+    S.p_defended[g, e] = True
+    symbol = T.faces[best, roll(S, g, 6) - 1]
+    if dice.defence_kill(T.scores, T.special_range, symbol, T.c_target[T.p_card[a]], T.dist[ha, S.p_hex[g, e]]):
+        lose_figures(T, S, g, a, 1, T.p_side[e])
+
+
+@njit(cache=True)
+def move_with_commander(T, S, g, p, h, leader_at):
+    """A retreating unit takes the commander in its hex with it ("A unit controlled by a commander
+    forced to retreat must take the commander with it"; an attached sniper goes with it too)."""
+    h0 = S.p_hex[g, p]
+    ld = leader_at[h0]
+    S.p_hex[g, p] = h
+    if ld >= 0 and ld != p and T.p_side[ld] == T.p_side[p] and not is_leader(T, p):
+        S.p_hex[g, ld] = h
+
+
+@njit(cache=True)
+def continue_retreat(T, S, g):
+    """Retreat the unit hex by hex: a choice of hexes is the defender's decision; no hex free
+    costs a figure; no hex on the map eliminates it."""
+    p = S.rt_piece[g]
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    free = np.zeros(H, np.bool_)
+    scorer = 1 - T.p_side[p]
+    while S.rt_left[g] > 0 and S.p_hex[g, p] >= 0:
+        occupancy(T, S, g, unit_at, leader_at)
+        n, off = retreat_hexes(T, S, g, p, unit_at, leader_at, free)
+        if is_gun(T, p) and hex_no_artillery_retreat(T, S, g, S.p_hex[g, p]):
+            n, off = 0, False   # "Artillery may not retreat from bunkers"
+        if n > 0:
+            S.phase[g] = P_RETREAT
+            return
+        if off:
+            eliminate(T, S, g, p, scorer)   # retreated off the battlefield
+        else:
+            lose_figures(T, S, g, p, 1, scorer)   # the retreat move that cannot be completed
+        S.rt_left[g] -= 1
+    occupancy(T, S, g, unit_at, leader_at)
+    update_control(T, S, g, unit_at)
+    after_retreat(T, S, g)
+
+
+@njit(cache=True)
+def after_retreat(T, S, g):
+    """Forcing a breakthrough: close combat that emptied the hex lets the unit (not artillery)
+    enter it."""
+    a, he = S.selected[g], S.target_hex[g]
+    if check_victory(T, S, g, False):
+        return
+    if (S.p_hex[g, a] >= 0 and he >= 0 and T.dist[S.p_hex[g, a], he] == 1 and not is_gun(T, a)
+            and not is_leader(T, a) and T.p_side[S.target[g]] != T.p_side[a]):
+        empty = True
+        for p in range(T.p_side.shape[0]):
+            if S.p_hex[g, p] == he:
+                empty = False
+        if empty and may_enter(T, S, g, a, he):
+            S.phase[g] = P_BREAKTHROUGH
+            return
+    finish_battle(T, S, g)
+
+
+@njit(cache=True)
+def may_battle_again(T, S, g):
+    """A tank or SP gun that forced a breakthrough may battle the retreating unit once more."""
+    a, e = S.selected[g], S.target[g]
+    kind = T.c_kind[T.p_card[a]]
+    if S.second[g] or not (kind == K_TANK or kind == K_SP_GUN) or S.p_hex[g, e] < 0:
+        return False
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    counts = np.zeros(4, np.int64)
+    return may_target(T, S, g, a, S.p_hex[g, e], unit_at, leader_at, counts)
+
+
+@njit(cache=True)
+def finish_battle(T, S, g):
+    a, e = S.selected[g], S.target[g]
+    S.p_battled[g, a] = True
+    if e >= 0 and S.p_hex[g, a] >= 0 and S.p_hex[g, e] >= 0 and T.dist[S.p_hex[g, a], S.p_hex[g, e]] <= 1:
+        S.p_close[g, a] = True
+        S.p_close[g, e] = True
+    elif e >= 0 and S.rt_piece[g] == e and S.target_hex[g] >= 0 and S.p_hex[g, a] >= 0 and \
+            T.dist[S.p_hex[g, a], S.target_hex[g]] <= 1:
+        S.p_close[g, a] = True
+        if S.p_hex[g, e] >= 0:
+            S.p_close[g, e] = True
+    S.selected[g] = -1
+    S.target[g] = -1
+    S.target_hex[g] = -1
+    S.rt_piece[g] = -1
+    S.rt_left[g] = 0
+    S.rt_voluntary[g] = False
+    S.second[g] = False
+    if S.terminated[g]:
+        return
+    if check_victory(T, S, g, False):
+        return
+    S.phase[g] = P_BATTLE_SELECT
+
+
+# ------------------------------------------------------------------------------ the hooks
+@njit(cache=True)
+def fill_mask(T, S, g, m):
+    m[:] = False
+    ph = S.phase[g]
+    H = T.nbr.shape[0]
+    P0 = H + act.PIECE_0
+    n = 0
+    if ph == P_OVER:
+        return 0
+    if ph == P_FIRST or ph == P_STAND or ph == P_FOLLOW or ph == P_BREAKTHROUGH or ph == P_SECOND or \
+            ph == P_HIT_PART:
+        m[H + act.YES] = True
+        m[H + act.NO] = True
+        return 2
+    side = S.active[g]
+    if ph == P_CARD or ph == P_DISCARD:
+        for k in range(hand_size(S, g, side)):
+            c = hand_card(S, g, side, k)
+            if ph == P_DISCARD or card_playable(T, S, g, c):
+                m[H + act.CARD_0 + k] = True
+                n += 1
+        return n
+    if ph == P_ORDER:
+        m[H + act.DONE] = True
+        n = 1
+        if S.order_left[g] > 0:
+            for p in range(T.p_side.shape[0]):
+                if orderable(T, S, g, p, S.card[g]):
+                    m[P0 + p] = True
+                    n += 1
+        return n
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    if ph == P_MOVE_SELECT:
+        m[H + act.DONE] = True
+        n = 1
+        for p in range(T.p_side.shape[0]):
+            if S.p_hex[g, p] >= 0 and S.p_ordered[g, p] and not S.p_moved[g, p]:
+                m[P0 + p] = True
+                n += 1
+        return n
+    if ph == P_MOVE_DEST:
+        p = S.selected[g]
+        cost = np.empty(H, np.int64)
+        reach(T, S, g, p, unit_at, leader_at, cost)
+        for h in range(H):
+            if cost[h] < UNLIMITED:
+                m[h] = True
+                n += 1
+        if may_toggle_mount(T, S, g, p):
+            m[H + act.MOUNT] = True
+            n += 1
+        return n
+    if ph == P_CONTROL:
+        m[H + act.NO] = True
+        n = 1
+        c = S.selected[g]
+        for u in range(T.p_side.shape[0]):
+            if second_control_candidate(T, S, g, c, u):
+                m[P0 + u] = True
+                n += 1
+        return n
+    counts = np.zeros(4, np.int64)
+    if ph == P_BATTLE_SELECT:
+        m[H + act.DONE] = True
+        n = 1
+        for p in range(T.p_side.shape[0]):
+            if T.p_side[p] == side and may_battle(T, S, g, p) and any_target(T, S, g, p, unit_at, leader_at, counts):
+                m[P0 + p] = True
+                n += 1
+        return n
+    if ph == P_BATTLE_TARGET:
+        m[H + act.NO] = True
+        n = 1
+        a = S.selected[g]
+        for h in range(H):
+            if may_target(T, S, g, a, h, unit_at, leader_at, counts):
+                m[h] = True
+                n += 1
+        return n
+    if ph == P_HIT_PIECE:
+        e = S.target[g]
+        m[P0 + e] = True
+        m[P0 + second_piece(T, S, g, e)] = True
+        return 2
+    if ph == P_RETREAT:
+        free = np.zeros(H, np.bool_)
+        k, _ = retreat_hexes(T, S, g, S.rt_piece[g], unit_at, leader_at, free)
+        for h in range(H):
+            if free[h]:
+                m[h] = True
+        return k
+    return 0
+
+
+@njit(cache=True)
+def second_control_candidate(T, S, g, c, u):
+    """Platoons: a commander who entered a friendly unit's hex may take one more friendly unit in
+    an adjacent hex under his control (one nobody controls)."""
+    if is_leader(T, u) or S.p_hex[g, u] < 0 or T.p_side[u] != T.p_side[c] or S.p_leader[g, u] >= 0:
+        return False
+    return T.dist[S.p_hex[g, u], S.p_hex[g, c]] == 1
+
+
+@njit(cache=True)
+def decider(T, S, g):
+    ph = S.phase[g]
+    if ph == P_STAND or ph == P_HIT_PIECE:
+        return T.p_side[S.target[g]]
+    if ph == P_RETREAT:
+        return T.p_side[S.rt_piece[g]]
+    if ph == P_HIT_PART:
+        return part_chooser(T, S, g)
+    return S.active[g]
+
+
+@njit(cache=True)
+def minor_default(T, S, g, m):
+    """``decisions="major"``: the documented default of a minor choice, -1 for a major one."""
+    ph = S.phase[g]
+    H = T.nbr.shape[0]
+    if ph == P_STAND:
+        return H + act.NO                      # make a stand
+    if ph == P_FOLLOW:
+        return H + act.YES                     # the commander goes with his unit
+    if ph == P_CONTROL:
+        return H + act.NO
+    if ph == P_HIT_PIECE:
+        return H + act.PIECE_0 + S.target[g]   # the unit, not the attached sniper
+    if ph == P_HIT_PART:
+        # the attacker hits the personnel of a motorized unit, the defender gives the vehicle
+        mech = T.c_transport[T.p_card[S.target[g]]] == MECHANIZED
+        return H + (act.YES if mech else act.NO)
+    if ph == P_RETREAT:
+        for h in range(H):
+            if m[h]:
+                return h
+    return -1
+
+
+@njit(cache=True)
+def automatic(T, S, g, m, n):
+    if n == 1:
+        return only_action(m)
+    if T.major_only:
+        return minor_default(T, S, g, m)
+    return -1
+
+
+@njit(cache=True)
+def order_piece(T, S, g, p):
+    S.p_ordered[g, p] = True
+    leader = S.p_leader[g, p]
+    if leader >= 0 and controlled_count(T, S, g, leader) == 2:   # the pair counts as one order
+        for v in range(T.p_side.shape[0]):
+            if S.p_leader[g, v] == leader and S.p_hex[g, v] >= 0:
+                S.p_ordered[g, v] = True
+
+
+@njit(cache=True)
+def after_move(T, S, g, p, old):
+    """What follows a move: the commander may go with his unit; a commander who joined a unit may
+    take a second one under control."""
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    new = S.p_hex[g, p]
+    if not is_leader(T, p) and new >= 0 and new != old:
+        c = S.p_leader[g, p]
+        if c >= 0 and S.p_hex[g, c] == old and not S.p_moved[g, c] and leader_at[new] < 0:
+            S.target[g] = c   # the commander who may go with the unit (control waits on his choice)
+            update_control(T, S, g, unit_at)
+            S.phase[g] = P_FOLLOW
+            return
+    update_control(T, S, g, unit_at)
+    if is_commander(T, p) and new >= 0 and new != old and unit_at[new] >= 0 and controlled_count(T, S, g, p) == 1:
+        for u in range(T.p_side.shape[0]):
+            if second_control_candidate(T, S, g, p, u):
+                S.selected[g] = p
+                S.phase[g] = P_CONTROL
+                return
+    S.selected[g] = -1
+    S.phase[g] = P_MOVE_SELECT
+
+
+@njit(cache=True)
+def apply(T, S, g, a):
+    ph = S.phase[g]
+    H = T.nbr.shape[0]
+    P0 = H + act.PIECE_0
+    side = S.active[g]
+    if ph == P_FIRST:
+        if a == H + act.NO:
+            S.active[g] = 1 - side
+        start_turn(T, S, g)
+    elif ph == P_CARD:
+        c = hand_card(S, g, side, a - H - act.CARD_0)
+        move_card(S.card_pile, S.card_pos, g, c, PILE_PLAYED, True)
+        S.card[g] = c
+        S.order_left[g] = T.card_order[c]
+        S.phase[g] = P_ORDER
+    elif ph == P_DISCARD:
+        c = hand_card(S, g, side, a - H - act.CARD_0)
+        move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+        end_turn(T, S, g)
+    elif ph == P_ORDER:
+        if a == H + act.DONE:
+            S.phase[g] = P_MOVE_SELECT
+        else:
+            order_piece(T, S, g, a - P0)
+            S.order_left[g] -= 1
+    elif ph == P_MOVE_SELECT:
+        if a == H + act.DONE:
+            S.phase[g] = P_BATTLE_SELECT
+        else:
+            S.selected[g] = a - P0
+            S.phase[g] = P_MOVE_DEST
+    elif ph == P_MOVE_DEST:
+        p = S.selected[g]
+        old = S.p_hex[g, p]
+        if a == H + act.MOUNT:
+            if S.p_mounted[g, p]:
+                S.p_mounted[g, p] = False   # dismount and battle: no move
+                S.p_moved[g, p] = True
+                after_move(T, S, g, p, old)
+            else:
+                S.p_mounted[g, p] = True    # mount and move: no battle this turn
+                S.p_no_battle[g, p] = True
+        else:
+            S.p_moved[g, p] = True
+            if a != old:
+                enter_hex(T, S, g, p, a, False)
+            after_move(T, S, g, p, old)
+    elif ph == P_FOLLOW:
+        p = S.selected[g]
+        c = S.target[g]
+        S.target[g] = -1
+        if a == H + act.YES:
+            S.p_hex[g, c] = S.p_hex[g, p]
+            S.p_moved[g, c] = True
+        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+        occupancy(T, S, g, unit_at, leader_at)
+        update_control(T, S, g, unit_at)
+        S.selected[g] = -1
+        S.phase[g] = P_MOVE_SELECT
+    elif ph == P_CONTROL:
+        if a != H + act.NO:
+            S.p_leader[g, a - P0] = S.selected[g]
+        S.selected[g] = -1
+        S.phase[g] = P_MOVE_SELECT
+    elif ph == P_BATTLE_SELECT:
+        if a == H + act.DONE:
+            end_turn(T, S, g)
+        else:
+            S.selected[g] = a - P0
+            S.phase[g] = P_BATTLE_TARGET
+    elif ph == P_BATTLE_TARGET:
+        if a == H + act.NO:
+            S.selected[g] = -1
+            S.phase[g] = P_BATTLE_SELECT
+        else:
+            declare(T, S, g, a)
+    elif ph == P_STAND:
+        S.rt_voluntary[g] = a == H + act.YES
+        throw(T, S, g)
+    elif ph == P_HIT_PIECE:
+        S.target[g] = a - P0
+        hit_part_or_resolve(T, S, g)
+    elif ph == P_HIT_PART:
+        S.bt_vehicle[g] = a == H + act.YES
+        resolve(T, S, g)
+    elif ph == P_RETREAT:
+        p = S.rt_piece[g]
+        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+        occupancy(T, S, g, unit_at, leader_at)
+        rally = leader_at[a] >= 0 and is_commander(T, leader_at[a]) and T.p_side[leader_at[a]] == T.p_side[p]
+        move_with_commander(T, S, g, p, a, leader_at)
+        occupancy(T, S, g, unit_at, leader_at)
+        update_control(T, S, g, unit_at)
+        S.rt_left[g] -= 1
+        if rally:
+            S.rt_left[g] = 0   # rallied on a friendly commander: the flags left are ignored
+        continue_retreat(T, S, g)
+    elif ph == P_BREAKTHROUGH:
+        if a == H + act.YES:
+            p = S.selected[g]
+            enter_hex(T, S, g, p, S.target_hex[g], True)
+            unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+            occupancy(T, S, g, unit_at, leader_at)
+            update_control(T, S, g, unit_at)
+            if S.p_hex[g, p] >= 0 and may_battle_again(T, S, g):
+                S.phase[g] = P_SECOND
+                return
+        finish_battle(T, S, g)
+    elif ph == P_SECOND:
+        if a == H + act.YES:
+            S.second[g] = True
+            declare(T, S, g, S.p_hex[g, S.target[g]])
+        else:
+            finish_battle(T, S, g)
+
+
+DRIVER = bind_driver("world_at_war", start_game=start_game, apply=apply, fill_mask=fill_mask, decider=decider,
+                     automatic=automatic)

@@ -1,0 +1,161 @@
+"""World at War state: B games as numpy arrays with a leading batch axis, and the static tables.
+
+Per game (P pieces "P": units, commanders and snipers; C command cards "C"; O objectives "O"; H
+hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` counts player turns)::
+
+    active              int8      the side whose turn it is                           game turn
+    decisions           int32     decisions taken (truncation guard)
+    card                int16     the command card being played, -1                   1. play a card
+    order_left          int8      orders the card still gives                         2. order units
+    selected            int16     the piece moving or battling, -1                    3., 4.
+    target              int16     the piece battled, -1                               4. battle
+    target_hex          int16     its hex (a breakthrough enters it)
+    bt_dice             int8[4]   the dice the battle casts, by colour (white, yellow, red, green)
+    bt_vehicle          bool      the hits go on the target's vehicle (appendix 1)
+    rt_piece            int16     the unit retreating, -1                             retreat
+    rt_left             int8      hexes it must still retreat
+    rt_voluntary        bool      a voluntary retreat (1 hex, flags ignored)
+    second              bool      the battle being declared is a tank's breakthrough battle
+    vp                  int16[2]  victory points scored by destroying units and commanders
+    winner              int8      side that reached its quota, -1
+    features            uint8[H]  obstacles on each hex (scenario.F_* bits): sandbags overrun, bunkers
+                                  collapsed and minefields driven through change them   terrain sheet
+    p_hex               int16[P]  hex of each piece, -1 once eliminated
+    p_figures           int8[P]   figures left (0: eliminated)
+    p_vehicles          int8[P]   vehicle figures left (motorized / mechanized infantry)
+    p_mounted           bool[P]   in its vehicles
+    p_ordered           bool[P]   given an order this turn                            2.
+    p_moved             bool[P]   has moved this turn                                 3.
+    p_battled           bool[P]   has battled this turn                               4.
+    p_no_battle         bool[P]   may not battle this turn (entered a "stop & do not battle" hex,
+                                  mounted or dismounted)                              terrain sheet
+    p_defended          bool[P]   has thrown its defence die this turn                defence
+    p_close             bool[P]   engaged in close combat on this card: not fired on from a distance
+    p_leader            int16[P]  the commander controlling the unit, -1              platoons
+    card_pile/pos       the command cards: PILE_DECK, PILE_DISCARD, PILE_HAND + side, PILE_PLAYED
+    last_throw          int8[12]  symbols of the last battle throw (-1 pad), for logs and renders
+    last_kills, last_flags, last_retreat   int8  what it did
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+from wargym.core import BaseState
+from wargym.jit import njit
+from wargym.kernel import KernelStruct
+from wargym.schema import var
+from wargym.world_at_war.scenario import Scenario, load_dice
+
+PILE_DECK, PILE_DISCARD, PILE_HAND, PILE_PLAYED = 0, 1, 2, 4   # PILE_HAND + side: that side's hand
+N_PILES = 5
+THROW_MAX = 12
+
+# decision phases
+(P_FIRST, P_CARD, P_DISCARD, P_ORDER, P_MOVE_SELECT, P_MOVE_DEST, P_FOLLOW, P_CONTROL, P_BATTLE_SELECT,
+ P_BATTLE_TARGET, P_STAND, P_HIT_PART, P_HIT_PIECE, P_RETREAT, P_BREAKTHROUGH, P_SECOND, P_OVER) = range(17)
+PHASE_NAMES = (
+    "first player: go first (yes) or second (no)", "command card: play", "command card: discard (none orders)",
+    "order: piece", "move: piece", "move: destination", "move: the commander goes with his unit (yes/no)",
+    "commander: second unit to control", "battle: piece", "battle: target hex",
+    "defender: voluntary retreat (yes) or stand (no)", "hits on the vehicle (yes) or the personnel (no)",
+    "defender: piece that takes the hits", "retreat: hex", "breakthrough: enter the vacated hex (yes/no)",
+    "breakthrough: battle the retreating unit again (yes/no)", "game over",
+)
+
+
+def _first(core) -> int:
+    return max(core.scenario.first_player, 0)
+
+
+@dataclass(frozen=True)
+class State(BaseState):
+    active: np.ndarray = var("int8", init=_first, low=0, high=1)
+    decisions: np.ndarray = var("int32", low=0)
+    card: np.ndarray = var("int16", init=-1, low=-1, high="C-1")
+    order_left: np.ndarray = var("int8", low=0, high=20)
+    selected: np.ndarray = var("int16", init=-1, low=-1, high="P-1")
+    target: np.ndarray = var("int16", init=-1, low=-1, high="P-1")
+    target_hex: np.ndarray = var("int16", init=-1, low=-1, high="H-1")
+    bt_dice: np.ndarray = var("int8", (4,), low=0, high=12)
+    bt_vehicle: np.ndarray = var("bool")
+    rt_piece: np.ndarray = var("int16", init=-1, low=-1, high="P-1")
+    rt_left: np.ndarray = var("int8", low=0, high=12)
+    rt_voluntary: np.ndarray = var("bool")
+    second: np.ndarray = var("bool")
+    vp: np.ndarray = var("int16", (2,), low=0)
+    winner: np.ndarray = var("int8", init=-1, low=-1, high=1)
+    features: np.ndarray = var("uint8", ("H",), init=lambda core: core.scenario.features, low=0, high=63)
+    p_hex: np.ndarray = var("int16", ("P",), init=lambda core: core.scenario.piece_hex, low=-1, high="H-1")
+    p_figures: np.ndarray = var("int8", ("P",), init=lambda core: core.scenario.piece_figures, low=0, high=8)
+    p_vehicles: np.ndarray = var("int8", ("P",), low=0, high=2,
+                                 init=lambda core: core.scenario.units.vehicles[core.scenario.piece_card])
+    p_mounted: np.ndarray = var("bool", ("P",))
+    p_ordered: np.ndarray = var("bool", ("P",))
+    p_moved: np.ndarray = var("bool", ("P",))
+    p_battled: np.ndarray = var("bool", ("P",))
+    p_no_battle: np.ndarray = var("bool", ("P",))
+    p_defended: np.ndarray = var("bool", ("P",))
+    p_close: np.ndarray = var("bool", ("P",))
+    p_leader: np.ndarray = var("int16", ("P",), init=-1, low=-1, high="P-1")
+    card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
+    card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
+    last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)
+    last_kills: np.ndarray = var("int8", low=0)
+    last_flags: np.ndarray = var("int8", low=0)
+    last_retreat: np.ndarray = var("int8", low=0)
+
+
+Tables = namedtuple("Tables", [
+    "nbr", "dist", "sight_a", "sight_b", "terrain", "blocks", "elevation", "stop", "no_battle",
+    "max_move", "enter", "attacker_less", "defender_less", "adjacent_only", "collapse", "collapse_totals",
+    "f_blocks", "f_stop", "f_enter", "f_vehicle_cost", "f_attacker", "f_defender", "f_ignore_flags",
+    "f_no_art_retreat", "f_buildings", "toward_home",
+    "p_side", "p_card", "p_colour", "c_dice", "c_figures", "c_flag", "c_move", "c_move_mounted", "c_kind",
+    "c_transport", "c_target", "c_vehicle_target", "c_class", "c_indirect", "c_flamethrower",
+    "card_action", "card_colour", "card_order", "obj_hex", "obj_points", "obj_for",
+    "faces", "scores", "special_range", "saving_die",
+    "first_player", "hand", "vp_quota", "fastplay", "major_only", "max_decisions",
+])
+
+# the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
+StateArg, StateArgType = KernelStruct.define("StateArg", State, __name__)
+TablesArg, TablesArgType = KernelStruct.define("TablesArg", Tables._fields, __name__)
+
+
+@njit(cache=True)
+def build_state_arg(*fields):
+    return StateArg(*fields)
+
+
+@njit(cache=True)
+def build_tables_arg(*fields):
+    return TablesArg(*fields)
+
+
+StateArg.build, TablesArg.build = build_state_arg, build_tables_arg  # cached constructors (wargym.kernel)
+
+
+def make_tables(sc: Scenario, fastplay: bool, major_only: bool, max_decisions: int) -> Tables:
+    u, d = sc.units, load_dice()
+    return Tables(
+        nbr=sc.grid.neighbours, dist=sc.grid.distance, sight_a=sc.sight_a, sight_b=sc.sight_b,
+        terrain=sc.terrain, blocks=sc.blocks, elevation=sc.elevation, stop=sc.stop, no_battle=sc.no_battle,
+        max_move=sc.max_move, enter=sc.enter, attacker_less=sc.attacker_less, defender_less=sc.defender_less,
+        adjacent_only=sc.adjacent_only, collapse=sc.collapse, collapse_totals=sc.collapse_totals,
+        f_blocks=sc.f_blocks, f_stop=sc.f_stop, f_enter=sc.f_enter, f_vehicle_cost=sc.f_vehicle_cost,
+        f_attacker=sc.f_attacker, f_defender=sc.f_defender, f_ignore_flags=sc.f_ignore_flags,
+        f_no_art_retreat=sc.f_no_artillery_retreat, f_buildings=sc.f_buildings, toward_home=sc.toward_home,
+        p_side=sc.piece_side, p_card=sc.piece_card, p_colour=sc.piece_colour,
+        c_dice=u.dice, c_figures=u.figures, c_flag=u.flag, c_move=u.move, c_move_mounted=u.move_mounted,
+        c_kind=u.kind, c_transport=u.transport, c_target=u.target, c_vehicle_target=u.vehicle_target,
+        c_class=u.terrain_class, c_indirect=u.indirect, c_flamethrower=u.flamethrower,
+        card_action=sc.card_action, card_colour=sc.card_colour, card_order=sc.card_order,
+        obj_hex=sc.objective_hex, obj_points=sc.objective_points, obj_for=sc.objective_for,
+        faces=d.faces, scores=d.scores, special_range=d.special_range, saving_die=np.int64(d.saving_die),
+        first_player=np.int64(sc.first_player), hand=sc.hand, vp_quota=sc.vp_quota, fastplay=bool(fastplay),
+        major_only=bool(major_only), max_decisions=np.int64(max_decisions),
+    )

@@ -25,6 +25,7 @@ BASELINE_MODULES: dict[str, str] = {
     "island_war": "wargym.agents.island_war_rule",
     "attu": "wargym.agents.attu_rule",
     "peleliu": "wargym.agents.peleliu_rule",
+    "world_at_war": "wargym.agents.world_at_war_rule",
 }
 
 _REGISTRY: dict[tuple[str, str, str], Callable[..., Agent]] = {}

@@ -261,7 +261,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
             sc = cls.load_scenario(name)
             mark = " (default)" if name == record.default_scenario else ""
             print(f"  {name}{mark}: {sc.title}")
-            sides = players or ()
+            sides = tuple(getattr(sc, "sides", ())) or players   # a scenario's own sides (World at War)
             first = getattr(sc, "first_player", None)
             if sides and isinstance(first, int) and 0 <= first < len(sides):
                 sides = tuple(f"{p} (moves first)" if i == first else p for i, p in enumerate(sides))

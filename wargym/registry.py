@@ -162,3 +162,11 @@ register(Ruleset(
                "max_decisions": 60},
               {"scenario": "bnr", "max_decisions": 100}),
 ))
+register(Ruleset(
+    "world_at_war", title="The World at War (hex-based, card-driven WWII battles)",
+    core="wargym.world_at_war.core:WorldAtWarCore", env_name="WorldAtWar", default_scenario="pacific",
+    baselines="wargym.agents.world_at_war_rule",
+    contract=({"decisions": "major", "max_decisions": 60},
+              {"scenario": "bocage", "side": "germany", "opponent": "random", "max_decisions": 60},
+              {"scenario": "ussr_town", "core_options": {"fastplay": True}, "max_decisions": 100}),
+))

@@ -255,3 +255,70 @@ def test_waw_victory_at_the_quota(tmp_path):
     if not state.terminated[0]:
         state = step(core, state, special(core, NO))
     assert state.terminated[0] and state.winner[0] == US and state.rewards[0].tolist() == [1.0, -1.0]
+
+
+def test_waw_close_combat_units_are_not_fired_on_from_a_distance(tmp_path):
+    # "Units having been engaged in close combat due to an order of the current command card cannot
+    # be fired upon from a distance."
+    more = [("us", "us_infantry", "blue", "0606"), ("germany", "de_infantry", "blue", "0609")]
+    core, state = duel(tmp_path, more=more)
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0, 2])
+    state = attack(core, state, "0604", 6, 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert state.p_close[0, 1]
+    state = step(core, state, piece(core, 2))
+    assert legal_hexes(core, state) == ["0609"]          # 0604 is 2 hexes away: not after its close combat
+
+
+def test_waw_artillery_fires_over_an_adjacent_friendly_unit_on_lower_ground(tmp_path):
+    # "Only artillery may fire over a friendly unit or commander in an adjacent hex on lower ground.
+    # Units situated 2 hexes or further away block artillery line of fire"
+    def targets(terrain, friend):
+        units = [("us", "us_anti_tank", "red", "0609"), ("germany", "de_infantry", "red", "0606"),
+                 ("us", "us_infantry", "blue", friend)]
+        core = make_core(tmp_path, units, terrain=terrain)
+        return legal_hexes(core, at(core, core.init(1, seed=1), P_BATTLE_TARGET, ordered=[0], selected=0))
+    assert targets({"0609": "H"}, "0608") == ["0606"]     # the gun on a hill, the friend below next to it
+    assert targets({}, "0608") == []                      # on the same level: blocked
+    assert targets({"0609": "H"}, "0607") == []           # 2 hexes away: blocked
+
+
+def test_waw_motorized_hits_the_attacker_chooses_mechanized_mounted_only_the_vehicle(tmp_path):
+    # appendix 1 (basic): "a mechanized unit ... with the infantry inside the vehicle, the attacker can
+    # only score a hit on the vehicle": a jeep scores on the half-track (open-topped armour)
+    core, state = duel(tmp_path, de=("de_mechanized_infantry", "0604"))
+    state.p_mounted[0, 1] = True
+    state = core.refresh(state)
+    state = attack(core, state, "0604", 3, 6, 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert state.p_vehicles[0, 1] == 0 and not state.p_mounted[0, 1] and state.p_figures[0, 1] == 8
+    # "In case of a motorized unit ... the attacker has the option during battle to either hit the
+    # vehicle or personnel": the Germans battle a US motorized unit and choose
+    units = [("us", "us_motorized_infantry", "red", "0605"), ("germany", "de_infantry", "red", "0604")]
+    core = make_core(tmp_path, units)
+    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, active=DE, ordered=[1])
+    state = step(core, state, piece(core, 1))
+    state = core.force(state, [1, 1, 6, 6, 6])              # German white 2 + green 1 at 1 hex
+    state = step(core, state, hx(core, "0605"), special(core, NO))   # the US stands
+    assert state.current_player[0] == DE                    # the attacker chooses vehicle or personnel
+    state = step(core, state, special(core, NO))            # the personnel
+    assert state.p_figures[0, 0] == 6 and state.p_vehicles[0, 0] == 1
+
+
+def test_waw_the_defender_chooses_unit_or_attached_sniper(tmp_path):
+    # "If a target hex contains 2 different types of units (e.g. infantry & sniper ...), the defender
+    # has the option of choosing which unit will take hits"
+    core, state = duel(tmp_path, snipers=[("germany", "0604")])
+    state = attack(core, state, "0604", 1, 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert state.current_player[0] == DE and state.legal_action_mask[0, piece(core, 2)]
+    state = step(core, state, piece(core, 2))               # the sniper takes it: eliminated
+    assert state.p_hex[0, 2] == -1 and state.p_figures[0, 1] == 8 and state.vp[0, 0] == 1
+
+
+def test_waw_flamethrower_ignores_cover(tmp_path):
+    # terrain sheet, flame thrower: "No dice are deducted for cover."
+    core, state = duel(tmp_path, us=("us_engineers", "0605"), terrain={"0604": "W"})
+    state = attack(core, state, "0604", 6, 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    assert state.bt_dice[0].tolist() == [3, 0, 0, 0]

@@ -254,3 +254,16 @@ def test_waw_deck_is_reshuffled_from_the_discards_when_it_runs_out(tmp_path):
         if state.terminated[0] or state.truncated[0]:
             break
     assert state.turn[0] > 44       # more turns than cards: the discards came back
+
+
+def test_waw_vehicle_entering_a_minefield_rolls_for_casualties(tmp_path):
+    # mine fields: "Vehicles entering minefields cast 1 basic battle die (with saving throws) for
+    # casualties": HIT! scores on a tank in the ZOC; the saving die a blank
+    units = [("us", "us_medium_tank", "red", "0609"), ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, features=[("0608", "minefield")])
+    state = core.force(moving(core, 0), [4, 6])
+    state = step(core, state, hx(core, "0608"))
+    assert state.p_figures[0, 0] == 2
+    state = core.force(moving(core, 0), [1])                  # a soldier does not score on a tank
+    state = step(core, state, hx(core, "0608"))
+    assert state.p_figures[0, 0] == 3

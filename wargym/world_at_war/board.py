@@ -346,9 +346,9 @@ def controlled_count(T, S, g, c):
 
 @njit(cache=True)
 def update_control(T, S, g, unit_at):
-    """Platoons after pieces moved or retreated: a commander in a friendly unit's hex controls it;
-    a controlled unit stays controlled while it stands in or next to its commander's hex and the
-    commander still shares a hex with one of his units; otherwise control ends."""
+    """Platoons after pieces moved or retreated: a commander controls the friendly unit in his hex
+    and at most one more next to it; a unit stays controlled while it stands in or next to its
+    commander's hex and he shares a hex with a unit of his; otherwise control ends."""
     P = T.p_side.shape[0]
     for u in range(P):
         c = S.p_leader[g, u]
@@ -357,25 +357,20 @@ def update_control(T, S, g, unit_at):
         if S.p_hex[g, u] < 0 or S.p_hex[g, c] < 0 or T.dist[S.p_hex[g, u], S.p_hex[g, c]] > 1:
             S.p_leader[g, u] = -1
     for c in range(P):
-        if not is_commander(T, c) or S.p_hex[g, c] < 0:
-            continue
-        u = unit_at[S.p_hex[g, c]]
-        if u >= 0 and T.p_side[u] == T.p_side[c]:
-            if S.p_leader[g, u] != c:
-                # the unit in his hex is his; it leaves whoever controlled it before
-                S.p_leader[g, u] = c
-        else:
-            for v in range(P):   # no unit in his hex: he controls none
-                if S.p_leader[g, v] == c:
-                    S.p_leader[g, v] = -1
-    for c in range(P):   # at most two units: the one in his hex and one more
         if not is_commander(T, c):
             continue
-        n = 0
+        own = -1
+        if S.p_hex[g, c] >= 0:
+            u = unit_at[S.p_hex[g, c]]
+            if u >= 0 and T.p_side[u] == T.p_side[c]:
+                own = u
+        if own >= 0:
+            S.p_leader[g, own] = c   # the unit in his hex is his, whoever controlled it before
+        extra = 0
         for v in range(P):
-            if S.p_leader[g, v] == c:
-                n += 1
-                if n > 2 and S.p_hex[g, v] != S.p_hex[g, c]:
+            if S.p_leader[g, v] == c and v != own:
+                extra += 1
+                if own < 0 or extra > 1:
                     S.p_leader[g, v] = -1
 
 

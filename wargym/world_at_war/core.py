@@ -58,7 +58,7 @@ class WorldAtWarCore(KernelCore):
     # -- protocol --------------------------------------------------------------------------------
     def _dims(self) -> dict[str, int]:
         sc = self.scenario
-        return {"P": len(sc.piece_side), "C": len(sc.card_action), "H": sc.num_hexes, "O": len(sc.objective_hex)}
+        return {"U": len(sc.piece_side), "C": len(sc.card_action), "H": sc.num_hexes, "O": len(sc.objective_hex)}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         return observe_batch(self, state, player)

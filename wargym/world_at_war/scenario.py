@@ -590,6 +590,17 @@ class Scenario:
     def num_hexes(self) -> int:
         return self.grid.size
 
+    @property
+    def victory(self) -> str:
+        """The victory conditions in words ("Objective of the game")."""
+        quota = " / ".join(f"{s} {int(q)}" for s, q in zip(self.sides, self.vp_quota))
+        held = "; ".join(f"{n} {self.grid.label(int(h))} ({int(p)} for "
+                         f"{'either side' if f == BOTH else self.sides[int(f)]})"
+                         for n, h, p, f in zip(self.objective_names, self.objective_hex, self.objective_points,
+                                               self.objective_for))
+        return (f"the first side to its quota of victory points ({quota}): 1 for each enemy unit or commander "
+                f"destroyed, and the objectives its units hold at the end of its turn: {held}")
+
 
 def _frozen(*arrays: np.ndarray) -> None:
     for a in arrays:
@@ -715,7 +726,8 @@ def compile_scenario(path: Path, data: ScenarioFile) -> Scenario:
     out = Scenario(
         name=data.name, title=data.title,
         facts=(f"{grid.columns}x{grid.rows} hexes, {len(data.units)} units, {len(data.commanders)} commanders, "
-               f"{len(data.snipers)} snipers, victory at {data.victory_points[sides[0]]}/{data.victory_points[sides[1]]}"),
+               f"{len(data.snipers)} sniper{'' if len(data.snipers) == 1 else 's'}, hands of "
+               f"{data.hand[sides[0]]}/{data.hand[sides[1]]} command cards"),
         spec=data, grid=grid, sides=sides,  # type: ignore[arg-type]
         first_player=ROLL if data.first_player == "roll" else sides.index(data.first_player),
         hand=np.array([data.hand[s] for s in sides], dtype=np.int8),

@@ -1,6 +1,6 @@
 """World at War state: B games as numpy arrays with a leading batch axis, and the static tables.
 
-Per game (P pieces "P": units, commanders and snipers; C command cards "C"; O objectives "O"; H
+Per game (U pieces "U": units, commanders and snipers; C command cards "C"; O objectives "O"; H
 hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` counts player turns)::
 
     active              int8      the side whose turn it is                           game turn
@@ -20,18 +20,18 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
     winner              int8      side that reached its quota, -1
     features            uint8[H]  obstacles on each hex (scenario.F_* bits): sandbags overrun, bunkers
                                   collapsed and minefields driven through change them   terrain sheet
-    p_hex               int16[P]  hex of each piece, -1 once eliminated
-    p_figures           int8[P]   figures left (0: eliminated)
-    p_vehicles          int8[P]   vehicle figures left (motorized / mechanized infantry)
-    p_mounted           bool[P]   in its vehicles
-    p_ordered           bool[P]   given an order this turn                            2.
-    p_moved             bool[P]   has moved this turn                                 3.
-    p_battled           bool[P]   has battled this turn                               4.
-    p_no_battle         bool[P]   may not battle this turn (entered a "stop & do not battle" hex,
+    p_hex               int16[U]  hex of each piece, -1 once eliminated
+    p_figures           int8[U]   figures left (0: eliminated)
+    p_vehicles          int8[U]   vehicle figures left (motorized / mechanized infantry)
+    p_mounted           bool[U]   in its vehicles
+    p_ordered           bool[U]   given an order this turn                            2.
+    p_moved             bool[U]   has moved this turn                                 3.
+    p_battled           bool[U]   has battled this turn                               4.
+    p_no_battle         bool[U]   may not battle this turn (entered a "stop & do not battle" hex,
                                   mounted or dismounted)                              terrain sheet
-    p_defended          bool[P]   has thrown its defence die this turn                defence
-    p_close             bool[P]   engaged in close combat on this card: not fired on from a distance
-    p_leader            int16[P]  the commander controlling the unit, -1              platoons
+    p_defended          bool[U]   has thrown its defence die this turn                defence
+    p_close             bool[U]   engaged in close combat on this card: not fired on from a distance
+    p_leader            int16[U]  the commander controlling the unit, -1              platoons
     card_pile/pos       the command cards: PILE_DECK, PILE_DISCARD, PILE_HAND + side, PILE_PLAYED
     last_throw          int8[12]  symbols of the last battle throw (-1 pad), for logs and renders
     last_kills, last_flags, last_retreat   int8  what it did
@@ -77,30 +77,30 @@ class State(BaseState):
     decisions: np.ndarray = var("int32", low=0)
     card: np.ndarray = var("int16", init=-1, low=-1, high="C-1")
     order_left: np.ndarray = var("int8", low=0, high=20)
-    selected: np.ndarray = var("int16", init=-1, low=-1, high="P-1")
-    target: np.ndarray = var("int16", init=-1, low=-1, high="P-1")
+    selected: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
+    target: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
     target_hex: np.ndarray = var("int16", init=-1, low=-1, high="H-1")
     bt_dice: np.ndarray = var("int8", (4,), low=0, high=12)
     bt_vehicle: np.ndarray = var("bool")
-    rt_piece: np.ndarray = var("int16", init=-1, low=-1, high="P-1")
+    rt_piece: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
     rt_left: np.ndarray = var("int8", low=0, high=12)
     rt_voluntary: np.ndarray = var("bool")
     second: np.ndarray = var("bool")
     vp: np.ndarray = var("int16", (2,), low=0)
     winner: np.ndarray = var("int8", init=-1, low=-1, high=1)
     features: np.ndarray = var("uint8", ("H",), init=lambda core: core.scenario.features, low=0, high=63)
-    p_hex: np.ndarray = var("int16", ("P",), init=lambda core: core.scenario.piece_hex, low=-1, high="H-1")
-    p_figures: np.ndarray = var("int8", ("P",), init=lambda core: core.scenario.piece_figures, low=0, high=8)
-    p_vehicles: np.ndarray = var("int8", ("P",), low=0, high=2,
+    p_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.piece_hex, low=-1, high="H-1")
+    p_figures: np.ndarray = var("int8", ("U",), init=lambda core: core.scenario.piece_figures, low=0, high=8)
+    p_vehicles: np.ndarray = var("int8", ("U",), low=0, high=2,
                                  init=lambda core: core.scenario.units.vehicles[core.scenario.piece_card])
-    p_mounted: np.ndarray = var("bool", ("P",))
-    p_ordered: np.ndarray = var("bool", ("P",))
-    p_moved: np.ndarray = var("bool", ("P",))
-    p_battled: np.ndarray = var("bool", ("P",))
-    p_no_battle: np.ndarray = var("bool", ("P",))
-    p_defended: np.ndarray = var("bool", ("P",))
-    p_close: np.ndarray = var("bool", ("P",))
-    p_leader: np.ndarray = var("int16", ("P",), init=-1, low=-1, high="P-1")
+    p_mounted: np.ndarray = var("bool", ("U",))
+    p_ordered: np.ndarray = var("bool", ("U",))
+    p_moved: np.ndarray = var("bool", ("U",))
+    p_battled: np.ndarray = var("bool", ("U",))
+    p_no_battle: np.ndarray = var("bool", ("U",))
+    p_defended: np.ndarray = var("bool", ("U",))
+    p_close: np.ndarray = var("bool", ("U",))
+    p_leader: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
     card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)

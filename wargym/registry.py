@@ -168,5 +168,6 @@ register(Ruleset(
     baselines="wargym.agents.world_at_war_rule",
     contract=({"decisions": "major", "max_decisions": 60},
               {"scenario": "bocage", "side": "germany", "opponent": "random", "max_decisions": 60},
-              {"scenario": "ussr_town", "core_options": {"fastplay": True}, "max_decisions": 100}),
+              {"scenario": "ussr_town", "core_options": {"fastplay": True, "advanced_vehicles": True},
+               "max_decisions": 100}),
 ))

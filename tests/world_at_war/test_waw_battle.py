@@ -17,7 +17,9 @@ import pytest
 
 from waw_board import at, card_named, hx, label, legal_hexes, make_core, piece, special, step
 from wargym.world_at_war import actions as act
-from wargym.world_at_war.state import P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_RETREAT, P_SECOND, P_STAND
+from wargym.world_at_war.state import (
+    P_ADJUST, P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_RETREAT, P_SECOND, P_STAND,
+)
 
 US, DE = 0, 1
 YES, NO = act.YES, act.NO
@@ -317,8 +319,87 @@ def test_waw_the_defender_chooses_unit_or_attached_sniper(tmp_path):
 
 
 def test_waw_flamethrower_ignores_cover(tmp_path):
-    # terrain sheet, flame thrower: "No dice are deducted for cover."
-    core, state = duel(tmp_path, us=("us_engineers", "0605"), terrain={"0604": "W"})
-    state = attack(core, state, "0604", 6, 6, 6, 6)
+    # terrain sheet, flame thrower: "No dice are deducted for cover."  The engineers cast the same
+    # dice at a unit in a wood as in the open (2: 3 white, one less for the unarmed figures)
+    dice = []
+    for terrain in ({"0604": "W"}, {}):
+        core, state = duel(tmp_path, us=("us_engineers", "0605"), terrain=terrain)
+        state = attack(core, state, "0604", 6, 6, 6)
+        state = step(core, state, special(core, NO))
+        dice.append(state.bt_dice[0].tolist())
+    assert dice == [[2, 0, 0, 0], [2, 0, 0, 0]]
+
+
+def test_waw_partly_armed_unit_casts_a_die_less_and_kills_no_more_than_its_firearms(tmp_path):
+    # 3. Move: "In case only part of a unit is equipped with firearms, the number of casualties
+    # inflicted can never be higher than the number of firearms in the unit and 1 die less then
+    # indicated on the order sheet is cast": engineers, 6 figures, 4 armed (units.yaml)
+    core, state = duel(tmp_path, us=("us_engineers", "0605"), de_figures=8)
+    state = attack(core, state, "0604", 1, 2, 6)         # 2 dice: soldier, soldier; the save blank
     state = step(core, state, special(core, NO))
-    assert state.bt_dice[0].tolist() == [3, 0, 0, 0]
+    assert state.bt_dice[0].tolist() == [2, 0, 0, 0] and state.p_figures[0, 1] == 6
+    state2 = duel(tmp_path, us=("us_engineers", "0605", ), de_figures=8)[1]
+    state2.p_figures[0, 0] = 1                             # one figure left: one casualty at most
+    state2 = core.refresh(state2)
+    state2 = attack(core, state2, "0604", 1, 2, 6)
+    state2 = step(core, state2, special(core, NO))
+    assert state2.p_figures[0, 1] == 7
+
+
+def test_waw_blocked_retreat_may_take_the_commander_with_the_last_figure(tmp_path):
+    # "If a unit cannot retreat, 1 figure/vehicle ... must be eliminated for each retreat move that
+    # cannot be completed.  Such losses may include the commander if this is the last remaining
+    # figure/model in the given hex."  One figure and its commander, two retreats, all blocked
+    more = [("germany", "de_infantry", "blue", h) for h in ("0603", "0704", "0504")]
+    core, state = duel(tmp_path, de_figures=1, more=more, commanders=[("germany", "0604")], vp=(6, 6))
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6)
+    assert state.p_hex[0, 1] == -1 and state.p_hex[0, 5] == -1 and state.vp[0, 0] == 2
+
+
+def test_waw_a_blind_salvo_at_the_same_hex_hits_where_the_last_did_unless_adjusted(tmp_path):
+    # "Subsequent salvos will hit the same hex, unless the fire is adjusted in which case 1 D8 is cast
+    # again": the first salvo scattered to 0704 (side 3); the next, not adjusted, hits 0704 again
+    more = [("germany", "de_infantry", "blue", "0704")]
+    core, state = duel(tmp_path, us=("us_medium_artillery", "0609"), de=("de_infantry", "0603"),
+                       terrain={"0606": "W"}, more=more)
+    state = attack(core, state, "0603", 3, 6, 6)
+    assert state.p_aim[0, 0] == hx(core, "0603") and state.p_land[0, 0] == hx(core, "0704")
+    again = at(core, state, P_BATTLE_SELECT, ordered=[0])
+    again.p_battled[0, 0] = False
+    again = core.refresh(again)
+    again = step(core, again, piece(core, 0), hx(core, "0603"))
+    assert again.phase[0] == P_ADJUST and again.current_player[0] == US
+    same = step(core, core.force(again, [1, 1, 6]), special(core, NO))
+    assert same.p_figures[0, 2] == 6 and same.p_figures[0, 1] == 8
+    adjusted = step(core, core.force(again, [8]), special(core, YES))   # D8 = 8: on the target
+    assert adjusted.phase[0] == P_STAND and adjusted.target_hex[0] == hx(core, "0603")
+
+
+def test_waw_guided_fire_stays_on_target_while_the_spotter_sees_it(tmp_path):
+    # guided: "2 D6: 7-12 means the target hex has been hit ... Subsequent salvos will be on the
+    # target hex, for as long as the target hex is in the line of sight of the spotter."
+    core, state = duel(tmp_path, us=("us_medium_artillery", "0609"), de=("de_infantry", "0603"),
+                       terrain={"0606": "W"}, commanders=[("us", "0504")])
+    state = attack(core, state, "0603", 3, 4)               # 2 D6 = 7: on target (guided)
+    assert state.phase[0] == P_STAND and state.p_guided[0, 0]
+    state = step(core, core.force(state, [6, 6]), special(core, NO))
+    again = at(core, state, P_BATTLE_SELECT, ordered=[0])
+    again.p_battled[0, 0] = False
+    again = core.refresh(again)
+    again = step(core, again, piece(core, 0), hx(core, "0603"))
+    assert again.phase[0] == P_STAND                       # no dice for where it lands: on target
+
+
+def test_waw_a_spotter_guides_one_artillery_unit_at_a_time(tmp_path):
+    # "Spotters may only interact with one artillery unit at a time": the second howitzer's fire is
+    # blind (a D8 of 8 is on target; as 2 D6 it would be 8 and 1 more die)
+    more = [("us", "us_medium_artillery", "blue", "0709")]
+    core, state = duel(tmp_path, us=("us_medium_artillery", "0609"), de=("de_infantry", "0603"),
+                       terrain={"0606": "W", "0706": "W"}, commanders=[("us", "0504")], more=more)
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0, 2])
+    state = attack(core, state, "0603", 3, 4)
+    state = step(core, core.force(state, [6, 6]), special(core, NO))
+    assert state.p_spots[0, 3] == 0
+    state = step(core, state, piece(core, 2))
+    state = step(core, core.force(state, [8]), hx(core, "0603"))
+    assert state.phase[0] == P_STAND and not state.p_guided[0, 2]

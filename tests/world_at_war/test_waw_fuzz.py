@@ -34,7 +34,7 @@ CASES = [
     ("pacific", "full", {}, False),
     ("pacific", "major", {"fastplay": True}, False),
     ("bocage", "full", {}, False),
-    ("ussr_town", "major", {}, True),
+    ("ussr_town", "major", {"advanced_vehicles": True}, True),
 ]
 DECISIONS_PER_CASE = 26_000   # >= 100,000 in all
 CAP = 300

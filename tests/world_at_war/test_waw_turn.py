@@ -267,3 +267,52 @@ def test_waw_vehicle_entering_a_minefield_rolls_for_casualties(tmp_path):
     state = core.force(moving(core, 0), [1])                  # a soldier does not score on a tank
     state = step(core, state, hx(core, "0608"))
     assert state.p_figures[0, 0] == 3
+
+
+def test_waw_infantry_clears_barbed_wire_in_one_turn(tmp_path):
+    # barbed wire: "May be cleared by infantry (takes one turn)."
+    units = [("us", "us_infantry", "red", "0608"), ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, features=[("0608", "barbed_wire")])
+    state = moving(core, 0)
+    assert state.legal_action_mask[0, special(core, act.CLEAR)]
+    state = step(core, state, special(core, act.CLEAR))
+    assert state.features[0, hx(core, "0608")] == 0 and state.active[0] == DE   # its order spent
+
+
+def test_waw_minefield_cleared_by_infantry_in_two_turns_by_engineers_in_one(tmp_path):
+    # mine fields: "May be cleared by an infantry unit remaining stationary in the hex for 2 turns
+    # (cast 2 basic battle dice with saving throws) for casualties each turn, by engineers (1 turn,
+    # cast 1 basic battle die with saving throws)"
+    units = [("us", "us_infantry", "red", "0608"), ("us", "us_engineers", "red", "0808"),
+             ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, features=[("0608", "minefield"), ("0808", "minefield")])
+    mines = 1 << 5
+    state = core.force(moving(core, 0), [1, 6, 6])       # soldier + blank: 1 hit, its save blank
+    state = step(core, state, special(core, act.CLEAR))
+    assert state.p_figures[0, 0] == 7 and state.features[0, hx(core, "0608")] == mines
+    assert state.clearing[0, hx(core, "0608")] == 1
+    state = core.force(at(core, state, P_MOVE_DEST, ordered=[0], selected=0), [6, 6])
+    state = step(core, state, special(core, act.CLEAR))
+    assert state.features[0, hx(core, "0608")] == 0
+    state = core.force(moving(core, 1), [6])
+    state = step(core, state, special(core, act.CLEAR))
+    assert state.features[0, hx(core, "0808")] == 0 and state.p_figures[0, 1] == 6
+
+
+def test_waw_advanced_vehicle_rules_the_attacker_hits_the_vehicles_below_6_figures(tmp_path):
+    # appendix 1, advanced rules: two of the 8 figures are vehicles; "the attacker has the option
+    # during battle to hit the vehicles ... once the unit strength falls below 6"
+    units = [("us", "us_motorized_infantry", "red", "0605"), ("germany", "de_infantry", "red", "0604")]
+    core = make_core(tmp_path, units, advanced_vehicles=True)
+    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, active=DE, ordered=[1])
+    assert state.p_vehicles[0, 0] == 2 and state.p_figures[0, 0] == 8
+    full = step(core, state, piece(core, 1))
+    full = step(core, core.force(full, [3, 6, 6, 6, 6]), hx(core, "0605"), special(core, act.NO))
+    assert full.p_figures[0, 0] == 7 and full.p_vehicles[0, 0] == 2      # 8 figures: no choice
+    state.p_figures[0, 0] = 5
+    state = core.refresh(state)
+    state = step(core, state, piece(core, 1))
+    state = step(core, core.force(state, [3, 6, 6, 6, 6]), hx(core, "0605"), special(core, act.NO))
+    assert state.current_player[0] == DE                                   # below 6: the attacker chooses
+    state = step(core, state, special(core, act.YES))                      # the vehicles: a jeep scores
+    assert state.p_vehicles[0, 0] == 1 and state.p_figures[0, 0] == 4

@@ -41,6 +41,9 @@ def battle_dice(T, S, g, a, target_hex, counts):
         return 0
     cls = terrain_class(T, a)
     less = hex_defender_less(T, S, g, ha, cls)
+    card = T.p_card[a]
+    if T.c_armed[card] < T.c_figures[card]:
+        less += 1   # "only part of a unit is equipped with firearms ... 1 die less"
     if not (T.c_flamethrower[T.p_card[a]] and d == 1):   # "No dice are deducted for cover"
         less += hex_attacker_less(T, S, g, target_hex, cls)
     return dice.deduct(counts, less)
@@ -83,15 +86,16 @@ def defender_in(T, S, g, h, side, unit_at, leader_at):
 
 
 @njit(cache=True)
-def spotted(T, S, g, a, h, unit_at):
-    """A friendly commander sees hex h (guided artillery fire: "Spotting can only be done by
-    commanders")."""
+def spotter(T, S, g, a, h, unit_at):
+    """The friendly commander who guides artillery a's fire at hex h, -1: he sees h ("Spotting can
+    only be done by commanders") and spots for no other artillery unit this turn ("Spotters may only
+    interact with one artillery unit at a time")."""
     side = T.p_side[a]
     for c in range(T.p_side.shape[0]):
         if T.p_side[c] == side and is_commander(T, c) and S.p_hex[g, c] >= 0:
-            if hex_sees(T, S, g, S.p_hex[g, c], h, unit_at):
-                return True
-    return False
+            if (S.p_spots[g, c] < 0 or S.p_spots[g, c] == a) and hex_sees(T, S, g, S.p_hex[g, c], h, unit_at):
+                return c
+    return -1
 
 
 @njit(cache=True)
@@ -140,4 +144,4 @@ def hit_target_kind(T, S, g, e, vehicle):
 
 
 __all__ = ["battle_dice", "supporting_commander", "may_battle", "defender_in", "may_target", "any_target",
-           "hit_target_kind", "spotted"]
+           "hit_target_kind", "spotter"]

@@ -5,7 +5,8 @@
     state = core.step(state, actions)          # int[B], each legal in core.legal_mask(state)
 
 Players are the scenario's two sides (pacific: ("us", "japan")).  Options: ``fastplay`` (the
-book's FASTPLAY VARIANT: no saving or defence throws), ``decisions`` ("full": every choice the book
+book's FASTPLAY VARIANT: no saving or defence throws), ``advanced_vehicles`` (appendix 1's advanced
+rules for motorized and mechanized infantry), ``decisions`` ("full": every choice the book
 gives a player; "major": the minor ones by the defaults of sequence.minor_default).  The rules are
 numba functions of one game that the shared driver (wargym.kernel) runs over the batch.
 """
@@ -35,17 +36,25 @@ class WorldAtWarCore(KernelCore):
     driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Path | Scenario = "pacific", decisions: str = "full", fastplay: bool = False,
-                 max_decisions: int = 5_000, threads: int = 1):
+                 advanced_vehicles: bool = False, max_decisions: int = 5_000, threads: int = 1):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
-        self.options = {"fastplay": bool(fastplay)}
+        self.options = {"fastplay": bool(fastplay), "advanced_vehicles": bool(advanced_vehicles)}
         self.players = self.scenario.sides
         self.hidden = hidden_for(self.players)
         self.num_actions = act.num_actions(self.scenario.num_hexes, len(self.scenario.piece_side))
-        self.setup_kernels(make_tables(self.scenario, fastplay, decisions == "major", max_decisions), threads)
+        self.setup_kernels(make_tables(self.scenario, fastplay, advanced_vehicles, decisions == "major", max_decisions),
+                           threads)
         self.static = static_planes(self.scenario)
+
+    def start_vehicles(self) -> np.ndarray:
+        """int8[U]: vehicle figures at the start: the card's model (basic rules), or two of its eight
+        figures with ``advanced_vehicles`` (appendix 1, advanced rules)."""
+        sc = self.scenario
+        carries = sc.units.vehicles[sc.piece_card] > 0
+        return np.where(carries, 2 if self.options["advanced_vehicles"] else 1, 0).astype(np.int8)
 
     @classmethod
     def scenario_names(cls) -> list[str]:

@@ -166,6 +166,7 @@ class UnitCard(_Strict):
     indirect: bool = False
     flamethrower: bool = False
     engineers: bool = False
+    armed: Optional[int] = Field(default=None, ge=0, le=8)
     air_dice: int = Field(default=0, ge=0, le=3)
 
     @model_validator(mode="after")
@@ -179,6 +180,8 @@ class UnitCard(_Strict):
         for band in self.dice:
             if any(n < 0 or n > 6 for n in band.values()) or sum(band.values()) == 0:
                 raise ValueError(f"a range band casts 1-6 dice, got {band}")
+        if self.armed is not None and self.armed > self.figures:
+            raise ValueError("armed: the figures with firearms are some of its figures (3. Move)")
         if (self.kind == "commander") != (not self.dice):
             raise ValueError("only a commander has no dice of its own (commanders in battle)")
         return self
@@ -341,7 +344,7 @@ class UnitTables:
     """The unit cards as arrays indexed by card number (``names[card]``): ``dice[card, band, die]``
     (band 0 = range 1), figures, flag, move, move_mounted, vehicles, kind (KINDS), transport
     (TRANSPORTS), target and vehicle_target (TARGETS; -1 none), terrain_class (CLASSES), indirect,
-    flamethrower, engineers, air_dice."""
+    flamethrower, engineers, armed (figures with firearms), air_dice."""
 
     names: tuple[str, ...]
     dice: np.ndarray
@@ -358,6 +361,7 @@ class UnitTables:
     indirect: np.ndarray
     flamethrower: np.ndarray
     engineers: np.ndarray
+    armed: np.ndarray
     air_dice: np.ndarray
 
 
@@ -385,7 +389,9 @@ def compile_units(data: UnitsFile) -> UnitTables:
         vehicle_target=column(lambda c: TARGETS.index(c.vehicle_target) if c.vehicle_target else -1, np.int8),
         terrain_class=column(lambda c: CLASSES.index(c.terrain_class), np.int8),
         indirect=column(lambda c: c.indirect, np.bool_), flamethrower=column(lambda c: c.flamethrower, np.bool_),
-        engineers=column(lambda c: c.engineers, np.bool_), air_dice=column(lambda c: c.air_dice, np.int8))
+        engineers=column(lambda c: c.engineers, np.bool_),
+        armed=column(lambda c: c.figures if c.armed is None else c.armed, np.int8),
+        air_dice=column(lambda c: c.air_dice, np.int8))
 
 
 @lru_cache(maxsize=None)

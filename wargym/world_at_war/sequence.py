@@ -35,7 +35,7 @@ from wargym.kernel import bind_driver, only_action
 from wargym.rng import roll
 from wargym.world_at_war import actions as act, dice
 from wargym.world_at_war.battle import (
-    any_target, battle_dice, hit_target_kind, may_battle, may_target, spotted, supporting_commander,
+    any_target, battle_dice, hit_target_kind, may_battle, may_target, spotter, supporting_commander,
 )
 from wargym.world_at_war.board import (
     UNLIMITED, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
@@ -45,9 +45,15 @@ from wargym.world_at_war.scenario import (
     ACTIONS, BOTH, C_ARTILLERY, C_VEHICLE, COLLAPSE_BUNKER, FEATURES, K_INFANTRY, K_SNIPER, K_SP_GUN, K_TANK,
     MECHANIZED, MOTORIZED, NO_COLLAPSE, ROLL, TRACKED, WHITE_DIE, K_AA, K_ANTI_TANK, K_ARTILLERY,
 )
+
+# appendix 1, advanced rules: the unit strength below which the attacker may hit the vehicle
+# figures, with two of them left and with one (motorized, mechanized)
+ADVANCED_FIRST = (6, 5)
+ADVANCED_SECOND = (4, 3)
 from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
-    P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_OVER, P_RETREAT, P_SECOND, P_STAND, PILE_DECK, PILE_DISCARD,
+    P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_OVER, P_RETREAT, P_SECOND, P_STAND, P_ADJUST, P_DISMOUNT,
+    PILE_DECK, PILE_DISCARD,
     PILE_HAND, PILE_PLAYED, THROW_MAX,
 )
 
@@ -178,6 +184,7 @@ def start_turn(T, S, g):
     S.p_no_battle[g, :] = False
     S.p_defended[g, :] = False
     S.p_close[g, :] = False
+    S.p_spots[g, :] = -1
     S.card[g] = -1
     S.order_left[g] = 0
     S.selected[g] = -1
@@ -235,13 +242,14 @@ def may_toggle_mount(T, S, g, p):
 
 
 @njit(cache=True)
-def mine_casualties(T, S, g, p):
-    """Minefields: "Vehicles entering minefields cast 1 basic battle die (with saving throws) for
-    casualties"; returns the figures lost."""
-    symbols = np.empty(1, np.int64)
-    symbols[0] = T.faces[WHITE_DIE, roll(S, g, 6) - 1]
+def mine_casualties(T, S, g, p, n):
+    """Minefields: ``n`` basic battle dice with saving throws for casualties on piece p (a vehicle
+    entering: 1; infantry clearing: 2 a turn; engineers: 1); returns the figures lost."""
+    symbols = np.empty(n, np.int64)
+    for i in range(n):
+        symbols[i] = T.faces[WHITE_DIE, roll(S, g, 6) - 1]
     hits = np.zeros(9, np.int64)
-    total, _ = dice.score_throw(T.scores, T.special_range, symbols, 1, T.c_target[T.p_card[p]], 1, hits)
+    total, _ = dice.score_throw(T.scores, T.special_range, symbols, n, T.c_target[T.p_card[p]], 1, hits)
     saves = np.empty(SAVES_MAX, np.int64)
     for i in range(total):
         saves[i] = T.faces[T.saving_die, roll(S, g, 6) - 1]
@@ -253,7 +261,10 @@ def mine_casualties(T, S, g, p):
 def enter_hex(T, S, g, p, h, overrun):
     """Piece p enters hex h: the terrain's effects on it (the sheet's move column) and on the hex's
     obstacles (tracked vehicles destroy wire; sandbags are destroyed when overrun; vehicles roll for
-    mines)."""
+    mines).  Leaving a hex ends the clearing of its minefield and an artillery unit's salvos there."""
+    S.clearing[g, S.p_hex[g, p]] = 0
+    S.p_aim[g, p] = -1
+    S.p_land[g, p] = -1
     S.p_hex[g, p] = h
     if T.no_battle[h]:
         S.p_no_battle[g, p] = True
@@ -263,7 +274,7 @@ def enter_hex(T, S, g, p, h, overrun):
     if overrun and has_feature(S, g, h, F_SANDBAGS):
         S.features[g, h] &= ~np.uint8(1 << F_SANDBAGS)
     if vehicle and has_feature(S, g, h, F_MINES):
-        dead = mine_casualties(T, S, g, p)
+        dead = mine_casualties(T, S, g, p, 1)
         if dead > 0:
             lose_figures(T, S, g, p, dead, 1 - T.p_side[p])
 
@@ -286,8 +297,12 @@ def lose_figures(T, S, g, p, n, scorer):
     left = S.p_figures[g, p] - n
     if left <= 0:
         eliminate(T, S, g, p, scorer)
+        S.p_vehicles[g, p] = 0
+        S.p_mounted[g, p] = False
     else:
         S.p_figures[g, p] = left
+        if T.advanced and S.p_vehicles[g, p] > left:
+            S.p_vehicles[g, p] = left   # advanced rules: the vehicles are figures of the unit
 
 
 # ------------------------------------------------------------------------------------ battle
@@ -303,18 +318,21 @@ def toward(T, h, target):
 
 
 @njit(cache=True)
-def landing_hex(T, S, g, a, h, unit_at):
-    """Where a salvo aimed at h lands: h in sight; for indirect artillery fire the first round of
-    blind fire (1 D8) or guided fire (2 D6) may land on a neighbour of h (its side 1-6, side 4 facing
-    the gun); -1 off the map."""
-    if sees(T, S, g, a, h, unit_at):
-        return h
-    guided = spotted(T, S, g, a, h, unit_at)
+def scatter(T, S, g, a, h, guided):
+    """The first round of indirect fire at h: blind 1 D8 (7-8 on target), guided 2 D6 (7-12); else
+    the neighbour of h on that side (1-6, side 4 facing the gun); -1 off the map."""
     throw = roll(S, g, 6) + roll(S, g, 6) if guided else roll(S, g, 8)
     side = dice.scatter_side(not guided, throw)
     if side == 0:
         return h
     return T.nbr[h, dice.side_direction(toward(T, h, S.p_hex[g, a]), side)]
+
+
+@njit(cache=True)
+def remember_salvo(S, g, a, h, land, guided):
+    S.p_aim[g, a] = h
+    S.p_land[g, a] = land
+    S.p_guided[g, a] = guided
 
 
 @njit(cache=True)
@@ -330,13 +348,41 @@ def may_retreat_voluntarily(T, S, g, e, unit_at, leader_at):
 
 @njit(cache=True)
 def declare(T, S, g, h):
-    """The attacker names hex h: the salvo lands, the piece there is the defender, who may make
-    a voluntary retreat before the throw."""
+    """The attacker names hex h.  In sight: it battles h.  Indirect artillery fire: a guided salvo
+    after a guided one at the same hex lands on it while the spotter sees it; a blind salvo after
+    one at the same hex hits where that one did unless the fire is adjusted (the attacker's
+    choice); any other salvo is a first round (``scatter``)."""
     a = S.selected[g]
     H = T.nbr.shape[0]
     unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
     occupancy(T, S, g, unit_at, leader_at)
-    land = landing_hex(T, S, g, a, h, unit_at)
+    S.target_hex[g] = h
+    if sees(T, S, g, a, h, unit_at):
+        land_on(T, S, g, h, h)
+        return
+    c = spotter(T, S, g, a, h, unit_at)
+    if c >= 0:
+        S.p_spots[g, c] = a
+        land = h if (S.p_aim[g, a] == h and S.p_guided[g, a]) else scatter(T, S, g, a, h, True)
+        remember_salvo(S, g, a, h, land, True)
+        land_on(T, S, g, h, land)
+        return
+    if S.p_aim[g, a] == h and not S.p_guided[g, a]:
+        S.phase[g] = P_ADJUST   # "Subsequent salvos will hit the same hex, unless the fire is adjusted"
+        return
+    land = scatter(T, S, g, a, h, False)
+    remember_salvo(S, g, a, h, land, False)
+    land_on(T, S, g, h, land)
+
+
+@njit(cache=True)
+def land_on(T, S, g, h, land):
+    """The salvo aimed at h hits hex ``land``: the piece there is the defender, who may make a
+    voluntary retreat before the throw when it is the hex aimed at."""
+    a = S.selected[g]
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
     S.target_hex[g] = land
     e = -1
     if land >= 0:
@@ -409,6 +455,15 @@ def part_chooser(T, S, g):
     tr = T.c_transport[T.p_card[e]]
     if S.p_vehicles[g, e] == 0 or (tr != MOTORIZED and tr != MECHANIZED):
         return -1
+    if T.advanced:
+        # "the attacker has the option ... to hit the vehicles (should he cast the appropriate
+        # symbol) once the unit strength falls below 6" (mechanized 5), "once below 4 (3) ... again";
+        # infantry inside: a motorized unit's attacker always chooses, a mechanized one's never
+        k = 0 if tr == MOTORIZED else 1
+        if S.p_mounted[g, e]:
+            return T.p_side[S.selected[g]] if k == 0 else -1
+        need = ADVANCED_FIRST[k] if S.p_vehicles[g, e] == 2 else ADVANCED_SECOND[k]
+        return T.p_side[S.selected[g]] if S.p_figures[g, e] < need else -1
     if tr == MOTORIZED:
         return T.p_side[S.selected[g]]
     if S.p_mounted[g, e]:
@@ -464,13 +519,16 @@ def resolve(T, S, g):
             roll_saves(T, S, g, total - auto, saves)
         dead, _ = dice.kills(total, auto, saves, close, T.fastplay)
         room = S.p_vehicles[g, e] if S.bt_vehicle[g] else S.p_figures[g, e]
-        dead = dice.casualty_cap(dead, S.p_figures[g, a], S.p_figures[g, a], room)
+        armed = min(S.p_figures[g, a], T.c_armed[T.p_card[a]])
+        dead = dice.casualty_cap(dead, S.p_figures[g, a], armed, room)
     S.last_kills[g] = dead
     S.last_flags[g] = flags
     if S.bt_vehicle[g]:
         S.p_vehicles[g, e] -= dead
         if S.p_vehicles[g, e] == 0:
             S.p_mounted[g, e] = False
+        if T.advanced and dead > 0:   # the vehicles are two of the unit's figures
+            lose_figures(T, S, g, e, dead, sa if se != sa else -1)
     elif dead > 0:
         lose_figures(T, S, g, e, dead, sa if se != sa else -1)
     # firing at buildings: artillery or tanks
@@ -564,7 +622,14 @@ def continue_retreat(T, S, g):
         if off:
             eliminate(T, S, g, p, scorer)   # retreated off the battlefield
         else:
+            h0 = S.p_hex[g, p]
             lose_figures(T, S, g, p, 1, scorer)   # the retreat move that cannot be completed
+            if S.p_hex[g, p] < 0 and S.rt_left[g] > 1:
+                # "Such losses may include the commander if this is the last remaining figure in
+                # the given hex"
+                ld = leader_at[h0]
+                if ld >= 0 and is_commander(T, ld) and T.p_side[ld] == T.p_side[p]:
+                    eliminate(T, S, g, ld, scorer)
         S.rt_left[g] -= 1
     occupancy(T, S, g, unit_at, leader_at)
     update_control(T, S, g, unit_at)
@@ -630,6 +695,39 @@ def finish_battle(T, S, g):
     S.phase[g] = P_BATTLE_SELECT
 
 
+# ------------------------------------------------------------------------------ obstacles
+@njit(cache=True)
+def may_clear(T, S, g, p):
+    """Barbed wire "may be cleared by infantry (takes one turn)"; a minefield by an infantry unit
+    staying in the hex two turns, or engineers in one: an ordered infantry unit on foot in such a
+    hex, instead of moving."""
+    if T.c_kind[T.p_card[p]] != K_INFANTRY or S.p_mounted[g, p] or S.p_moved[g, p]:
+        return False
+    h = S.p_hex[g, p]
+    return has_feature(S, g, h, F_WIRE) or has_feature(S, g, h, F_MINES)
+
+
+@njit(cache=True)
+def clear_obstacle(T, S, g, p):
+    """The unit spends its order clearing (no move, no battle): the wire first; a minefield costs
+    casualties: "cast 2 basic battle dice with saving throws" a turn for infantry (cleared after
+    the second turn), 1 die for engineers (cleared at once)."""
+    h = S.p_hex[g, p]
+    S.p_moved[g, p] = True
+    S.p_no_battle[g, p] = True
+    if has_feature(S, g, h, F_WIRE):
+        S.features[g, h] &= ~np.uint8(1 << F_WIRE)
+        return
+    engineers = T.c_engineers[T.p_card[p]]
+    dead = mine_casualties(T, S, g, p, 1 if engineers else 2)
+    if dead > 0:
+        lose_figures(T, S, g, p, dead, 1 - T.p_side[p])
+    S.clearing[g, h] += 1
+    if engineers or S.clearing[g, h] >= 2:
+        S.features[g, h] &= ~np.uint8(1 << F_MINES)
+        S.clearing[g, h] = 0
+
+
 # ------------------------------------------------------------------------------ the hooks
 @njit(cache=True)
 def fill_mask(T, S, g, m):
@@ -641,7 +739,7 @@ def fill_mask(T, S, g, m):
     if ph == P_OVER:
         return 0
     if ph == P_FIRST or ph == P_STAND or ph == P_FOLLOW or ph == P_BREAKTHROUGH or ph == P_SECOND or \
-            ph == P_HIT_PART:
+            ph == P_HIT_PART or ph == P_ADJUST or ph == P_DISMOUNT:
         m[H + act.YES] = True
         m[H + act.NO] = True
         return 2
@@ -682,6 +780,9 @@ def fill_mask(T, S, g, m):
                 n += 1
         if may_toggle_mount(T, S, g, p):
             m[H + act.MOUNT] = True
+            n += 1
+        if may_clear(T, S, g, p):
+            m[H + act.CLEAR] = True
             n += 1
         return n
     if ph == P_CONTROL:
@@ -852,7 +953,10 @@ def apply(T, S, g, a):
     elif ph == P_MOVE_DEST:
         p = S.selected[g]
         old = S.p_hex[g, p]
-        if a == H + act.MOUNT:
+        if a == H + act.CLEAR:
+            clear_obstacle(T, S, g, p)
+            after_move(T, S, g, p, old)
+        elif a == H + act.MOUNT:
             if S.p_mounted[g, p]:
                 S.p_mounted[g, p] = False   # dismount and battle: no move
                 S.p_moved[g, p] = True
@@ -861,9 +965,14 @@ def apply(T, S, g, a):
                 S.p_mounted[g, p] = True    # mount and move: no battle this turn
                 S.p_no_battle[g, p] = True
         else:
+            rode = S.p_mounted[g, p] and not S.p_no_battle[g, p]   # mounted before this order
             S.p_moved[g, p] = True
             if a != old:
                 enter_hex(T, S, g, p, a, False)
+            if T.advanced and rode and S.p_mounted[g, p] and a != old and S.p_hex[g, p] >= 0:
+                S.target_hex[g] = old   # where it came from, for the commander's follow
+                S.phase[g] = P_DISMOUNT
+                return
             after_move(T, S, g, p, old)
     elif ph == P_FOLLOW:
         p = S.selected[g]
@@ -926,6 +1035,19 @@ def apply(T, S, g, a):
                 S.phase[g] = P_SECOND
                 return
         finish_battle(T, S, g)
+    elif ph == P_ADJUST:
+        p = S.selected[g]
+        h = S.p_aim[g, p]
+        land = scatter(T, S, g, p, h, False) if a == H + act.YES else S.p_land[g, p]
+        remember_salvo(S, g, p, h, land, False)
+        land_on(T, S, g, h, land)
+    elif ph == P_DISMOUNT:
+        p = S.selected[g]
+        old = S.target_hex[g]
+        S.target_hex[g] = -1
+        if a == H + act.YES:
+            S.p_mounted[g, p] = False   # advanced rules: "may move, dismount and battle"
+        after_move(T, S, g, p, old)
     elif ph == P_SECOND:
         if a == H + act.YES:
             S.second[g] = True

@@ -32,6 +32,11 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
     p_defended          bool[U]   has thrown its defence die this turn                defence
     p_close             bool[U]   engaged in close combat on this card: not fired on from a distance
     p_leader            int16[U]  the commander controlling the unit, -1              platoons
+    p_aim, p_land       int16[U]  artillery: the hex its last indirect salvo was aimed at and the
+                                  hex it hit ("Subsequent salvos will hit the same hex"), -1
+    p_guided            bool[U]   ... that salvo was guided by a spotter
+    p_spots             int16[U]  commander: the artillery unit he spots for this turn, -1
+    clearing            int8[H]   turns an infantry unit has spent clearing the hex's minefield
     card_pile/pos       the command cards: PILE_DECK, PILE_DISCARD, PILE_HAND + side, PILE_PLAYED
     last_throw          int8[12]  symbols of the last battle throw (-1 pad), for logs and renders
     last_kills, last_flags, last_retreat   int8  what it did
@@ -56,7 +61,8 @@ THROW_MAX = 12
 
 # decision phases
 (P_FIRST, P_CARD, P_DISCARD, P_ORDER, P_MOVE_SELECT, P_MOVE_DEST, P_FOLLOW, P_CONTROL, P_BATTLE_SELECT,
- P_BATTLE_TARGET, P_STAND, P_HIT_PART, P_HIT_PIECE, P_RETREAT, P_BREAKTHROUGH, P_SECOND, P_OVER) = range(17)
+ P_BATTLE_TARGET, P_STAND, P_HIT_PART, P_HIT_PIECE, P_RETREAT, P_BREAKTHROUGH, P_SECOND, P_OVER, P_ADJUST,
+ P_DISMOUNT) = range(19)
 PHASE_NAMES = (
     "first player: go first (yes) or second (no)", "command card: play", "command card: discard (none orders)",
     "order: piece", "move: piece", "move: destination", "move: the commander goes with his unit (yes/no)",
@@ -64,6 +70,8 @@ PHASE_NAMES = (
     "defender: voluntary retreat (yes) or stand (no)", "hits on the vehicle (yes) or the personnel (no)",
     "defender: piece that takes the hits", "retreat: hex", "breakthrough: enter the vacated hex (yes/no)",
     "breakthrough: battle the retreating unit again (yes/no)", "game over",
+    "artillery: adjust the fire (yes) or the same hex as the last salvo (no)",
+    "dismount to battle after the move (yes/no)",
 )
 
 
@@ -91,8 +99,7 @@ class State(BaseState):
     features: np.ndarray = var("uint8", ("H",), init=lambda core: core.scenario.features, low=0, high=63)
     p_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.piece_hex, low=-1, high="H-1")
     p_figures: np.ndarray = var("int8", ("U",), init=lambda core: core.scenario.piece_figures, low=0, high=8)
-    p_vehicles: np.ndarray = var("int8", ("U",), low=0, high=2,
-                                 init=lambda core: core.scenario.units.vehicles[core.scenario.piece_card])
+    p_vehicles: np.ndarray = var("int8", ("U",), low=0, high=2, init=lambda core: core.start_vehicles())
     p_mounted: np.ndarray = var("bool", ("U",))
     p_ordered: np.ndarray = var("bool", ("U",))
     p_moved: np.ndarray = var("bool", ("U",))
@@ -101,6 +108,11 @@ class State(BaseState):
     p_defended: np.ndarray = var("bool", ("U",))
     p_close: np.ndarray = var("bool", ("U",))
     p_leader: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
+    p_aim: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="H-1")
+    p_land: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="H-1")
+    p_guided: np.ndarray = var("bool", ("U",))
+    p_spots: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
+    clearing: np.ndarray = var("int8", ("H",), low=0, high=2)
     card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)
@@ -115,10 +127,11 @@ Tables = namedtuple("Tables", [
     "f_blocks", "f_stop", "f_enter", "f_vehicle_cost", "f_attacker", "f_defender", "f_ignore_flags",
     "f_no_art_retreat", "f_buildings", "toward_home",
     "p_side", "p_card", "p_colour", "c_dice", "c_figures", "c_flag", "c_move", "c_move_mounted", "c_kind",
-    "c_transport", "c_target", "c_vehicle_target", "c_class", "c_indirect", "c_flamethrower",
+    "c_transport", "c_target", "c_vehicle_target", "c_class", "c_indirect", "c_flamethrower", "c_engineers",
+    "c_armed",
     "card_action", "card_colour", "card_order", "obj_hex", "obj_points", "obj_for",
     "faces", "scores", "special_range", "saving_die",
-    "first_player", "hand", "vp_quota", "fastplay", "major_only", "max_decisions",
+    "first_player", "hand", "vp_quota", "fastplay", "advanced", "major_only", "max_decisions",
 ])
 
 # the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
@@ -139,7 +152,7 @@ def build_tables_arg(*fields):
 StateArg.build, TablesArg.build = build_state_arg, build_tables_arg  # cached constructors (wargym.kernel)
 
 
-def make_tables(sc: Scenario, fastplay: bool, major_only: bool, max_decisions: int) -> Tables:
+def make_tables(sc: Scenario, fastplay: bool, advanced: bool, major_only: bool, max_decisions: int) -> Tables:
     u, d = sc.units, load_dice()
     return Tables(
         nbr=sc.grid.neighbours, dist=sc.grid.distance, sight_a=sc.sight_a, sight_b=sc.sight_b,
@@ -152,10 +165,12 @@ def make_tables(sc: Scenario, fastplay: bool, major_only: bool, max_decisions: i
         p_side=sc.piece_side, p_card=sc.piece_card, p_colour=sc.piece_colour,
         c_dice=u.dice, c_figures=u.figures, c_flag=u.flag, c_move=u.move, c_move_mounted=u.move_mounted,
         c_kind=u.kind, c_transport=u.transport, c_target=u.target, c_vehicle_target=u.vehicle_target,
-        c_class=u.terrain_class, c_indirect=u.indirect, c_flamethrower=u.flamethrower,
+        c_class=u.terrain_class, c_indirect=u.indirect, c_flamethrower=u.flamethrower, c_engineers=u.engineers,
+        c_armed=u.armed,
         card_action=sc.card_action, card_colour=sc.card_colour, card_order=sc.card_order,
         obj_hex=sc.objective_hex, obj_points=sc.objective_points, obj_for=sc.objective_for,
         faces=d.faces, scores=d.scores, special_range=d.special_range, saving_die=np.int64(d.saving_die),
         first_player=np.int64(sc.first_player), hand=sc.hand, vp_quota=sc.vp_quota, fastplay=bool(fastplay),
+        advanced=bool(advanced),
         major_only=bool(major_only), max_decisions=np.int64(max_decisions),
     )

@@ -1,5 +1,6 @@
 """A rule-based player for either side of The World at War: greedy, one decision at a time.
 
+    set-up        no combat commands
     card          the card that orders the most pieces able to act (a battle in reach, or a move
                   toward the enemy), more orders first; a hand that can order nobody discards a
                   card that orders nothing ("pick an air support", combat command) first
@@ -29,7 +30,8 @@ from wargym.world_at_war.scenario import BOTH, C_INFANTRY, MECHANIZED, MOTORIZED
 from wargym.world_at_war.sequence import card_playable, hand_card, hand_size, orderable, second_piece
 from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
-    P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_RETREAT, P_SECOND, P_STAND, StateArg,
+    P_ADJUST, P_DISMOUNT, P_FORM_SELECT, P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_RETREAT, P_SECOND,
+    P_STAND, StateArg,
 )
 
 FAR = 1 << 20
@@ -144,6 +146,10 @@ def decide(T, S, g, player, out):
     side = player
     if ph == P_FIRST or ph == P_FOLLOW or ph == P_BREAKTHROUGH or ph == P_SECOND:
         return H + act.YES
+    if ph == P_FORM_SELECT:
+        return H + act.DONE                    # it forms no combat command
+    if ph == P_ADJUST or ph == P_DISMOUNT:
+        return H + act.YES                     # adjust the fire; dismount to battle
     if ph == P_STAND:
         return H + act.NO
     if ph == P_HIT_PART:

@@ -14,17 +14,21 @@ for each command card held, and one action for each piece of the scenario.
     H + 3  MOUNT        motorized / mechanized infantry mounts (or dismounts) instead of moving
     H + 4  CLEAR        the infantry unit clears the wire or works on the minefield in its hex
                         instead of moving (terrain sheet: barbed wire, mine fields)
-    H + 5 + k  CARD_k   the k-th card of one's hand (play it; or discard it when none can order)
-    H + 5 + MAX_HAND + p  PIECE_p   piece p of the scenario (order it, move it, battle with it,
-                        take a second unit under a commander's control, take the hits)
+    H + 5  FORM         the commander forms a combat command instead of moving
+    H + 6  DISSOLVE     the commander gives up his combat command instead of moving
+    H + 7 + k  CARD_k   the k-th card of one's hand (play it; or discard it when none can order)
+    H + 7 + MAX_HAND + p  PIECE_p   piece p of the scenario (order it, move it, battle with it,
+                        take a second unit under a commander's control, take the hits, join a
+                        combat command)
 """
 
 from __future__ import annotations
 
-DONE, YES, NO, MOUNT, CLEAR, CARD_0 = range(6)
+DONE, YES, NO, MOUNT, CLEAR, FORM, DISSOLVE, CARD_0 = range(8)
 MAX_HAND = 10
 PIECE_0 = CARD_0 + MAX_HAND
-SPECIAL_NAMES = ("done", "yes", "no", "mount / dismount", "clear the wire or the minefield")
+SPECIAL_NAMES = ("done", "yes", "no", "mount / dismount", "clear the wire or the minefield",
+                 "form a combat command", "give up the combat command")
 
 
 def num_actions(num_hexes: int, num_pieces: int) -> int:

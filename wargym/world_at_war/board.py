@@ -37,7 +37,7 @@ N_FEATURES = 6
 # (``S.features``: sandbags overrun, bunkers collapsed, minefields cleared leave the hex).
 @njit(cache=True)
 def has_feature(S, g, h, f):
-    return (S.features[g, h] >> f) & 1 == 1
+    return ((S.features[g, h] >> f) & 1) == 1
 
 
 @njit(cache=True)
@@ -169,14 +169,50 @@ def may_enter(T, S, g, p, h):
 
 
 @njit(cache=True)
-def allowance(T, S, g, p):
-    """Hexes piece p may move this turn: its card's move (mounted: the vehicles'), one hex from a
-    sea or beach hex."""
+def base_allowance(T, S, g, p):
+    """Hexes piece p may move this turn on its own: its card's move (mounted: the vehicles'), one
+    hex from a sea or beach hex."""
     c = T.p_card[p]
     m = T.c_move_mounted[c] if S.p_mounted[g, p] else T.c_move[c]
     h = S.p_hex[g, p]
     if T.max_move[h] > 0:
         m = min(m, T.max_move[h])
+    return m
+
+
+@njit(cache=True)
+def cc_commander(T, S, g, p):
+    """The commander of the combat command piece p moves with: p itself when it commands one, its
+    commander when it is a member in his ZOC (outside it a member moves as a separate unit); -1."""
+    c = S.p_cc[g, p]
+    if c < 0 or S.p_hex[g, p] < 0:
+        return -1
+    if c == p:
+        return p
+    if S.p_hex[g, c] < 0 or T.dist[S.p_hex[g, p], S.p_hex[g, c]] > 1:
+        return -1
+    return c
+
+
+@njit(cache=True)
+def cc_speed(T, S, g, c):
+    """Combat commands: "The Combat Command moves at the speed of its slowest component" (the
+    commander and the members in his ZOC)."""
+    m = base_allowance(T, S, g, c)
+    for u in range(T.p_side.shape[0]):
+        if u != c and S.p_cc[g, u] == c and cc_commander(T, S, g, u) == c:
+            m = min(m, base_allowance(T, S, g, u))
+    return m
+
+
+@njit(cache=True)
+def allowance(T, S, g, p):
+    """Hexes piece p may move this turn: ``base_allowance``, and a combat command's slowest speed
+    when its commander is ordered (the command moves)."""
+    m = base_allowance(T, S, g, p)
+    c = cc_commander(T, S, g, p)
+    if c >= 0 and S.p_ordered[g, c]:
+        m = min(m, cc_speed(T, S, g, c))
     return m
 
 

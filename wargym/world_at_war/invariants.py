@@ -8,6 +8,8 @@
   commander or sniper a hex, never pieces of both sides in one hex, nobody on a river hex;
 * platoons: a unit's controlling commander is a commander of its side, alive, in or next to its
   hex, controlling at most two units;
+* combat commands: a member's commander is a living commander of its side commanding one, with
+  four units at most;
 * victory points never more than the enemy pieces destroyed.
 """
 
@@ -22,7 +24,7 @@ from wargym.world_at_war.state import N_PILES, PILE_HAND, PILE_PLAYED
 
 def check(core, state) -> list[str]:
     sc = core.scenario
-    errors = check_deck(state.card_pile, state.card_pos, N_PILES)
+    errors = [f"field card_pile: {e}" for e in check_deck(state.card_pile, state.card_pos, N_PILES)]
     kind = sc.units.kind[sc.piece_card]
     leader = (kind == K_COMMANDER) | (kind == K_SNIPER)
     transport = sc.units.transport[sc.piece_card]
@@ -33,41 +35,49 @@ def check(core, state) -> list[str]:
         for s in range(2):
             n = int((state.card_pile[g] == PILE_HAND + s).sum())
             if n > sc.hand[s]:
-                errors.append(f"game {g}: {sc.sides[s]} holds {n} cards, the scenario's hand is {int(sc.hand[s])}")
+                errors.append(f"field card_pile: game {g}: {sc.sides[s]} holds {n} cards, the scenario's hand is {int(sc.hand[s])}")
         if state.card[g] >= 0 and state.card_pile[g, state.card[g]] != PILE_PLAYED:
-            errors.append(f"game {g}: card {int(state.card[g])} is being played but lies in pile "
+            errors.append(f"field card: game {g}: card {int(state.card[g])} is being played but lies in pile "
                           f"{int(state.card_pile[g, state.card[g]])}")
         hexes = state.p_hex[g]
         figures = state.p_figures[g]
         gone = hexes < 0
         if (gone != (figures == 0)).any():
             p = int(np.flatnonzero(gone != (figures == 0))[0])
-            errors.append(f"game {g}: piece {p} at hex {int(hexes[p])} with {int(figures[p])} figures")
+            errors.append(f"field p_figures: game {g}: piece {p} at hex {int(hexes[p])} with {int(figures[p])} figures")
         if (figures > max_figures).any():
             p = int(np.flatnonzero(figures > max_figures)[0])
-            errors.append(f"game {g}: piece {p} has {int(figures[p])} figures, its card {int(max_figures[p])}")
+            errors.append(f"field p_figures: game {g}: piece {p} has {int(figures[p])} figures, its card {int(max_figures[p])}")
         if ((state.p_vehicles[g] > 0) & ~carries).any() or (state.p_mounted[g] & (state.p_vehicles[g] == 0)).any():
-            errors.append(f"game {g}: vehicles or mounting on a unit without vehicles")
+            errors.append(f"field p_vehicles: game {g}: vehicles or mounting on a unit without vehicles")
         for h in np.unique(hexes[~gone]):
             here = np.flatnonzero(hexes == h)
             units = here[~leader[here]]
             leaders = here[leader[here]]
             if len(units) > 1 or len(leaders) > 1:
-                errors.append(f"game {g}: hex {sc.grid.label(int(h))} holds pieces {here.tolist()}")
+                errors.append(f"field p_hex: game {g}: hex {sc.grid.label(int(h))} holds pieces {here.tolist()}")
             if len(set(sc.piece_side[here].tolist())) > 1:
-                errors.append(f"game {g}: both sides in hex {sc.grid.label(int(h))}")
+                errors.append(f"field p_hex: game {g}: both sides in hex {sc.grid.label(int(h))}")
             if sc.enter[h] == ENTER_NONE:
-                errors.append(f"game {g}: pieces {here.tolist()} on the river hex {sc.grid.label(int(h))}")
+                errors.append(f"field p_hex: game {g}: pieces {here.tolist()} on the river hex {sc.grid.label(int(h))}")
         for u in np.flatnonzero(state.p_leader[g] >= 0):
             c = int(state.p_leader[g, u])
             if (kind[c] != K_COMMANDER or sc.piece_side[c] != sc.piece_side[u] or hexes[c] < 0 or hexes[u] < 0
                     or dist[hexes[c], hexes[u]] > 1):
-                errors.append(f"game {g}: unit {int(u)} controlled by piece {c}, not a commander of its side next to it")
+                errors.append(f"field p_leader: game {g}: unit {int(u)} controlled by piece {c}, not a commander of its side next to it")
         for c in np.flatnonzero(kind == K_COMMANDER):
             if int((state.p_leader[g] == c).sum()) > 2:
-                errors.append(f"game {g}: commander {int(c)} controls more than two units")
+                errors.append(f"field p_leader: game {g}: commander {int(c)} controls more than two units")
+        for u in np.flatnonzero(state.p_cc[g] >= 0):
+            c = int(state.p_cc[g, u])
+            if kind[c] != K_COMMANDER or state.p_cc[g, c] != c or sc.piece_side[c] != sc.piece_side[u] or hexes[u] < 0:
+                errors.append(f"field p_cc: game {g}: piece {int(u)} in the combat command of piece {c}, not a commander of one")
+        for c in np.flatnonzero((kind == K_COMMANDER) & (state.p_cc[g] >= 0)):
+            members = int((state.p_cc[g] == c).sum()) - 1
+            if members > 4:
+                errors.append(f"field p_cc: game {g}: the combat command of {int(c)} has {members} units (4 at most)")
         for s in range(2):
             destroyed = int((gone & (sc.piece_side == 1 - s)).sum())
             if state.vp[g, s] > destroyed:
-                errors.append(f"game {g}: {sc.sides[s]} has {int(state.vp[g, s])} points for {destroyed} pieces destroyed")
+                errors.append(f"field vp: game {g}: {sc.sides[s]} has {int(state.vp[g, s])} points for {destroyed} pieces destroyed")
     return errors

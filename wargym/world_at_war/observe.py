@@ -10,12 +10,12 @@ C x rows x columns, hex XXYY at [YY-1, XX-1]; "own" and "enemy" are from the vie
     12 .. 17           obstacles now on the hex (scenario.FEATURES)
     18                 elevation (hills)
     19, 20, 21         objective: points / 5; scored by me; scored by the enemy
-    22 .. 41           own pieces: present, figures / 8, vehicles / 2, mounted, kind one-hot (8,
+    22 .. 42           own pieces: present, figures / 8, vehicles / 2, mounted, kind one-hot (8,
                        scenario.KINDS), colour one-hot (3), ordered, moved, battled, under a
-                       commander's control, target kind / 3 (what scores on it)
-    42 .. 61           enemy pieces: the same twenty
-    62, 63, 64         the piece selected; the hex battled; the unit retreating
-    65                 legal hex actions of the viewer (0 when it is not the viewer's decision)
+                       commander's control, target kind / 3 (what scores on it), in a combat command
+    43 .. 63           enemy pieces: the same twenty-one
+    64, 65, 66         the piece selected; the hex battled; the unit retreating
+    67                 legal hex actions of the viewer (0 when it is not the viewer's decision)
 
 Global vector::
 
@@ -43,10 +43,10 @@ from wargym.world_at_war.scenario import ACTIONS, COLOURS, FEATURES, KINDS, SYMB
 from wargym.world_at_war.state import PHASE_NAMES, PILE_DECK, PILE_DISCARD, PILE_HAND
 
 N_TERRAIN, N_FEATURES, N_KINDS = len(TERRAINS), len(FEATURES), len(KINDS)
-PIECE_PLANES = 20
-OWN, ENEMY = 22, 42
-SELECTED, TARGET, RETREATING, LEGAL = 62, 63, 64, 65
-N_PLANES = 66
+PIECE_PLANES = 21
+OWN, ENEMY = 22, 43
+SELECTED, TARGET, RETREATING, LEGAL = 64, 65, 66, 67
+N_PLANES = 68
 SLOT = len(COLOURS) + len(ACTIONS) + 1
 HAND_0 = 24
 PLAYED = HAND_0 + 10 * SLOT
@@ -121,6 +121,7 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
         spatial[on, base + 17, rr, cc] = state.p_battled[on, p]
         spatial[on, base + 18, rr, cc] = state.p_leader[on, p] >= 0
         spatial[on, base + 19, rr, cc] = u.target[card] / 3.0
+        spatial[on, base + 20, rr, cc] = state.p_cc[on, p] >= 0
     for plane, field in ((TARGET, state.target_hex),):
         on = np.nonzero(field >= 0)[0]
         spatial[on, plane, r[field[on]], c[field[on]]] = 1.0

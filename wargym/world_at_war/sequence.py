@@ -34,11 +34,12 @@ from wargym.jit import njit
 from wargym.kernel import bind_driver, only_action
 from wargym.rng import roll
 from wargym.world_at_war import actions as act, dice
+from wargym.world_at_war import commands
 from wargym.world_at_war.battle import (
     any_target, battle_dice, hit_target_kind, may_battle, may_target, spotter, supporting_commander,
 )
 from wargym.world_at_war.board import (
-    UNLIMITED, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
+    UNLIMITED, cc_commander, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
     is_gun, is_leader, may_enter, occupancy, reach, retreat_hexes, sees, update_control,
 )
 from wargym.world_at_war.scenario import (
@@ -53,12 +54,13 @@ ADVANCED_SECOND = (4, 3)
 from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
     P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_OVER, P_RETREAT, P_SECOND, P_STAND, P_ADJUST, P_DISMOUNT,
-    PILE_DECK, PILE_DISCARD,
+    P_FORM_SELECT, P_FORM_UNIT, PILE_DECK, PILE_DISCARD,
     PILE_HAND, PILE_PLAYED, THROW_MAX,
 )
 
 A_STANDARD = ACTIONS.index("standard")
-A_ANY, A_ARTILLERY, A_ARMOUR, A_INFANTRY = (ACTIONS.index(n) for n in ("any_colour", "artillery", "armour", "infantry"))
+A_ANY, A_ARTILLERY, A_ARMOUR, A_INFANTRY, A_COMMAND = (ACTIONS.index(n) for n in ("any_colour", "artillery", "armour",
+                                                                                   "infantry", "combat_command"))
 F_SANDBAGS, F_WIRE, F_MINES, F_BUNKER = (FEATURES.index(n) for n in ("sandbags", "barbed_wire", "minefield", "bunker"))
 SAVES_MAX = 16
 
@@ -80,6 +82,17 @@ def orderable(T, S, g, p, c):
         return False
     action = T.card_action[c]
     kind = T.c_kind[T.p_card[p]]
+    cc = cc_commander(T, S, g, p)
+    if action == A_COMMAND:
+        return cc >= 0                   # one combat command: its commander or a member in his ZOC
+    if cc >= 0 and (action == A_STANDARD or action == A_ANY):
+        if action == A_ANY:
+            return True
+        for v in range(T.p_side.shape[0]):   # a standard card of a member's colour orders the command
+            if S.p_cc[g, v] == cc and cc_commander(T, S, g, v) == cc and T.p_colour[v] == T.card_colour[c]:
+                return True
+        if is_commander(T, p):
+            return False
     if is_commander(T, p):
         # "activate N <colour> units or individual (= freestanding) commanders"
         return action == A_STANDARD or action == A_ANY
@@ -215,6 +228,14 @@ def start_game(T, S, g):
     unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
     occupancy(T, S, g, unit_at, leader_at)
     update_control(T, S, g, unit_at)
+    S.form_side[g] = 0   # "At the start of the game the players are allowed to form ... combat Commands"
+    S.phase[g] = P_FORM_SELECT
+
+
+@njit(cache=True)
+def begin_play(T, S, g):
+    """After the combat commands are formed: who goes first, and the first turn."""
+    S.form_side[g] = -1
     if T.first_player == ROLL:
         # "1 D6 is thrown; highest score chooses who goes first"
         while True:
@@ -285,9 +306,12 @@ def eliminate(T, S, g, p, scorer):
     S.p_hex[g, p] = -1
     S.p_figures[g, p] = 0
     S.p_leader[g, p] = -1
+    S.p_cc[g, p] = -1
     for u in range(T.p_side.shape[0]):
         if S.p_leader[g, u] == p:
             S.p_leader[g, u] = -1
+        if S.p_cc[g, u] == p:
+            S.p_cc[g, u] = -1   # a combat command ends with its commander
     if scorer >= 0:
         S.vp[g, scorer] += 1
 
@@ -342,8 +366,8 @@ def may_retreat_voluntarily(T, S, g, e, unit_at, leader_at):
     if is_gun(T, e) and hex_no_artillery_retreat(T, S, g, S.p_hex[g, e]):
         return False
     free = np.zeros(T.nbr.shape[0], np.bool_)
-    n, _ = retreat_hexes(T, S, g, e, unit_at, leader_at, free)
-    return n > 0
+    retreat_hexes(T, S, g, e, unit_at, leader_at, free)
+    return commands.keep_in_zoc_strict(T, S, g, e, free, T.nbr.shape[0]) > 0
 
 
 @njit(cache=True)
@@ -751,6 +775,25 @@ def fill_mask(T, S, g, m):
                 m[H + act.CARD_0 + k] = True
                 n += 1
         return n
+    if ph == P_FORM_SELECT:
+        m[H + act.DONE] = True
+        n = 1
+        for c in range(T.p_side.shape[0]):
+            if T.p_side[c] == S.form_side[g] and commands.may_form(T, S, g, c):
+                m[P0 + c] = True
+                n += 1
+        return n
+    if ph == P_FORM_UNIT:
+        m[H + act.NO] = True
+        n = 1
+        if commands.may_finish(T, S, g):
+            m[H + act.DONE] = True
+            n += 1
+        for u in range(T.p_side.shape[0]):
+            if commands.may_pick(T, S, g, S.selected[g], u):
+                m[P0 + u] = True
+                n += 1
+        return n
     if ph == P_ORDER:
         m[H + act.DONE] = True
         n = 1
@@ -766,7 +809,8 @@ def fill_mask(T, S, g, m):
         m[H + act.DONE] = True
         n = 1
         for p in range(T.p_side.shape[0]):
-            if S.p_hex[g, p] >= 0 and S.p_ordered[g, p] and not S.p_moved[g, p]:
+            if S.p_hex[g, p] >= 0 and S.p_ordered[g, p] and not S.p_moved[g, p] and \
+                    not commands.waits_for_commander(T, S, g, p):
                 m[P0 + p] = True
                 n += 1
         return n
@@ -777,6 +821,15 @@ def fill_mask(T, S, g, m):
         for h in range(H):
             if cost[h] < UNLIMITED:
                 m[h] = True
+        cc = cc_commander(T, S, g, p)
+        if cc == p:
+            n = commands.commander_destinations(T, S, g, p, m, H, unit_at, leader_at)
+            m[H + act.DISSOLVE] = True
+            n += 1
+        else:
+            n = commands.keep_in_zoc(T, S, g, p, m, H)
+            if commands.may_form(T, S, g, p):
+                m[H + act.FORM] = True
                 n += 1
         if may_toggle_mount(T, S, g, p):
             m[H + act.MOUNT] = True
@@ -820,6 +873,8 @@ def fill_mask(T, S, g, m):
     if ph == P_RETREAT:
         free = np.zeros(H, np.bool_)
         k, _ = retreat_hexes(T, S, g, S.rt_piece[g], unit_at, leader_at, free)
+        if S.rt_voluntary[g]:   # a voluntary retreat may not leave the commander's ZOC
+            k = commands.keep_in_zoc_strict(T, S, g, S.rt_piece[g], free, H)
         for h in range(H):
             if free[h]:
                 m[h] = True
@@ -839,6 +894,8 @@ def second_control_candidate(T, S, g, c, u):
 @njit(cache=True)
 def decider(T, S, g):
     ph = S.phase[g]
+    if (ph == P_FORM_SELECT or ph == P_FORM_UNIT) and S.form_side[g] >= 0:
+        return S.form_side[g]
     if ph == P_STAND or ph == P_HIT_PIECE:
         return T.p_side[S.target[g]]
     if ph == P_RETREAT:
@@ -883,6 +940,14 @@ def automatic(T, S, g, m, n):
 
 @njit(cache=True)
 def order_piece(T, S, g, p):
+    action = T.card_action[S.card[g]]
+    cc = commands.orders_command(T, S, g, p, action == A_STANDARD or action == A_ANY or action == A_COMMAND)
+    if cc >= 0:   # the combat command moves as one unit: its commander and the members in his ZOC
+        S.p_ordered[g, cc] = True
+        for v in range(T.p_side.shape[0]):
+            if S.p_cc[g, v] == cc and cc_commander(T, S, g, v) == cc:
+                S.p_ordered[g, v] = True
+        return
     S.p_ordered[g, p] = True
     leader = S.p_leader[g, p]
     if leader >= 0 and controlled_count(T, S, g, leader) == 2:   # the pair counts as one order
@@ -923,7 +988,31 @@ def apply(T, S, g, a):
     H = T.nbr.shape[0]
     P0 = H + act.PIECE_0
     side = S.active[g]
-    if ph == P_FIRST:
+    if ph == P_FORM_SELECT:
+        if a == H + act.DONE:
+            if S.form_side[g] == 0:
+                S.form_side[g] = 1
+            else:
+                begin_play(T, S, g)
+        else:
+            S.selected[g] = a - P0
+            S.form_pick[g, :] = False
+            S.phase[g] = P_FORM_UNIT
+    elif ph == P_FORM_UNIT:
+        c = S.selected[g]
+        in_play = S.form_side[g] < 0
+        if a == H + act.DONE:
+            commands.form(T, S, g, c, in_play)
+            S.selected[g] = -1
+            S.phase[g] = P_MOVE_SELECT if in_play else P_FORM_SELECT
+        elif a == H + act.NO:
+            S.form_pick[g, :] = False
+            S.phase[g] = P_MOVE_DEST if in_play else P_FORM_SELECT
+            if not in_play:
+                S.selected[g] = -1
+        else:
+            S.form_pick[g, a - P0] = True
+    elif ph == P_FIRST:
         if a == H + act.NO:
             S.active[g] = 1 - side
         start_turn(T, S, g)
@@ -955,6 +1044,12 @@ def apply(T, S, g, a):
         old = S.p_hex[g, p]
         if a == H + act.CLEAR:
             clear_obstacle(T, S, g, p)
+            after_move(T, S, g, p, old)
+        elif a == H + act.FORM:
+            S.form_pick[g, :] = False
+            S.phase[g] = P_FORM_UNIT
+        elif a == H + act.DISSOLVE:
+            commands.dissolve(T, S, g, p, True)
             after_move(T, S, g, p, old)
         elif a == H + act.MOUNT:
             if S.p_mounted[g, p]:

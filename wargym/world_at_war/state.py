@@ -37,6 +37,10 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
     p_guided            bool[U]   ... that salvo was guided by a spotter
     p_spots             int16[U]  commander: the artillery unit he spots for this turn, -1
     clearing            int8[H]   turns an infantry unit has spent clearing the hex's minefield
+    p_cc                int16[U]  combat commands: the commander of the one the piece belongs to (a
+                                  commander of one: himself), -1                      combat commands
+    form_pick           bool[U]   the units picked for the combat command being formed
+    form_side           int8      the side forming combat commands at the start of the game, -1
     card_pile/pos       the command cards: PILE_DECK, PILE_DISCARD, PILE_HAND + side, PILE_PLAYED
     last_throw          int8[12]  symbols of the last battle throw (-1 pad), for logs and renders
     last_kills, last_flags, last_retreat   int8  what it did
@@ -62,7 +66,7 @@ THROW_MAX = 12
 # decision phases
 (P_FIRST, P_CARD, P_DISCARD, P_ORDER, P_MOVE_SELECT, P_MOVE_DEST, P_FOLLOW, P_CONTROL, P_BATTLE_SELECT,
  P_BATTLE_TARGET, P_STAND, P_HIT_PART, P_HIT_PIECE, P_RETREAT, P_BREAKTHROUGH, P_SECOND, P_OVER, P_ADJUST,
- P_DISMOUNT) = range(19)
+ P_DISMOUNT, P_FORM_SELECT, P_FORM_UNIT) = range(21)
 PHASE_NAMES = (
     "first player: go first (yes) or second (no)", "command card: play", "command card: discard (none orders)",
     "order: piece", "move: piece", "move: destination", "move: the commander goes with his unit (yes/no)",
@@ -72,6 +76,8 @@ PHASE_NAMES = (
     "breakthrough: battle the retreating unit again (yes/no)", "game over",
     "artillery: adjust the fire (yes) or the same hex as the last salvo (no)",
     "dismount to battle after the move (yes/no)",
+    "combat commands: commander to form one (done: no more)",
+    "combat command: unit to join (done: formed; no: given up)",
 )
 
 
@@ -113,6 +119,9 @@ class State(BaseState):
     p_guided: np.ndarray = var("bool", ("U",))
     p_spots: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
     clearing: np.ndarray = var("int8", ("H",), low=0, high=2)
+    p_cc: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
+    form_pick: np.ndarray = var("bool", ("U",))
+    form_side: np.ndarray = var("int8", init=-1, low=-1, high=1)
     card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)

@@ -1,0 +1,124 @@
+"""The World at War, COMBAT COMMANDS: forming them at the start and in play, one order for the
+whole command, the slowest component's speed, the commander's ZOC, giving up the command, and the
+voluntary retreat that keeps to the ZOC.
+
+The battlefield: a US commander (piece 5) with a rifle squad (red, piece 0) in his hex 0608, a
+Sherman platoon (blue, 1) at 0708 and a rifle squad (green, 2) at 0508 next to him, another rifle
+squad (red, 3) at 0806 out of his ZOC; the Germans (4) far away at 0202.
+"""
+
+from __future__ import annotations
+
+from waw_board import at, card_named, give_hand, hx, label, legal_hexes, make_core, piece, special, step
+from wargym.world_at_war import actions as act
+from wargym.world_at_war.state import (
+    P_BATTLE_SELECT, P_CARD, P_FORM_SELECT, P_FORM_UNIT, P_MOVE_DEST, P_MOVE_SELECT, P_STAND,
+)
+
+US, DE = 0, 1
+UNITS = [("us", "us_infantry", "red", "0608"), ("us", "us_medium_tank", "blue", "0708"),
+         ("us", "us_infantry", "green", "0508"), ("us", "us_infantry", "red", "0806"),
+         ("germany", "de_infantry", "red", "0202")]
+
+
+def formed(tmp_path, members=(0, 1), units=UNITS, **kw):
+    """The game after the US formed a combat command of commander 5 and ``members`` at the start."""
+    core = make_core(tmp_path, units, commanders=[("us", "0608")], **kw)
+    state = core.init(1, seed=1)
+    assert state.phase[0] == P_FORM_SELECT and state.current_player[0] == US
+    state = step(core, state, piece(core, 5), *(piece(core, u) for u in members), special(core, act.DONE))
+    return core, state
+
+
+def test_waw_combat_command_formed_at_the_start_of_at_least_two_designations(tmp_path):
+    # "A Combat Command is composed of one commander and (max) 4 units (of at least 2 different unit
+    # designations) in one or two colours ... these units must remain in the ZOC of their commander"
+    core = make_core(tmp_path, UNITS, commanders=[("us", "0608")])
+    state = step(core, core.init(1, seed=1), piece(core, 5))
+    assert state.phase[0] == P_FORM_UNIT
+    hexes = [u for u in range(5) if state.legal_action_mask[0, piece(core, u)]]
+    assert hexes == [0, 1, 2]                                    # 0806 is out of his ZOC
+    state = step(core, state, piece(core, 0))
+    assert not state.legal_action_mask[0, special(core, act.DONE)]   # one unit: not yet a command
+    two_squads = step(core, state, piece(core, 2))
+    # two rifle squads are one designation, and red and green leave no colour for the tank: all
+    # that is left is to give it up
+    assert two_squads.phase[0] == P_FORM_SELECT and not two_squads.form_pick[0].any()
+    state = step(core, state, piece(core, 1))
+    assert state.legal_action_mask[0, special(core, act.DONE)]
+    state = step(core, state, special(core, act.DONE))
+    assert state.p_cc[0, :6].tolist() == [5, 5, -1, -1, -1, 5]
+    assert state.phase[0] == P_CARD                              # nobody else can form: play begins
+
+
+def test_waw_combat_command_in_one_or_two_colours(tmp_path):
+    core = make_core(tmp_path, UNITS, commanders=[("us", "0608")])
+    state = step(core, core.init(1, seed=1), piece(core, 5), piece(core, 0), piece(core, 1))
+    assert not state.legal_action_mask[0, piece(core, 2)]        # red and blue taken: no green
+
+
+def ordered(core, state, card: str):
+    give_hand(state, US, [card_named(core, card)])
+    state = at(core, state, P_CARD)
+    return step(core, state, special(core, act.CARD_0), piece(core, 1))
+
+
+def test_waw_combat_command_is_one_order_and_moves_at_its_slowest(tmp_path):
+    # "A Combat Command is regarded as one unit for movement purposes ... moves at the speed of its
+    # slowest component": a blue card orders the command through its blue tank; the rifle squad's
+    # 1 hex is the command's speed
+    core, state = formed(tmp_path)
+    state = ordered(core, state, "order 1 blue")
+    assert state.p_ordered[0, :6].tolist() == [True, True, False, False, False, True]
+    assert state.phase[0] == P_MOVE_SELECT
+    assert not state.legal_action_mask[0, piece(core, 1)]        # the members move after him
+    state = step(core, state, piece(core, 5))
+    assert all(core.scenario.grid.distance[hx(core, "0608"), hx(core, h)] <= 1 for h in legal_hexes(core, state))
+    state = step(core, state, hx(core, "0607"))
+    state = step(core, state, piece(core, 1))
+    reach = legal_hexes(core, state)
+    assert reach and all(core.scenario.grid.distance[hx(core, "0607"), hx(core, h)] <= 1 for h in reach)
+    assert "0706" not in reach or core.scenario.grid.distance[hx(core, "0708"), hx(core, "0706")] <= 1
+
+
+def test_waw_the_combat_command_card_orders_one_command(tmp_path):
+    core, state = formed(tmp_path)
+    state = ordered(core, state, "Combat command: order 1")
+    assert state.p_ordered[0, [0, 1, 5]].all() and not state.p_ordered[0, 3]
+
+
+def test_waw_forming_a_combat_command_in_play_takes_the_turn(tmp_path):
+    # "The inverse process is used to create a new Combat Command ... When forming a Combat Command
+    # the units of the new Command cannot take any other action (except to defend themselves)"
+    core = make_core(tmp_path, UNITS, commanders=[("us", "0608")])
+    state = step(core, core.init(1, seed=1), special(core, act.DONE))
+    state = at(core, state, P_MOVE_DEST, ordered=[5, 0, 1, 3], selected=5)
+    assert state.legal_action_mask[0, special(core, act.FORM)]
+    state = step(core, state, special(core, act.FORM), piece(core, 0), piece(core, 1), special(core, act.DONE))
+    assert state.p_cc[0, [0, 1, 5]].tolist() == [5, 5, 5]
+    assert state.p_no_battle[0, 0] and state.p_no_battle[0, 1] and state.p_moved[0, 1]
+
+
+def test_waw_giving_up_the_command(tmp_path):
+    # "A commander commanding a Combat Command may only leave his Combat Command when giving up his
+    # command.  Thus the Combat Command ceases to exist ... This action is an order and takes one turn."
+    core, state = formed(tmp_path)
+    state = ordered(core, state, "order 1 blue")
+    state = step(core, state, piece(core, 5))
+    assert state.phase[0] == P_MOVE_DEST and state.legal_action_mask[0, special(core, act.DISSOLVE)]
+    state = step(core, state, special(core, act.DISSOLVE))
+    assert (state.p_cc[0] == -1).all()
+
+
+def test_waw_voluntary_retreat_keeps_to_the_commanders_zoc(tmp_path):
+    # voluntary retreat: "in doing so, the units may not leave its commander's ZOC when it is part of
+    # a Combat Command"; the Germans attack the blue tank at 0708 from 0707
+    units = list(UNITS[:4]) + [("germany", "de_infantry", "red", "0707")]
+    core, state = formed(tmp_path, units=units)
+    state = at(core, state, P_BATTLE_SELECT, active=DE, ordered=[4])
+    state = step(core, state, piece(core, 4), hx(core, "0708"))
+    assert state.phase[0] == P_STAND
+    state = step(core, core.force(state, [6, 6, 6]), special(core, act.YES))
+    # its retreat hexes toward the south are 0709, 0808 and 0608 (the rifle squad's): only 0709 is in
+    # the commander's ZOC, so it goes there without a choice
+    assert label(core, state.p_hex[0, 1]) == "0709"

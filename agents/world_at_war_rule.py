@@ -1,6 +1,9 @@
 """A rule-based player for either side of The World at War: greedy, one decision at a time.
 
     set-up        no combat commands
+    air support   plays an air support card whenever it can (attacking and defending), puts its planes
+                  nearest the enemy (the defender's: nearest the attacking planes), takes "pick an
+                  air support" whenever it may; AA, dogfights and ground targets: the first offered
     card          the card that orders the most pieces able to act (a battle in reach, or a move
                   toward the enemy), more orders first; a hand that can order nobody discards a
                   card that orders nothing ("pick an air support", combat command) first
@@ -30,7 +33,7 @@ from wargym.world_at_war.scenario import BOTH, C_INFANTRY, MECHANIZED, MOTORIZED
 from wargym.world_at_war.sequence import card_playable, hand_card, hand_size, orderable, second_piece
 from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
-    P_ADJUST, P_DISMOUNT, P_FORM_SELECT, P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_RETREAT, P_SECOND,
+    P_ADJUST, P_AIR_DEFEND, P_AIR_PLACE, P_AIR_PLAY, P_DISMOUNT, P_FORM_SELECT, P_HIT_PIECE, P_PICK_AIR, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_RETREAT, P_SECOND,
     P_STAND, StateArg,
 )
 
@@ -148,6 +151,27 @@ def decide(T, S, g, player, out):
         return H + act.YES
     if ph == P_FORM_SELECT:
         return H + act.DONE                    # it forms no combat command
+    if ph == P_AIR_PLAY or ph == P_AIR_DEFEND:
+        return H + act.CARD_0 if m[H + act.CARD_0] else H + act.NO   # air support whenever it can
+    if ph == P_PICK_AIR:
+        return H + act.YES
+    if ph == P_AIR_PLACE:
+        # its own planes near the enemy units, the defender's near the attacking planes
+        best, best_h = FAR + 1, -1
+        mine = S.pl_side[g, S.air_sel[g]]
+        for h in range(H):
+            if not m[h]:
+                continue
+            d = FAR
+            if mine == S.active[g]:
+                d = nearest_enemy(T, S, g, mine, h)
+            else:
+                for q in range(S.pl_state.shape[1]):
+                    if S.pl_side[g, q] != mine and S.pl_hex[g, q] >= 0:
+                        d = min(d, T.dist[h, S.pl_hex[g, q]])
+            if d < best:
+                best, best_h = d, h
+        return best_h
     if ph == P_ADJUST or ph == P_DISMOUNT:
         return H + act.YES                     # adjust the fire; dismount to battle
     if ph == P_STAND:

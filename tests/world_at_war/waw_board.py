@@ -17,7 +17,7 @@ SIDES = ("us", "germany")
 
 
 def make_core(tmp_path: Path, units, commanders=(), snipers=(), terrain=None, features=(), objectives=(),
-              vp=(6, 6), hand=(4, 4), first="us", **options) -> WorldAtWarCore:
+              vp=(6, 6), hand=(4, 4), first="us", air=(None, None), **options) -> WorldAtWarCore:
     """``units``: (side, card, colour, hex[, figures]); ``commanders``/``snipers``: (side, hex);
     ``terrain``: {hex: map letter}; ``features``: (hex, kind); ``objectives``: (hex, points, for)."""
     rows = [["."] * 13 for _ in range(9)]
@@ -27,7 +27,7 @@ def make_core(tmp_path: Path, units, commanders=(), snipers=(), terrain=None, fe
         "reconstructed": True, "name": "test", "title": "a test battlefield", "sides": list(SIDES),
         "countries": {"us": "usa", "germany": "germany"}, "first_player": first,
         "hand": dict(zip(SIDES, hand)), "victory_points": dict(zip(SIDES, vp)),
-        "air": {"us": None, "germany": None},
+        "air": {side: (None if a is None else {"air_force": a[0], "air_support": a[1]}) for side, a in zip(SIDES, air)},
         "map": {"columns": 13, "rows": 9, "terrain": [" ".join(r) for r in rows],
                 "features": [{"hex": h, "kind": k} for h, k in features],
                 "objectives": [{"hex": h, "points": p, "name": f"objective {h}", "for": f} for h, p, f in objectives]},
@@ -102,3 +102,20 @@ def step(core, state, *actions):
 def legal_hexes(core, state, game: int = 0) -> list[str]:
     H = core.scenario.num_hexes
     return sorted(label(core, h) for h in np.flatnonzero(state.legal_action_mask[game, :H]))
+
+
+def give_air(state, side: int, pool=(), hand=(), game: int = 0) -> None:
+    """Side ``side``'s air force pool is exactly the cards ``pool`` and its air support hand ``hand``
+    (card numbers, appendix 2 order: a side's 18 cards, side 0's first); its other cards lie in its
+    decks, in card order."""
+    for pile, pos, chosen in ((state.af_pile[game], state.af_pos[game], pool), (state.as_pile[game], state.as_pos[game], hand)):
+        n = len(pile) // 2
+        cards = range(side * n, (side + 1) * n)
+        for c in cards:
+            pile[c] = 2 * side + 1 if c in chosen else 2 * side
+        for p in (2 * side, 2 * side + 1):
+            members = [c for c in cards if pile[c] == p]
+            if p == 2 * side + 1:
+                members = list(chosen)
+            for k, c in enumerate(members):
+                pos[c] = k

@@ -67,7 +67,8 @@ class WorldAtWarCore(KernelCore):
     # -- protocol --------------------------------------------------------------------------------
     def _dims(self) -> dict[str, int]:
         sc = self.scenario
-        return {"U": len(sc.piece_side), "C": len(sc.card_action), "H": sc.num_hexes, "O": len(sc.objective_hex)}
+        return {"U": len(sc.piece_side), "C": len(sc.card_action), "H": sc.num_hexes, "O": len(sc.objective_hex),
+                "AF": len(sc.af_kind), "AS": len(sc.as_planes)}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         return observe_batch(self, state, player)

@@ -1,8 +1,11 @@
 """Who sees what, declared once (wargym.hidden): "The information on the cards is only revealed when
 they are played", so each side may not know
 
-* which command cards the other side holds (it sees how many), nor
-* the order of the draw deck.
+* which command cards the other side holds (it sees how many), nor the order of the draw deck;
+* appendix 2: which air force cards (fighter, fighter-bomber, blank) the other side picked "blind"
+  into its pool, nor the order of either air force deck (a card given up for a plane shot down is
+  shown); which air support cards the other side holds, nor the order of the air support decks
+  (a card played is shown).
 
 Everything on the battlefield is in plain view (the book has no hidden units), and so are the card
 being played and the discards.  The players are the scenario's sides, so the declaration is built
@@ -24,8 +27,21 @@ def _unseen_cards(side: int):
     return who
 
 
+def _unseen_air(field: str, side: int):
+    """Air cards side ``side`` may not identify: both decks (piles 0 and 2) and the other side's
+    pool or hand (pile 2 * other + 1)."""
+    def who(core, state, viewer: int) -> np.ndarray:
+        pile = getattr(state, field)
+        return (pile == 0) | (pile == 2) | (pile == 2 * (1 - side) + 1)
+    return who
+
+
 def hidden_for(players: tuple[str, str]) -> tuple[Anonymous, ...]:
-    """Side s does not know the deck's order nor which cards the other side holds: the cards there
+    """Side s does not know the decks' order nor which cards the other side holds: the cards there
     are anonymous to it (where each lies is public: which pile, its place)."""
-    return tuple(Anonymous("C", (players[s],), _unseen_cards(s), public=("card_pile", "card_pos"), refs=("card",))
-                 for s in range(2))
+    out = []
+    for s in range(2):
+        out.append(Anonymous("C", (players[s],), _unseen_cards(s), public=("card_pile", "card_pos"), refs=("card",)))
+        out.append(Anonymous("AF", (players[s],), _unseen_air("af_pile", s), public=("af_pile", "af_pos")))
+        out.append(Anonymous("AS", (players[s],), _unseen_air("as_pile", s), public=("as_pile", "as_pos")))
+    return tuple(out)

@@ -1,5 +1,7 @@
 """The World at War invariants no single field states (the fuzz test and ``from_dict`` check them).
 
+* air cards (appendix 2): the same for the air force and air support cards, each side's in its own
+  deck, pool or hand (or lost, played, used, out);
 * cards: every card in one pile, places 0..n-1 in each (wargym.cards.check_deck); no hand holds
   more than its scenario hand; the card being played lies on the played pile;
 * pieces: eliminated exactly when no figures are left; figures within the card's; vehicles only
@@ -10,7 +12,8 @@
   hex, controlling at most two units;
 * combat commands: a member's commander is a living commander of its side commanding one, with
   four units at most;
-* victory points never more than the enemy pieces destroyed.
+* victory points never more than the enemy pieces destroyed (and the point for an air attack
+  nobody could counter, appendix 2).
 """
 
 from __future__ import annotations
@@ -19,12 +22,19 @@ import numpy as np
 
 from wargym.cards import check_deck
 from wargym.world_at_war.scenario import ENTER_NONE, K_COMMANDER, K_SNIPER, MECHANIZED, MOTORIZED
-from wargym.world_at_war.state import N_PILES, PILE_HAND, PILE_PLAYED
+from wargym.world_at_war.state import N_AF_PILES, N_AS_PILES, N_PILES, PILE_HAND, PILE_PLAYED
 
 
 def check(core, state) -> list[str]:
     sc = core.scenario
     errors = [f"field card_pile: {e}" for e in check_deck(state.card_pile, state.card_pos, N_PILES)]
+    errors += [f"field af_pile: {e}" for e in check_deck(state.af_pile, state.af_pos, N_AF_PILES)]
+    errors += [f"field as_pile: {e}" for e in check_deck(state.as_pile, state.as_pos, N_AS_PILES)]
+    side_of = np.arange(state.af_pile.shape[1]) // (state.af_pile.shape[1] // 2)
+    for name, pile in (("af_pile", state.af_pile), ("as_pile", state.as_pile)):
+        own = (pile < 4) & ((pile // 2) != side_of[None, :])
+        for g in np.flatnonzero(own.any(axis=1))[:2]:
+            errors.append(f"field {name}: game {g} holds a side's air card in the other side's deck or pool")
     kind = sc.units.kind[sc.piece_card]
     leader = (kind == K_COMMANDER) | (kind == K_SNIPER)
     transport = sc.units.transport[sc.piece_card]
@@ -77,7 +87,7 @@ def check(core, state) -> list[str]:
             if members > 4:
                 errors.append(f"field p_cc: game {g}: the combat command of {int(c)} has {members} units (4 at most)")
         for s in range(2):
-            destroyed = int((gone & (sc.piece_side == 1 - s)).sum())
+            destroyed = int((gone & (sc.piece_side == 1 - s)).sum()) + int(state.air_vp[g, s])
             if state.vp[g, s] > destroyed:
                 errors.append(f"field vp: game {g}: {sc.sides[s]} has {int(state.vp[g, s])} points for {destroyed} pieces destroyed")
     return errors

@@ -16,6 +16,7 @@ C x rows x columns, hex XXYY at [YY-1, XX-1]; "own" and "enemy" are from the vie
     43 .. 63           enemy pieces: the same twenty-one
     64, 65, 66         the piece selected; the hex battled; the unit retreating
     67                 legal hex actions of the viewer (0 when it is not the viewer's decision)
+    68 .. 71           planes in the air: own fighter, own fighter-bomber, enemy fighter, enemy FB
 
 Global vector::
 
@@ -32,7 +33,12 @@ Global vector::
     156 .. 164         the last throw: dice by symbol / 12 (scenario.SYMBOLS)
     165, 166, 167      last casualties / 8, flags / 4, retreat hexes / 4
     168, 169, 170      hits on the vehicle; voluntary retreat; a breakthrough's second battle
-    171 + 3p ..        piece p: (plane position + 1) / cells or 0 when gone, own, alive
+    171 .. 181         air (appendix 2): own pool's fighters / 8, fighter-bombers / 8, blanks / 2;
+                       the enemy pool's size / 5; own and enemy air support hands / 6; the air
+                       combat's stage / 4; the viewer's dogfight turn; free shots; own and enemy
+                       point for an uncountered air attack scored
+    182 .. 193         own air support hand, 6 slots: fighter-bombers / 3, fighters / 3
+    194 + 3p ..        piece p: (plane position + 1) / cells or 0 when gone, own, alive
 """
 
 from __future__ import annotations
@@ -46,13 +52,16 @@ N_TERRAIN, N_FEATURES, N_KINDS = len(TERRAINS), len(FEATURES), len(KINDS)
 PIECE_PLANES = 21
 OWN, ENEMY = 22, 43
 SELECTED, TARGET, RETREATING, LEGAL = 64, 65, 66, 67
-N_PLANES = 68
+PLANE_0 = 68
+N_PLANES = 72
 SLOT = len(COLOURS) + len(ACTIONS) + 1
 HAND_0 = 24
 PLAYED = HAND_0 + 10 * SLOT
 G_DISCARD = PLAYED + SLOT + 3
 G_THROW = G_DISCARD + 8
-G_PIECES = G_THROW + len(SYMBOLS) + 6
+G_AIR = G_THROW + len(SYMBOLS) + 6
+AIR_SLOTS = 6
+G_PIECES = G_AIR + 11 + 2 * AIR_SLOTS
 
 
 def n_global(num_pieces: int) -> int:
@@ -169,6 +178,34 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     gl[:, t + 3] = state.bt_vehicle
     gl[:, t + 4] = state.rt_voluntary
     gl[:, t + 5] = state.second
+    # air
+    side_of = np.arange(state.af_pile.shape[1]) // (state.af_pile.shape[1] // 2)
+    own_pool = (state.af_pile == 2 * player + 1)
+    gl[:, G_AIR] = (own_pool & (sc.af_kind == 1)).sum(1) / 8.0
+    gl[:, G_AIR + 1] = (own_pool & (sc.af_kind == 2)).sum(1) / 8.0
+    gl[:, G_AIR + 2] = (own_pool & (sc.af_kind == 0)).sum(1) / 2.0
+    gl[:, G_AIR + 3] = (state.af_pile == 2 * enemy + 1).sum(1) / 5.0
+    gl[:, G_AIR + 4] = (state.as_pile == 2 * player + 1).sum(1) / 6.0
+    gl[:, G_AIR + 5] = (state.as_pile == 2 * enemy + 1).sum(1) / 6.0
+    gl[:, G_AIR + 6] = state.air_stage / 4.0
+    gl[:, G_AIR + 7] = (state.air_stage > 0) & (state.air_turn == player)
+    gl[:, G_AIR + 8] = state.air_free
+    gl[:, G_AIR + 9] = state.air_vp[:, player]
+    gl[:, G_AIR + 10] = state.air_vp[:, enemy]
+    gi, ci = np.nonzero(state.as_pile == 2 * player + 1)
+    pos = state.as_pos[gi, ci]
+    keep = pos < AIR_SLOTS
+    gl[gi[keep], G_AIR + 11 + 2 * pos[keep]] = sc.as_planes[ci[keep], 0] / 3.0
+    gl[gi[keep], G_AIR + 12 + 2 * pos[keep]] = sc.as_planes[ci[keep], 1] / 3.0
+    del side_of
+    flying = (state.pl_state == 2) | (state.pl_state == 3)
+    for k in range(state.pl_state.shape[1]):
+        on = np.nonzero(flying[:, k] & (state.pl_hex[:, k] >= 0))[0]
+        if len(on) == 0:
+            continue
+        h = state.pl_hex[on, k]
+        plane = PLANE_0 + 2 * (state.pl_side[on, k] != player) + (state.pl_kind[on, k] - 1)
+        spatial[on, plane, r[h], c[h]] = 1.0
     cells = float(grid.rows * grid.columns)
     for p in range(len(sc.piece_side)):
         h = state.p_hex[:, p]

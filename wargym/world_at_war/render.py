@@ -59,6 +59,23 @@ def render_ansi(core, state, game: int, viewer: int | None) -> str:
         else:
             order = cards[np.argsort(state.card_pos[game, cards])]
             lines.append(f"{side} holds: " + "; ".join(sc.card_names[int(c)] for c in order))
+    for s, side in enumerate(sc.sides):
+        if sc.air_force_pick[s] == 0:
+            continue
+        pool = state.af_pile[game] == 2 * s + 1
+        supports = np.flatnonzero(state.as_pile[game] == 2 * s + 1)
+        if viewer is not None and viewer != s:
+            lines.append(f"{side} air: {int(pool.sum())} air force cards, {len(supports)} air support cards")
+        else:
+            kinds = sc.af_kind[pool]
+            cards = ", ".join(f"{int(sc.as_planes[c, 0])} FB + {int(sc.as_planes[c, 1])} F" for c in supports)
+            lines.append(f"{side} air: {int((kinds == 1).sum())} F, {int((kinds == 2).sum())} FB, "
+                         f"{int((kinds == 0).sum())} blank; air support: {cards or 'none'}")
+    planes = [f"{sc.sides[int(state.pl_side[game, p])]} {'FB' if state.pl_kind[game, p] == 2 else 'F'} at "
+              f"{sc.grid.label(int(state.pl_hex[game, p]))}"
+              for p in range(state.pl_state.shape[1]) if state.pl_state[game, p] in (2, 3) and state.pl_hex[game, p] >= 0]
+    if planes:
+        lines.append("planes: " + "; ".join(planes))
     if state.card[game] >= 0:
         lines.append(f"played: {sc.card_names[int(state.card[game])]}")
     throw = [SYMBOLS[int(s)] for s in state.last_throw[game] if s >= 0]
@@ -123,6 +140,12 @@ def render_rgb(core, state, game: int, viewer: int | None) -> np.ndarray:
         cv.ellipse(cx, cy, 0.86 * R, 0.86 * R, outline=(212, 170, 40), width=2.5)
     for p in np.flatnonzero(state.p_hex[game] >= 0):
         _piece(cv, sc, state, game, int(p), centers[int(state.p_hex[game, p])], R)
+    for p in range(state.pl_state.shape[1]):
+        if state.pl_state[game, p] in (2, 3) and state.pl_hex[game, p] >= 0:
+            cx, cy = centers[int(state.pl_hex[game, p])]
+            w = 0.42 * R if state.pl_kind[game, p] == 2 else 0.3 * R
+            cv.polygon([(cx, cy - 0.75 * R), (cx - w, cy - 0.35 * R), (cx + w, cy - 0.35 * R)],
+                       fill=SIDE_FILL[int(state.pl_side[game, p])], outline=(250, 250, 250), width=1.5)
     for h, colour in ((state.target_hex[game], (220, 40, 40)),):
         if h >= 0:
             cv.ellipse(*centers[int(h)], 0.95 * R, 0.95 * R, outline=colour, width=3)

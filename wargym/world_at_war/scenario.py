@@ -527,6 +527,8 @@ NO_COLLAPSE, COLLAPSE_BUILDING, COLLAPSE_BUNKER = range(3)
 BOTH = 2   # an objective either side scores
 ROLL = -1  # first player: a D6 each, the higher chooses (game turn)
 LOS_MAX = 32  # hexes a line of sight can cross on a 30 x 30 map
+AF_BLANK, AF_FIGHTER, AF_FIGHTER_BOMBER = range(3)
+AIR_CARDS = 18   # air force cards, and air support cards, of one side (appendix 2)
 
 
 @dataclass(frozen=True)
@@ -586,6 +588,11 @@ class Scenario:
     card_colour: np.ndarray           # int8[C] COLOURS, -1 for special cards
     card_order: np.ndarray            # int8[C] units it orders
     card_names: tuple[str, ...]
+    # appendix 2: the air force cards (F) and air support cards (S), 18 of each a side, side 0's first
+    af_kind: np.ndarray               # int8[F] AF_BLANK / AF_FIGHTER / AF_FIGHTER_BOMBER
+    as_planes: np.ndarray             # int8[S, 2] fighter-bombers, fighters on each air support card
+    air_force_pick: np.ndarray        # int8[2] air force cards picked blind at the start (0: no air)
+    air_support_quota: np.ndarray     # int8[2] air support cards picked at the start: the quota
     # objectives
     objective_hex: np.ndarray         # int16[O]
     objective_points: np.ndarray      # int8[O]
@@ -666,7 +673,7 @@ def _sight_for(columns: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def compile_scenario(path: Path, data: ScenarioFile) -> Scenario:
-    terrain_file, units_file, cards_file, _ = load_rulebook_data()
+    terrain_file, units_file, cards_file, air_file = load_rulebook_data()
     units = load_units()
     grid = HexGrid(data.map.columns, data.map.rows)
     H = grid.size
@@ -728,6 +735,24 @@ def compile_scenario(path: Path, data: ScenarioFile) -> Scenario:
             orders.append(spec.order)
             card_names.append(spec.name if spec.action == "air_support" else f"{spec.name}: order {spec.order}")
 
+    af = air_file.air_force
+    one_side = [AF_FIGHTER] * af.fighter + [AF_FIGHTER_BOMBER] * af.fighter_bomber + [AF_BLANK] * af.blank
+    if len(one_side) != AIR_CARDS:
+        raise DataError(config_path("world_at_war", "air.yaml"), "air_force", len(one_side), "appendix 2",
+                        f"{AIR_CARDS} air force cards a side")
+    as_planes = np.zeros((2 * AIR_CARDS, 2), np.int8)
+    pick = np.zeros(2, np.int8)
+    quota = np.zeros(2, np.int8)
+    for k, side in enumerate(sides):
+        table = air_file.air_support.get(data.countries[side])
+        if data.air[side] is None or table is None:
+            continue
+        deck = [card for card in table for _ in range(air_file.copies)]
+        for i, card in enumerate(deck[:AIR_CARDS]):
+            as_planes[k * AIR_CARDS + i] = (card.fb, card.f)
+        pick[k] = data.air[side].air_force
+        quota[k] = data.air[side].air_support
+
     sight_a, sight_b = _sight_for(grid.columns, grid.rows)
     out = Scenario(
         name=data.name, title=data.title,
@@ -756,6 +781,8 @@ def compile_scenario(path: Path, data: ScenarioFile) -> Scenario:
         piece_figures=piece_figures, piece_names=tuple(names), units=units,
         card_action=np.array(actions, dtype=np.int8), card_colour=np.array(colours, dtype=np.int8),
         card_order=np.array(orders, dtype=np.int8), card_names=tuple(card_names),
+        af_kind=np.array(one_side * 2, dtype=np.int8), as_planes=as_planes, air_force_pick=pick,
+        air_support_quota=quota,
         objective_hex=np.array([grid.index(int(o.hex)) for o in data.map.objectives], dtype=np.int16),
         objective_points=np.array([o.points for o in data.map.objectives], dtype=np.int8),
         objective_for=np.array([BOTH if o.for_ == "both" else sides.index(o.for_) for o in data.map.objectives],

@@ -34,7 +34,7 @@ from wargym.jit import njit
 from wargym.kernel import bind_driver, only_action
 from wargym.rng import roll
 from wargym.world_at_war import actions as act, dice
-from wargym.world_at_war import commands
+from wargym.world_at_war import air, commands
 from wargym.world_at_war.battle import (
     any_target, battle_dice, hit_target_kind, may_battle, may_target, spotter, supporting_commander,
 )
@@ -54,11 +54,14 @@ ADVANCED_SECOND = (4, 3)
 from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
     P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_OVER, P_RETREAT, P_SECOND, P_STAND, P_ADJUST, P_DISMOUNT,
-    P_FORM_SELECT, P_FORM_UNIT, PILE_DECK, PILE_DISCARD,
+    P_FORM_SELECT, P_FORM_UNIT, P_AIR_PLAY, P_AIR_DEFEND, P_AIR_PLACE, P_AA_TARGET, P_DOG_PLANE, P_DOG_TARGET,
+    P_AIR_TARGET, P_PICK_AIR, AIR_NONE, AIR_PLACE, AIR_AA, AIR_DOGFIGHT, AIR_GROUND, PL_FLYING, PL_FOUGHT, PL_DONE,
+    PILE_DECK, PILE_DISCARD,
     PILE_HAND, PILE_PLAYED, THROW_MAX,
 )
 
 A_STANDARD = ACTIONS.index("standard")
+A_AIR = ACTIONS.index("air_support")
 A_ANY, A_ARTILLERY, A_ARMOUR, A_INFANTRY, A_COMMAND = (ACTIONS.index(n) for n in ("any_colour", "artillery", "armour",
                                                                                    "infantry", "combat_command"))
 F_SANDBAGS, F_WIRE, F_MINES, F_BUNKER = (FEATURES.index(n) for n in ("sandbags", "barbed_wire", "minefield", "bunker"))
@@ -205,7 +208,29 @@ def start_turn(T, S, g):
 
 
 @njit(cache=True)
+def air_pick_card(T, S, g, side):
+    """A "pick an air support" command card in side's hand, -1."""
+    for k in range(hand_size(S, g, side)):
+        c = hand_card(S, g, side, k)
+        if T.card_action[c] == A_AIR:
+            return c
+    return -1
+
+
+@njit(cache=True)
 def end_turn(T, S, g):
+    """The end of one's turn: "Additional air support cards may be obtained by playing a 'pick an
+    air support' card at the end of one's turn, should the player have one at hand" (up to the
+    quota); then 6. Draw a command card."""
+    side = S.active[g]
+    if air_pick_card(T, S, g, side) >= 0 and air.may_pick_support(T, S, g, side):
+        S.phase[g] = P_PICK_AIR
+        return
+    finish_turn(T, S, g)
+
+
+@njit(cache=True)
+def finish_turn(T, S, g):
     """6. Draw a command card: the played card to the discards, one drawn; then the other side."""
     side = S.active[g]
     if S.card[g] >= 0:
@@ -228,6 +253,7 @@ def start_game(T, S, g):
     unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
     occupancy(T, S, g, unit_at, leader_at)
     update_control(T, S, g, unit_at)
+    air.start_air(T, S, g)
     S.form_side[g] = 0   # "At the start of the game the players are allowed to form ... combat Commands"
     S.phase[g] = P_FORM_SELECT
 
@@ -657,6 +683,10 @@ def continue_retreat(T, S, g):
         S.rt_left[g] -= 1
     occupancy(T, S, g, unit_at, leader_at)
     update_control(T, S, g, unit_at)
+    if S.air_stage[g] != AIR_NONE:   # the retreat after a ground attack: the next plane
+        S.rt_piece[g] = -1
+        next_ground_attack(T, S, g)
+        return
     after_retreat(T, S, g)
 
 
@@ -719,6 +749,101 @@ def finish_battle(T, S, g):
     S.phase[g] = P_BATTLE_SELECT
 
 
+# ------------------------------------------------------------------------------ air support
+@njit(cache=True)
+def begin_air(T, S, g):
+    """After all moves: the attacker may play an air support card (appendix 2), then battle."""
+    if air.may_play(T, S, g, S.active[g]):
+        S.phase[g] = P_AIR_PLAY
+    else:
+        S.phase[g] = P_BATTLE_SELECT
+
+
+@njit(cache=True)
+def next_plane_to_place(T, S, g):
+    S.air_stage[g] = AIR_PLACE
+    p = air.next_to_place(S, g, S.active[g])
+    if p >= 0:
+        S.air_sel[g] = p
+        S.phase[g] = P_AIR_PLACE
+        return
+    S.air_sel[g] = -1
+    S.air_aa[g] = -1
+    next_aa_fire(T, S, g)
+
+
+@njit(cache=True)
+def next_aa_fire(T, S, g):
+    """Air combat 1: "If the attacking aircraft are within range of defending AA units, these units
+    open fire first"."""
+    S.air_stage[g] = AIR_AA
+    a = air.next_aa(T, S, g, S.air_aa[g])
+    if a >= 0:
+        S.air_aa[g] = a
+        S.phase[g] = P_AA_TARGET
+        return
+    S.air_aa[g] = -1
+    # 2: "The player having deployed the highest number of fighters ... starts the first dogfight
+    # ... In case the number of fighters is equal, the attacker goes first."
+    attacker = S.active[g]
+    S.air_turn[g] = attacker if air.fighters(S, g, attacker) >= air.fighters(S, g, 1 - attacker) else 1 - attacker
+    S.air_free[g] = False
+    next_dogfight(T, S, g)
+
+
+@njit(cache=True)
+def next_dogfight(T, S, g):
+    """Dogfights side by side while planes can pair up; then the free shots; then the ground."""
+    S.air_stage[g] = AIR_DOGFIGHT
+    H = T.nbr.shape[0]
+    out = np.zeros(H, np.bool_)
+    for k in range(2):
+        s = S.air_turn[g] if k == 0 else 1 - S.air_turn[g]
+        out[:] = False
+        if air.dogfight_planes(T, S, g, s, S.air_free[g], out) > 0:
+            S.air_turn[g] = s
+            S.phase[g] = P_DOG_PLANE
+            return
+    if not S.air_free[g]:
+        S.air_free[g] = True   # "all remaining planes get a 'free shot', provided they have an enemy plane in range"
+        S.air_turn[g] = S.active[g]
+        next_dogfight(T, S, g)
+        return
+    next_ground_attack(T, S, g)
+
+
+@njit(cache=True)
+def next_ground_attack(T, S, g):
+    """Air combat 3: each attacking plane left attacks its target (or none is in reach)."""
+    S.air_stage[g] = AIR_GROUND
+    if S.terminated[g]:
+        air.end_air(S, g)
+        return
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    out = np.zeros(H, np.bool_)
+    while True:
+        p = air.next_bomber(S, g, S.active[g])
+        if p < 0:
+            break
+        out[:] = False
+        if air.ground_targets(T, S, g, p, unit_at, out) > 0:
+            S.air_sel[g] = p
+            S.phase[g] = P_AIR_TARGET
+            return
+        S.pl_state[g, p] = PL_DONE
+    air.end_air(S, g)
+    if not check_victory(T, S, g, False):
+        S.phase[g] = P_BATTLE_SELECT
+
+
+@njit(cache=True)
+def play_air_card(T, S, g, side, k):
+    c = air.air_hand(S, g, side, k)
+    air.play_card(T, S, g, side, c)
+
+
 # ------------------------------------------------------------------------------ obstacles
 @njit(cache=True)
 def may_clear(T, S, g, p):
@@ -763,7 +888,7 @@ def fill_mask(T, S, g, m):
     if ph == P_OVER:
         return 0
     if ph == P_FIRST or ph == P_STAND or ph == P_FOLLOW or ph == P_BREAKTHROUGH or ph == P_SECOND or \
-            ph == P_HIT_PART or ph == P_ADJUST or ph == P_DISMOUNT:
+            ph == P_HIT_PART or ph == P_ADJUST or ph == P_DISMOUNT or ph == P_PICK_AIR:
         m[H + act.YES] = True
         m[H + act.NO] = True
         return 2
@@ -775,6 +900,31 @@ def fill_mask(T, S, g, m):
                 m[H + act.CARD_0 + k] = True
                 n += 1
         return n
+    if ph == P_AIR_PLAY or ph == P_AIR_DEFEND:
+        s = S.active[g] if ph == P_AIR_PLAY else 1 - S.active[g]
+        m[H + act.NO] = True
+        n = 1
+        for k in range(min(air.air_hand_size(S, g, s), act.MAX_HAND)):
+            m[H + act.CARD_0 + k] = True
+            n += 1
+        return n
+    if ph == P_AIR_PLACE:
+        for h in range(H):
+            if air.plane_at(S, g, h) < 0:
+                m[h] = True
+                n += 1
+        return n
+    if ph == P_AA_TARGET:
+        return air.aa_targets(T, S, g, S.air_aa[g], m)
+    if ph == P_DOG_PLANE:
+        return air.dogfight_planes(T, S, g, S.air_turn[g], S.air_free[g], m)
+    if ph == P_DOG_TARGET:
+        return air.dogfight_targets(T, S, g, S.air_sel[g], S.air_free[g], m)
+    if ph == P_AIR_TARGET:
+        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+        occupancy(T, S, g, unit_at, leader_at)
+        m[H + act.NO] = True
+        return 1 + air.ground_targets(T, S, g, S.air_sel[g], unit_at, m)
     if ph == P_FORM_SELECT:
         m[H + act.DONE] = True
         n = 1
@@ -896,6 +1046,12 @@ def decider(T, S, g):
     ph = S.phase[g]
     if (ph == P_FORM_SELECT or ph == P_FORM_UNIT) and S.form_side[g] >= 0:
         return S.form_side[g]
+    if ph == P_AIR_DEFEND or ph == P_AA_TARGET:
+        return 1 - S.active[g]
+    if ph == P_AIR_PLACE:
+        return S.pl_side[g, S.air_sel[g]]
+    if ph == P_DOG_PLANE or ph == P_DOG_TARGET:
+        return S.air_turn[g]
     if ph == P_STAND or ph == P_HIT_PIECE:
         return T.p_side[S.target[g]]
     if ph == P_RETREAT:
@@ -1012,6 +1168,86 @@ def apply(T, S, g, a):
                 S.selected[g] = -1
         else:
             S.form_pick[g, a - P0] = True
+    elif ph == P_AIR_PLAY:
+        if a == H + act.NO:
+            S.phase[g] = P_BATTLE_SELECT
+        else:
+            play_air_card(T, S, g, side, a - H - act.CARD_0)
+            defender = 1 - side
+            if air.aircraft(T, S, g, defender) == 0 and not S.air_vp[g, side]:
+                # "as soon as a player faces an air attack he cannot counter because of 0 aircraft in
+                # his pool ... his opponent ... scores 1 victory point"
+                S.air_vp[g, side] = True
+                S.vp[g, side] += 1
+                if check_victory(T, S, g, False):
+                    air.end_air(S, g)
+                    return
+            if air.may_play(T, S, g, defender):
+                S.phase[g] = P_AIR_DEFEND
+            else:
+                next_plane_to_place(T, S, g)
+    elif ph == P_AIR_DEFEND:
+        if a != H + act.NO:
+            play_air_card(T, S, g, 1 - side, a - H - act.CARD_0)
+        next_plane_to_place(T, S, g)
+    elif ph == P_AIR_PLACE:
+        p = S.air_sel[g]
+        S.pl_hex[g, p] = a
+        S.pl_state[g, p] = PL_FLYING
+        next_plane_to_place(T, S, g)
+    elif ph == P_AA_TARGET:
+        q = air.plane_at(S, g, a)
+        for _ in range(T.c_air_dice[T.p_card[S.air_aa[g]]]):
+            if air.alive(S, g, q):
+                air.shoot(T, S, g, q)
+        next_aa_fire(T, S, g)
+    elif ph == P_DOG_PLANE:
+        S.air_sel[g] = air.plane_at(S, g, a)
+        S.phase[g] = P_DOG_TARGET
+    elif ph == P_DOG_TARGET:
+        p = S.air_sel[g]
+        q = air.plane_at(S, g, a)
+        down = air.shoot(T, S, g, q)
+        if not S.air_free[g]:
+            if not down:
+                air.shoot(T, S, g, p)   # "in case the target plane survives, it must return fire"
+            if air.alive(S, g, q):
+                S.pl_state[g, q] = PL_FOUGHT
+            S.air_turn[g] = 1 - S.air_turn[g]   # "the opponent now starts the next dogfight"
+        if air.alive(S, g, p):
+            S.pl_state[g, p] = PL_FOUGHT
+        S.air_sel[g] = -1
+        next_dogfight(T, S, g)
+    elif ph == P_AIR_TARGET:
+        p = S.air_sel[g]
+        S.pl_state[g, p] = PL_DONE
+        S.air_sel[g] = -1
+        if a == H + act.NO:
+            next_ground_attack(T, S, g)
+            return
+        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+        occupancy(T, S, g, unit_at, leader_at)
+        e = unit_at[a]
+        dead, flags = air.ground_attack(T, S, g, p, e)
+        if dead > 0:
+            lose_figures(T, S, g, e, dead, side)
+        if check_victory(T, S, g, False):
+            air.end_air(S, g)
+            return
+        if S.p_hex[g, e] >= 0 and flags > 0:
+            S.rt_piece[g] = e   # "No saving throws for targets of ground attack (must retreat)"
+            S.rt_left[g] = flags
+            S.rt_voluntary[g] = False
+            continue_retreat(T, S, g)
+            return
+        next_ground_attack(T, S, g)
+    elif ph == P_PICK_AIR:
+        if a == H + act.YES:
+            c = air_pick_card(T, S, g, side)
+            move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+            air.pick_support(S, g, side)
+            draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+        finish_turn(T, S, g)
     elif ph == P_FIRST:
         if a == H + act.NO:
             S.active[g] = 1 - side
@@ -1035,7 +1271,7 @@ def apply(T, S, g, a):
             S.order_left[g] -= 1
     elif ph == P_MOVE_SELECT:
         if a == H + act.DONE:
-            S.phase[g] = P_BATTLE_SELECT
+            begin_air(T, S, g)
         else:
             S.selected[g] = a - P0
             S.phase[g] = P_MOVE_DEST

@@ -41,6 +41,13 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
                                   commander of one: himself), -1                      combat commands
     form_pick           bool[U]   the units picked for the combat command being formed
     form_side           int8      the side forming combat commands at the start of the game, -1
+    af_pile/pos         air force cards (AF: 18 a side): a side's deck and pool, lost, out   appendix 2
+    as_pile/pos         air support cards (AS: 18 a side): deck, hand, played, used, out     appendix 2
+    pl_side/kind/hex/state   the planes of this turn's air combat (kind 1 F, 2 FB)
+    air_stage           placing, AA fire, dogfights, ground attack (AIR_*), 0 none
+    air_turn, air_sel, air_aa, air_free   whose dogfight, the plane chosen, the AA unit firing,
+                        the free shots after the dogfights
+    air_vp              bool[2]   the side has scored its point for an air attack nobody could counter
     card_pile/pos       the command cards: PILE_DECK, PILE_DISCARD, PILE_HAND + side, PILE_PLAYED
     last_throw          int8[12]  symbols of the last battle throw (-1 pad), for logs and renders
     last_kills, last_flags, last_retreat   int8  what it did
@@ -57,16 +64,26 @@ from wargym.core import BaseState
 from wargym.jit import njit
 from wargym.kernel import KernelStruct
 from wargym.schema import var
-from wargym.world_at_war.scenario import Scenario, load_dice
+from wargym.world_at_war.scenario import Scenario, load_dice, load_rulebook_data
 
 PILE_DECK, PILE_DISCARD, PILE_HAND, PILE_PLAYED = 0, 1, 2, 4   # PILE_HAND + side: that side's hand
 N_PILES = 5
+# appendix 2: air force cards (a side's deck 2s, its pool 2s + 1) and air support cards (a side's
+# deck 2s, its hand 2s + 1)
+AFP_LOST, AFP_OUT = 4, 5          # planes destroyed (cards given up); a side without air force
+N_AF_PILES = 6
+ASP_USED, ASP_OUT, ASP_PLAYED = 4, 5, 6
+N_AS_PILES = 7
+PLANES = 8                        # planes in the air at once: two air support cards of up to 4
+PL_NONE, PL_WAITING, PL_FLYING, PL_FOUGHT, PL_DOWN, PL_DONE = range(6)
+(AIR_NONE, AIR_PLACE, AIR_AA, AIR_DOGFIGHT, AIR_GROUND) = range(5)
 THROW_MAX = 12
 
 # decision phases
 (P_FIRST, P_CARD, P_DISCARD, P_ORDER, P_MOVE_SELECT, P_MOVE_DEST, P_FOLLOW, P_CONTROL, P_BATTLE_SELECT,
  P_BATTLE_TARGET, P_STAND, P_HIT_PART, P_HIT_PIECE, P_RETREAT, P_BREAKTHROUGH, P_SECOND, P_OVER, P_ADJUST,
- P_DISMOUNT, P_FORM_SELECT, P_FORM_UNIT) = range(21)
+ P_DISMOUNT, P_FORM_SELECT, P_FORM_UNIT, P_AIR_PLAY, P_AIR_DEFEND, P_AIR_PLACE, P_AA_TARGET, P_DOG_PLANE, P_DOG_TARGET,
+ P_AIR_TARGET, P_PICK_AIR) = range(29)
 PHASE_NAMES = (
     "first player: go first (yes) or second (no)", "command card: play", "command card: discard (none orders)",
     "order: piece", "move: piece", "move: destination", "move: the commander goes with his unit (yes/no)",
@@ -78,6 +95,10 @@ PHASE_NAMES = (
     "dismount to battle after the move (yes/no)",
     "combat commands: commander to form one (done: no more)",
     "combat command: unit to join (done: formed; no: given up)",
+    "air support: card to play (no: none)", "air support: the defender's card (no: none)",
+    "air support: hex for the next plane", "AA fire: the plane to fire at",
+    "dogfight: own plane to start it", "dogfight: enemy plane to attack",
+    "air attack: the ground target (no: none)", "end of turn: play 'pick an air support' (yes/no)",
 )
 
 
@@ -122,6 +143,20 @@ class State(BaseState):
     p_cc: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
     form_pick: np.ndarray = var("bool", ("U",))
     form_side: np.ndarray = var("int8", init=-1, low=-1, high=1)
+    af_pile: np.ndarray = var("int8", ("AF",), low=0, high=N_AF_PILES - 1)
+    af_pos: np.ndarray = var("int16", ("AF",), low=0, high="AF-1")
+    as_pile: np.ndarray = var("int8", ("AS",), low=0, high=N_AS_PILES - 1)
+    as_pos: np.ndarray = var("int16", ("AS",), low=0, high="AS-1")
+    pl_side: np.ndarray = var("int8", (PLANES,), low=0, high=1)
+    pl_kind: np.ndarray = var("int8", (PLANES,), low=0, high=2)
+    pl_hex: np.ndarray = var("int16", (PLANES,), init=-1, low=-1, high="H-1")
+    pl_state: np.ndarray = var("int8", (PLANES,), low=PL_NONE, high=PL_DONE)
+    air_stage: np.ndarray = var("int8", low=AIR_NONE, high=AIR_GROUND)
+    air_turn: np.ndarray = var("int8", low=0, high=1)
+    air_sel: np.ndarray = var("int16", init=-1, low=-1, high=PLANES - 1)
+    air_aa: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
+    air_free: np.ndarray = var("bool")
+    air_vp: np.ndarray = var("bool", (2,))
     card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)
@@ -141,6 +176,7 @@ Tables = namedtuple("Tables", [
     "card_action", "card_colour", "card_order", "obj_hex", "obj_points", "obj_for",
     "faces", "scores", "special_range", "saving_die",
     "first_player", "hand", "vp_quota", "fastplay", "advanced", "major_only", "max_decisions",
+    "af_kind", "as_planes", "af_pick", "as_quota", "air_faces", "aircraft_range", "aa_range", "c_air_dice",
 ])
 
 # the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
@@ -163,6 +199,7 @@ StateArg.build, TablesArg.build = build_state_arg, build_tables_arg  # cached co
 
 def make_tables(sc: Scenario, fastplay: bool, advanced: bool, major_only: bool, max_decisions: int) -> Tables:
     u, d = sc.units, load_dice()
+    air = load_rulebook_data()[3]
     return Tables(
         nbr=sc.grid.neighbours, dist=sc.grid.distance, sight_a=sc.sight_a, sight_b=sc.sight_b,
         terrain=sc.terrain, blocks=sc.blocks, elevation=sc.elevation, stop=sc.stop, no_battle=sc.no_battle,
@@ -181,5 +218,8 @@ def make_tables(sc: Scenario, fastplay: bool, advanced: bool, major_only: bool, 
         faces=d.faces, scores=d.scores, special_range=d.special_range, saving_die=np.int64(d.saving_die),
         first_player=np.int64(sc.first_player), hand=sc.hand, vp_quota=sc.vp_quota, fastplay=bool(fastplay),
         advanced=bool(advanced),
+        af_kind=sc.af_kind, as_planes=sc.as_planes, af_pick=sc.air_force_pick, as_quota=sc.air_support_quota,
+        air_faces=d.air_faces, aircraft_range=np.int64(air.aircraft_range), aa_range=np.int64(air.aa_range),
+        c_air_dice=u.air_dice,
         major_only=bool(major_only), max_decisions=np.int64(max_decisions),
     )

@@ -167,7 +167,8 @@ register(Ruleset(
     core="wargym.world_at_war.core:WorldAtWarCore", env_name="WorldAtWar", default_scenario="pacific",
     baselines="wargym.agents.world_at_war_rule",
     contract=({"decisions": "major", "max_decisions": 60},
-              {"scenario": "bocage", "side": "germany", "opponent": "random", "max_decisions": 60},
+              {"scenario": "bocage", "side": "germany", "opponent": "random", "core_options": {"night": True},
+               "max_decisions": 60},
               {"scenario": "ussr_town", "core_options": {"fastplay": True, "advanced_vehicles": True},
                "max_decisions": 100}),
 ))

@@ -403,3 +403,19 @@ def test_waw_a_spotter_guides_one_artillery_unit_at_a_time(tmp_path):
     state = step(core, state, piece(core, 2))
     state = step(core, core.force(state, [8]), hx(core, "0603"))
     assert state.phase[0] == P_STAND and not state.p_guided[0, 2]
+
+
+def test_waw_night_flare_lights_the_hex_and_its_zoc(tmp_path):
+    # "Flairs (night games).  Are fired as normal rounds and illuminate the target hex and its ZOC.
+    # No need to cast the battle dice here, but the indirect artillery fire rules are applicable."
+    # At night the squad at 0606 cannot see the Germans 2 hexes away at 0604; the howitzer's flare
+    # (blind: D8 = 7, on target) lights 0604 and its neighbours, and then it can
+    more = [("us", "us_medium_artillery", "blue", "0609")]
+    core, state = duel(tmp_path, us=("us_infantry", "0606"), more=more, night=True)
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0, 2])
+    assert not state.legal_action_mask[0, piece(core, 0)]
+    state = step(core, state, piece(core, 2), special(core, act.FLARE))
+    state = step(core, core.force(state, [7]), hx(core, "0604"))
+    lit = sorted(label(core, h) for h in np.flatnonzero(state.lit[0]))
+    assert lit == sorted(["0604", "0603", "0704", "0705", "0605", "0505", "0504"])
+    assert state.legal_action_mask[0, piece(core, 0)] and state.p_figures[0, 1] == 8

@@ -33,7 +33,7 @@ from wargym.world_at_war.state import PHASE_NAMES
 CASES = [
     ("pacific", "full", {}, False),
     ("pacific", "major", {"fastplay": True}, False),
-    ("bocage", "full", {}, False),
+    ("bocage", "full", {"night": True}, False),
     ("ussr_town", "major", {"advanced_vehicles": True}, True),
 ]
 DECISIONS_PER_CASE = 26_000   # >= 100,000 in all

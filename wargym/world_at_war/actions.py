@@ -16,19 +16,21 @@ for each command card held, and one action for each piece of the scenario.
                         instead of moving (terrain sheet: barbed wire, mine fields)
     H + 5  FORM         the commander forms a combat command instead of moving
     H + 6  DISSOLVE     the commander gives up his combat command instead of moving
-    H + 7 + k  CARD_k   the k-th card of one's hand (play it; or discard it when none can order)
-    H + 7 + MAX_HAND + p  PIECE_p   piece p of the scenario (order it, move it, battle with it,
+    H + 7  FLARE        night games: the artillery unit fires a flare instead of battling
+    H + 8 + k  CARD_k   the k-th card of one's hand (play it; or discard it when none can order;
+                        the k-th air support card when playing air support)
+    H + 8 + MAX_HAND + p  PIECE_p   piece p of the scenario (order it, move it, battle with it,
                         take a second unit under a commander's control, take the hits, join a
                         combat command)
 """
 
 from __future__ import annotations
 
-DONE, YES, NO, MOUNT, CLEAR, FORM, DISSOLVE, CARD_0 = range(8)
+DONE, YES, NO, MOUNT, CLEAR, FORM, DISSOLVE, FLARE, CARD_0 = range(9)
 MAX_HAND = 10
 PIECE_0 = CARD_0 + MAX_HAND
 SPECIAL_NAMES = ("done", "yes", "no", "mount / dismount", "clear the wire or the minefield",
-                 "form a combat command", "give up the combat command")
+                 "form a combat command", "give up the combat command", "fire a flare")
 
 
 def num_actions(num_hexes: int, num_pieces: int) -> int:

@@ -315,6 +315,8 @@ def sees(T, S, g, shooter, target_hex, unit_at):
     a = S.p_hex[g, shooter]
     if T.dist[a, target_hex] <= 1:
         return True
+    if T.night and not S.lit[g, target_hex]:
+        return False   # night games: beyond the adjacent hexes only what a flare lights
     return not (_line_blocked(T, S, g, T.sight_a[a, target_hex], shooter, unit_at)
                 and _line_blocked(T, S, g, T.sight_b[a, target_hex], shooter, unit_at))
 
@@ -324,6 +326,8 @@ def hex_sees(T, S, g, a, b, unit_at):
     """Line of sight between two hexes for a commander spotting (no artillery exception)."""
     if T.dist[a, b] <= 1:
         return True
+    if T.night and not S.lit[g, b]:
+        return False
     return not (_line_blocked_plain(T, S, g, T.sight_a[a, b], unit_at)
                 and _line_blocked_plain(T, S, g, T.sight_b[a, b], unit_at))
 

@@ -6,7 +6,8 @@
 
 Players are the scenario's two sides (pacific: ("us", "japan")).  Options: ``fastplay`` (the
 book's FASTPLAY VARIANT: no saving or defence throws), ``advanced_vehicles`` (appendix 1's advanced
-rules for motorized and mechanized infantry), ``decisions`` ("full": every choice the book
+rules for motorized and mechanized infantry), ``night`` (a night game: sight reaches only the
+adjacent hexes and those a flare lights), ``decisions`` ("full": every choice the book
 gives a player; "major": the minor ones by the defaults of sequence.minor_default).  The rules are
 numba functions of one game that the shared driver (wargym.kernel) runs over the batch.
 """
@@ -36,17 +37,18 @@ class WorldAtWarCore(KernelCore):
     driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Path | Scenario = "pacific", decisions: str = "full", fastplay: bool = False,
-                 advanced_vehicles: bool = False, max_decisions: int = 5_000, threads: int = 1):
+                 advanced_vehicles: bool = False, night: bool = False, max_decisions: int = 5_000,
+                 threads: int = 1):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
-        self.options = {"fastplay": bool(fastplay), "advanced_vehicles": bool(advanced_vehicles)}
+        self.options = {"fastplay": bool(fastplay), "advanced_vehicles": bool(advanced_vehicles), "night": bool(night)}
         self.players = self.scenario.sides
         self.hidden = hidden_for(self.players)
         self.num_actions = act.num_actions(self.scenario.num_hexes, len(self.scenario.piece_side))
-        self.setup_kernels(make_tables(self.scenario, fastplay, advanced_vehicles, decisions == "major", max_decisions),
-                           threads)
+        self.setup_kernels(make_tables(self.scenario, fastplay, advanced_vehicles, decisions == "major", max_decisions,
+                                       night), threads)
         self.static = static_planes(self.scenario)
 
     def start_vehicles(self) -> np.ndarray:

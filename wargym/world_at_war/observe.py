@@ -17,6 +17,7 @@ C x rows x columns, hex XXYY at [YY-1, XX-1]; "own" and "enemy" are from the vie
     64, 65, 66         the piece selected; the hex battled; the unit retreating
     67                 legal hex actions of the viewer (0 when it is not the viewer's decision)
     68 .. 71           planes in the air: own fighter, own fighter-bomber, enemy fighter, enemy FB
+    72                 night games: lit by a flare this turn
 
 Global vector::
 
@@ -53,7 +54,8 @@ PIECE_PLANES = 21
 OWN, ENEMY = 22, 43
 SELECTED, TARGET, RETREATING, LEGAL = 64, 65, 66, 67
 PLANE_0 = 68
-N_PLANES = 72
+LIT = 72
+N_PLANES = 73
 SLOT = len(COLOURS) + len(ACTIONS) + 1
 HAND_0 = 24
 PLAYED = HAND_0 + 10 * SLOT
@@ -198,6 +200,7 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     gl[gi[keep], G_AIR + 11 + 2 * pos[keep]] = sc.as_planes[ci[keep], 0] / 3.0
     gl[gi[keep], G_AIR + 12 + 2 * pos[keep]] = sc.as_planes[ci[keep], 1] / 3.0
     del side_of
+    spatial[:, LIT][:, r, c] = state.lit
     flying = (state.pl_state == 2) | (state.pl_state == 3)
     for k in range(state.pl_state.shape[1]):
         on = np.nonzero(flying[:, k] & (state.pl_hex[:, k] >= 0))[0]

@@ -55,7 +55,7 @@ from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
     P_HIT_PIECE, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_OVER, P_RETREAT, P_SECOND, P_STAND, P_ADJUST, P_DISMOUNT,
     P_FORM_SELECT, P_FORM_UNIT, P_AIR_PLAY, P_AIR_DEFEND, P_AIR_PLACE, P_AA_TARGET, P_DOG_PLANE, P_DOG_TARGET,
-    P_AIR_TARGET, P_PICK_AIR, AIR_NONE, AIR_PLACE, AIR_AA, AIR_DOGFIGHT, AIR_GROUND, PL_FLYING, PL_FOUGHT, PL_DONE,
+    P_AIR_TARGET, P_PICK_AIR, P_FLARE, AIR_NONE, AIR_PLACE, AIR_AA, AIR_DOGFIGHT, AIR_GROUND, PL_FLYING, PL_FOUGHT, PL_DONE,
     PILE_DECK, PILE_DISCARD,
     PILE_HAND, PILE_PLAYED, THROW_MAX,
 )
@@ -201,6 +201,7 @@ def start_turn(T, S, g):
     S.p_defended[g, :] = False
     S.p_close[g, :] = False
     S.p_spots[g, :] = -1
+    S.lit[g, :] = False
     S.card[g] = -1
     S.order_left[g] = 0
     S.selected[g] = -1
@@ -844,6 +845,39 @@ def play_air_card(T, S, g, side, k):
     air.play_card(T, S, g, side, c)
 
 
+# ------------------------------------------------------------------------------ flares
+@njit(cache=True)
+def may_flare(T, p):
+    """Flairs (night games): artillery firing indirectly may fire a flare instead of battling."""
+    return T.night and T.c_indirect[T.p_card[p]]
+
+
+@njit(cache=True)
+def fire_flare(T, S, g, h):
+    """"Are fired as normal rounds and illuminate the target hex and its ZOC.  No need to cast the
+    battle dice here, but the indirect artillery fire rules are applicable": the flare lands as a
+    first round would (in sight: on h; else guided or blind scatter) and lights that hex and its
+    six neighbours for the rest of the turn; it is the unit's battle."""
+    a = S.selected[g]
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    land = h
+    if not sees(T, S, g, a, h, unit_at):
+        c = spotter(T, S, g, a, h, unit_at)
+        if c >= 0:
+            S.p_spots[g, c] = a
+        land = scatter(T, S, g, a, h, c >= 0)
+    if land >= 0:
+        S.lit[g, land] = True
+        for d in range(6):
+            if T.nbr[land, d] >= 0:
+                S.lit[g, T.nbr[land, d]] = True
+    S.p_battled[g, a] = True
+    S.selected[g] = -1
+    S.phase[g] = P_BATTLE_SELECT
+
+
 # ------------------------------------------------------------------------------ obstacles
 @njit(cache=True)
 def may_clear(T, S, g, p):
@@ -1002,7 +1036,8 @@ def fill_mask(T, S, g, m):
         m[H + act.DONE] = True
         n = 1
         for p in range(T.p_side.shape[0]):
-            if T.p_side[p] == side and may_battle(T, S, g, p) and any_target(T, S, g, p, unit_at, leader_at, counts):
+            if T.p_side[p] == side and may_battle(T, S, g, p) and (
+                    any_target(T, S, g, p, unit_at, leader_at, counts) or may_flare(T, p)):
                 m[P0 + p] = True
                 n += 1
         return n
@@ -1012,6 +1047,17 @@ def fill_mask(T, S, g, m):
         a = S.selected[g]
         for h in range(H):
             if may_target(T, S, g, a, h, unit_at, leader_at, counts):
+                m[h] = True
+                n += 1
+        if may_flare(T, a):
+            m[H + act.FLARE] = True
+            n += 1
+        return n
+    if ph == P_FLARE:
+        a = S.selected[g]
+        for h in range(H):
+            d = T.dist[S.p_hex[g, a], h]
+            if 1 <= d <= T.c_dice.shape[1] and dice.dice_at(T.c_dice, T.p_card[a], d, counts) > 0:
                 m[h] = True
                 n += 1
         return n
@@ -1332,8 +1378,12 @@ def apply(T, S, g, a):
         if a == H + act.NO:
             S.selected[g] = -1
             S.phase[g] = P_BATTLE_SELECT
+        elif a == H + act.FLARE:
+            S.phase[g] = P_FLARE
         else:
             declare(T, S, g, a)
+    elif ph == P_FLARE:
+        fire_flare(T, S, g, a)
     elif ph == P_STAND:
         S.rt_voluntary[g] = a == H + act.YES
         throw(T, S, g)

@@ -48,6 +48,7 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
     air_turn, air_sel, air_aa, air_free   whose dogfight, the plane chosen, the AA unit firing,
                         the free shots after the dogfights
     air_vp              bool[2]   the side has scored its point for an air attack nobody could counter
+    lit                 bool[H]   night games: the hexes a flare lights this turn            flairs
     card_pile/pos       the command cards: PILE_DECK, PILE_DISCARD, PILE_HAND + side, PILE_PLAYED
     last_throw          int8[12]  symbols of the last battle throw (-1 pad), for logs and renders
     last_kills, last_flags, last_retreat   int8  what it did
@@ -83,7 +84,7 @@ THROW_MAX = 12
 (P_FIRST, P_CARD, P_DISCARD, P_ORDER, P_MOVE_SELECT, P_MOVE_DEST, P_FOLLOW, P_CONTROL, P_BATTLE_SELECT,
  P_BATTLE_TARGET, P_STAND, P_HIT_PART, P_HIT_PIECE, P_RETREAT, P_BREAKTHROUGH, P_SECOND, P_OVER, P_ADJUST,
  P_DISMOUNT, P_FORM_SELECT, P_FORM_UNIT, P_AIR_PLAY, P_AIR_DEFEND, P_AIR_PLACE, P_AA_TARGET, P_DOG_PLANE, P_DOG_TARGET,
- P_AIR_TARGET, P_PICK_AIR) = range(29)
+ P_AIR_TARGET, P_PICK_AIR, P_FLARE) = range(30)
 PHASE_NAMES = (
     "first player: go first (yes) or second (no)", "command card: play", "command card: discard (none orders)",
     "order: piece", "move: piece", "move: destination", "move: the commander goes with his unit (yes/no)",
@@ -99,6 +100,7 @@ PHASE_NAMES = (
     "air support: hex for the next plane", "AA fire: the plane to fire at",
     "dogfight: own plane to start it", "dogfight: enemy plane to attack",
     "air attack: the ground target (no: none)", "end of turn: play 'pick an air support' (yes/no)",
+    "flare: the hex to illuminate",
 )
 
 
@@ -157,6 +159,7 @@ class State(BaseState):
     air_aa: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
     air_free: np.ndarray = var("bool")
     air_vp: np.ndarray = var("bool", (2,))
+    lit: np.ndarray = var("bool", ("H",))
     card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)
@@ -177,6 +180,7 @@ Tables = namedtuple("Tables", [
     "faces", "scores", "special_range", "saving_die",
     "first_player", "hand", "vp_quota", "fastplay", "advanced", "major_only", "max_decisions",
     "af_kind", "as_planes", "af_pick", "as_quota", "air_faces", "aircraft_range", "aa_range", "c_air_dice",
+    "night",
 ])
 
 # the kernels' arguments (wargym.kernel.KernelStruct: the names must stay as they are)
@@ -197,7 +201,8 @@ def build_tables_arg(*fields):
 StateArg.build, TablesArg.build = build_state_arg, build_tables_arg  # cached constructors (wargym.kernel)
 
 
-def make_tables(sc: Scenario, fastplay: bool, advanced: bool, major_only: bool, max_decisions: int) -> Tables:
+def make_tables(sc: Scenario, fastplay: bool, advanced: bool, major_only: bool, max_decisions: int,
+                night: bool = False) -> Tables:
     u, d = sc.units, load_dice()
     air = load_rulebook_data()[3]
     return Tables(
@@ -220,6 +225,6 @@ def make_tables(sc: Scenario, fastplay: bool, advanced: bool, major_only: bool, 
         advanced=bool(advanced),
         af_kind=sc.af_kind, as_planes=sc.as_planes, af_pick=sc.air_force_pick, as_quota=sc.air_support_quota,
         air_faces=d.air_faces, aircraft_range=np.int64(air.aircraft_range), aa_range=np.int64(air.aa_range),
-        c_air_dice=u.air_dice,
+        c_air_dice=u.air_dice, night=bool(night),
         major_only=bool(major_only), max_decisions=np.int64(max_decisions),
     )

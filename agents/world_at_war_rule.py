@@ -9,7 +9,8 @@
                   card that orders nothing ("pick an air support", combat command) first
     order         the pieces that can battle now, then those nearest the enemy
     move          each piece to the hex that scores best: the expected hits of its best battle
-                  from there, the objectives its side scores, cover, and closing on the enemy;
+                  from there, the objectives its side scores, cover, and closing on the enemy (a
+                  side with no objective to take values cover more and closing in less);
                   motorized infantry mounts while the enemy is far and dismounts near it
     battle        the target with the most expected hits (a kill that finishes a unit counts more)
     defender      stands; hits on the unit rather than an attached sniper; a mechanized unit's
@@ -27,10 +28,10 @@ import numpy as np
 from wargym.agents import baselines
 from wargym.jit import njit
 from wargym.world_at_war import actions as act
-from wargym.world_at_war.battle import battle_dice, may_battle, may_target
-from wargym.world_at_war.board import UNLIMITED, hex_attacker_less, is_commander, is_leader, occupancy, reach
+from wargym.world_at_war.battle import battle_dice, may_target
+from wargym.world_at_war.board import hex_attacker_less, is_commander, is_leader, occupancy
 from wargym.world_at_war.scenario import BOTH, C_INFANTRY, MECHANIZED, MOTORIZED
-from wargym.world_at_war.sequence import card_playable, hand_card, hand_size, orderable, second_piece
+from wargym.world_at_war.sequence import hand_card, hand_size, orderable, second_piece
 from wargym.world_at_war.state import (
     P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_CARD, P_CONTROL, P_DISCARD, P_FIRST, P_FOLLOW, P_HIT_PART,
     P_ADJUST, P_AIR_DEFEND, P_AIR_PLACE, P_AIR_PLAY, P_DISMOUNT, P_FORM_SELECT, P_HIT_PIECE, P_PICK_AIR, P_MOVE_DEST, P_MOVE_SELECT, P_ORDER, P_RETREAT, P_SECOND,
@@ -102,6 +103,15 @@ def objective_value(T, side, h):
 
 
 @njit(cache=True)
+def has_objectives(T, side):
+    """The side scores some objective (an attacker); a side that scores none defends."""
+    for o in range(T.obj_hex.shape[0]):
+        if T.obj_for[o] == side or T.obj_for[o] == BOTH:
+            return True
+    return False
+
+
+@njit(cache=True)
 def hex_score(T, S, g, p, h, unit_at, leader_at, counts):
     """The worth of piece p standing at h this turn."""
     old = S.p_hex[g, p]
@@ -111,14 +121,16 @@ def hex_score(T, S, g, p, h, unit_at, leader_at, counts):
     if not is_leader(T, p):
         unit_at[h] = p
     score = 0.0
+    defender = not has_objectives(T, side)
     if not is_leader(T, p):
         fire, _ = best_battle(T, S, g, p, unit_at, leader_at, counts)
         if fire > 0 and not (T.no_battle[h] and h != old):
             score += 2.0 * fire
-        # cover: what an enemy infantry unit would lose for attacking here
-        score += 0.3 * hex_attacker_less(T, S, g, h, C_INFANTRY)
+        # cover: what an enemy infantry unit would lose for attacking here; a side with no
+        # objective of its own to take holds its cover rather than closing in
+        score += (1.5 if defender else 0.3) * hex_attacker_less(T, S, g, h, C_INFANTRY)
     score += 3.0 * objective_value(T, side, h)
-    score -= 0.25 * nearest_enemy(T, S, g, side, h)
+    score -= (0.05 if defender else 0.25) * nearest_enemy(T, S, g, side, h)
     S.p_hex[g, p] = old
     if not is_leader(T, p):
         unit_at[h] = -1
@@ -304,5 +316,4 @@ def _factory(side: str):
 for _side in ("us", "japan", "germany", "ussr", "uk"):
     baselines.register("world_at_war", _side)(_factory(_side))
 
-__all__ = ["WorldAtWarRuleAgent", "decide_batch", "expected_hits", "may_battle", "card_playable", "UNLIMITED",
-           "reach"]
+__all__ = ["WorldAtWarRuleAgent", "decide_batch", "expected_hits"]

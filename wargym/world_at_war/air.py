@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from wargym.cards import deal, draw_card, move_card, pile_size, shuffle_pile, top_card
+from wargym.cards import deal, draw_card, move_card, pile_size, shuffle_pile
 from wargym.jit import njit
 from wargym.rng import roll
 from wargym.world_at_war import dice
 from wargym.world_at_war.board import is_leader
 from wargym.world_at_war.scenario import AF_FIGHTER, AF_FIGHTER_BOMBER, AIR_CARDS, T_INFANTRY
 from wargym.world_at_war.state import (
-    AFP_LOST, AFP_OUT, AIR_AA, AIR_DOGFIGHT, AIR_GROUND, AIR_NONE, AIR_PLACE, ASP_OUT, ASP_PLAYED, ASP_USED,
-    PL_DONE, PL_DOWN, PL_FLYING, PL_FOUGHT, PL_NONE, PL_WAITING,
+    AFP_LOST, AFP_OUT, AIR_NONE, ASP_OUT, ASP_PLAYED, ASP_USED, PL_DOWN, PL_FLYING, PL_FOUGHT, PL_NONE, PL_WAITING,
 )
 
 FIGHTER, FIGHTER_BOMBER = 1, 2   # plane kinds (pl_kind)
@@ -332,5 +331,4 @@ def end_air(S, g):
 
 __all__ = ["start_air", "may_play", "play_card", "next_to_place", "plane_at", "shoot", "aa_targets", "next_aa",
            "dogfight_planes", "dogfight_targets", "fighters", "ground_targets", "next_bomber", "ground_attack",
-           "end_air", "lose_plane", "may_pick_support", "pick_support", "aircraft", "air_hand", "air_hand_size",
-           "AIR_AA", "AIR_DOGFIGHT", "AIR_GROUND", "AIR_PLACE", "PL_DONE", "PL_FOUGHT", "top_card"]
+           "end_air", "lose_plane", "may_pick_support", "pick_support", "aircraft", "air_hand", "air_hand_size"]

@@ -70,21 +70,25 @@ def hex_enter(T, S, g, h):
 
 
 @njit(cache=True)
-def hex_attacker_less(T, S, g, h, cls):
-    n = T.attacker_less[h, cls]
+def _dice_less(terrain, features, S, g, h, cls):
+    """The sheet's dice less in hex h for a unit of kind ``cls``: its terrain's and its obstacles'."""
+    n = terrain[h, cls]
     for f in range(N_FEATURES):
         if has_feature(S, g, h, f):
-            n += T.f_attacker[f, cls]
+            n += features[f, cls]
     return n
 
 
 @njit(cache=True)
+def hex_attacker_less(T, S, g, h, cls):
+    """"Attacker": dice less for a unit of kind ``cls`` battling a target in hex h."""
+    return _dice_less(T.attacker_less, T.f_attacker, S, g, h, cls)
+
+
+@njit(cache=True)
 def hex_defender_less(T, S, g, h, cls):
-    n = T.defender_less[h, cls]
-    for f in range(N_FEATURES):
-        if has_feature(S, g, h, f):
-            n += T.f_defender[f, cls]
-    return n
+    """"Defender": dice less for a unit of kind ``cls`` in hex h when it battles."""
+    return _dice_less(T.defender_less, T.f_defender, S, g, h, cls)
 
 
 @njit(cache=True)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.world_at_war.scenario import ACTIONS, COLOURS, FEATURES, KINDS, SYMBOLS, TERRAINS
-from wargym.world_at_war.state import PHASE_NAMES, PILE_DECK, PILE_DISCARD, PILE_HAND
+from wargym.world_at_war.state import PILE_DECK, PILE_DISCARD, PILE_HAND
 
 N_TERRAIN, N_FEATURES, N_KINDS = len(TERRAINS), len(FEATURES), len(KINDS)
 PIECE_PLANES = 21
@@ -219,4 +219,4 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     return {"spatial": spatial, "global": gl}
 
 
-__all__ = ["observe_batch", "static_planes", "n_global", "N_PLANES", "PHASE_NAMES", "G_PIECES"]
+__all__ = ["observe_batch", "static_planes", "n_global", "N_PLANES", "G_PIECES"]

@@ -18,7 +18,7 @@ import pytest
 from waw_board import at, card_named, hx, label, legal_hexes, make_core, piece, special, step
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.state import (
-    P_ADJUST, P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_RETREAT, P_SECOND, P_STAND,
+    P_ADJUST, P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_MOVE_DEST, P_RETREAT, P_SECOND, P_STAND,
 )
 
 US, DE = 0, 1
@@ -419,3 +419,62 @@ def test_waw_night_flare_lights_the_hex_and_its_zoc(tmp_path):
     lit = sorted(label(core, h) for h in np.flatnonzero(state.lit[0]))
     assert lit == sorted(["0604", "0603", "0704", "0705", "0605", "0505", "0504"])
     assert state.legal_action_mask[0, piece(core, 0)] and state.p_figures[0, 1] == 8
+
+
+def thrown(core, state, target, forced, stand=True):
+    """The dice cast at ``target`` (forced: all blanks), the defender standing."""
+    state = attack(core, state, target, *forced)
+    if stand and state.phase[0] == P_STAND:
+        state = step(core, state, special(core, NO))
+    return state
+
+
+def test_waw_terrain_rows_take_the_attackers_dice(tmp_path):
+    # the sheet's "Attacker" column: hill -1; bocage -1 infantry, -2 vehicles; marsh -1
+    for letter, us, dice in (("H", "us_infantry", [2, 0, 0, 0]), ("B", "us_infantry", [2, 0, 0, 0]),
+                             ("B", "us_medium_tank", [0, 1, 0, 0]), ("M", "us_infantry", [2, 0, 0, 0])):
+        core, state = duel(tmp_path, us=(us, "0605"), terrain={"0604": letter})
+        state = thrown(core, state, "0604", [6] * 8)
+        assert state.bt_dice[0].tolist() == dice, (letter, us)
+
+
+def test_waw_sandbags_take_dice_and_are_destroyed_when_overrun(tmp_path):
+    # sandbags: "Attacker: -1 infantry, -2 vehicles.  Defender: first flag may be ignored.
+    # Destroyed when overrun."  Three flags on a unit of 5: one ignored, one automatic, one saved or
+    # not (blank: not): 2 hexes back; the US squad breaks through and the sandbags are gone
+    core, state = duel(tmp_path, features=[("0604", "sandbags")], de_figures=5,
+                       more=[("us", "us_infantry", "blue", "0606")])
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0])
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6)    # 2 dice (3 less 1): flag, flag
+    state = step(core, state, special(core, NO))
+    assert state.bt_dice[0].tolist() == [2, 0, 0, 0] and state.last_retreat[0] == 1   # one flag ignored
+    state = step(core, state, hx(core, "0603"), special(core, YES))
+    assert state.features[0, hx(core, "0604")] == 0 and label(core, state.p_hex[0, 0]) == "0604"
+
+
+def test_waw_barbed_wire_costs_the_defender_a_die(tmp_path):
+    # barbed wire: "Defender: -1": the unit in the wire battles with a die less
+    core, state = duel(tmp_path, us=("us_infantry", "0605"), features=[("0605", "barbed_wire")])
+    state = thrown(core, state, "0604", [6] * 8)
+    assert state.bt_dice[0].tolist() == [2, 0, 0, 0]
+
+
+def test_waw_a_land_unit_in_the_sea_cannot_battle(tmp_path):
+    # sea: "Land unit cannot battle."
+    core, state = duel(tmp_path, terrain={"0606": "S"})
+    assert state.legal_action_mask[0, piece(core, 0)]
+    state.p_hex[0, 0] = hx(core, "0606")                    # waded into the sea (2 hexes from the Germans)
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0])
+    assert not state.legal_action_mask[0, piece(core, 0)]
+
+
+def test_waw_anti_tank_obstacles_and_marsh_on_the_move(tmp_path):
+    # anti tank obstacles: "Infantry only."  marshes: "Stop."
+    units = [("us", "us_medium_tank", "red", "0609"), ("us", "us_infantry", "blue", "0809"),
+             ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, features=[("0608", "anti_tank")], terrain={"0709": "M"})
+    tank = legal_hexes(core, at(core, core.init(1, seed=1), P_MOVE_DEST, ordered=[0], selected=0))
+    assert "0608" not in tank and "0709" in tank
+    assert "0808" not in tank                               # only through the marsh, where it stops
+    squad = legal_hexes(core, at(core, core.init(1, seed=1), P_MOVE_DEST, ordered=[1], selected=1))
+    assert "0709" in squad

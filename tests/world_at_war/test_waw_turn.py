@@ -316,3 +316,13 @@ def test_waw_advanced_vehicle_rules_the_attacker_hits_the_vehicles_below_6_figur
     assert state.current_player[0] == DE                                   # below 6: the attacker chooses
     state = step(core, state, special(core, act.YES))                      # the vehicles: a jeep scores
     assert state.p_vehicles[0, 0] == 1 and state.p_figures[0, 0] == 4
+
+
+def test_waw_barbed_wire_is_destroyed_when_a_tracked_vehicle_enters(tmp_path):
+    # barbed wire: "Destroyed when overrun by tracked vehicles."  ("Stop.": the tank stops there)
+    units = [("us", "us_medium_tank", "red", "0609"), ("us", "us_infantry", "blue", "0209"),
+             ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, features=[("0608", "barbed_wire")])
+    state = at(core, core.init(1, seed=1), P_MOVE_DEST, ordered=[0, 1], selected=0)
+    state = step(core, state, hx(core, "0608"))
+    assert state.features[0, hx(core, "0608")] == 0

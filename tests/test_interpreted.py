@@ -24,6 +24,8 @@ SCRIPT = Path(__file__).resolve().parent / "interpreted_games.py"
     ("island_war", 3, ("random", "rule"), 600),
     ("attu", 0, ("rule", "rule"), 700),
     ("attu", 5, ("random", "random"), 400),
+    ("world_at_war", 0, ("rule", "rule"), 600),
+    ("world_at_war", 4, ("random", "random"), 500),
 ])
 def test_interpreted_rules_play_the_compiled_game(ruleset, seed, agents, decisions, tmp_path):
     compiled = play(ruleset, seed, agents, decisions)

@@ -29,7 +29,7 @@ from wargym.agents import baselines
 from wargym.jit import njit
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.battle import battle_dice, may_target
-from wargym.world_at_war.board import hex_attacker_less, is_commander, is_leader, occupancy
+from wargym.world_at_war.board import hex_attacker_less, is_commander, is_leader, maps
 from wargym.world_at_war.scenario import BOTH, C_INFANTRY, MECHANIZED, MOTORIZED
 from wargym.world_at_war.sequence import hand_card, hand_size, orderable, second_piece
 from wargym.world_at_war.state import (
@@ -155,8 +155,7 @@ def decide(T, S, g, player, out):
     H = T.nbr.shape[0]
     P0 = H + act.PIECE_0
     ph = S.phase[g]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     counts = np.zeros(4, np.int64)
     side = player
     if ph == P_FIRST or ph == P_FOLLOW or ph == P_BREAKTHROUGH or ph == P_SECOND:

@@ -41,23 +41,22 @@ def has_feature(S, g, h, f):
 
 
 @njit(cache=True)
-def hex_blocks(T, S, g, h):
-    if T.blocks[h]:
-        return True
+def _any_feature(flags, S, g, h):
+    """An obstacle in hex h whose row has ``flags[f]`` set."""
     for f in range(N_FEATURES):
-        if T.f_blocks[f] and has_feature(S, g, h, f):
+        if flags[f] and has_feature(S, g, h, f):
             return True
     return False
 
 
 @njit(cache=True)
+def hex_blocks(T, S, g, h):
+    return T.blocks[h] or _any_feature(T.f_blocks, S, g, h)
+
+
+@njit(cache=True)
 def hex_stop(T, S, g, h):
-    if T.stop[h]:
-        return True
-    for f in range(N_FEATURES):
-        if T.f_stop[f] and has_feature(S, g, h, f):
-            return True
-    return False
+    return T.stop[h] or _any_feature(T.f_stop, S, g, h)
 
 
 @njit(cache=True)
@@ -102,10 +101,7 @@ def hex_ignore_flags(T, S, g, h):
 
 @njit(cache=True)
 def hex_no_artillery_retreat(T, S, g, h):
-    for f in range(N_FEATURES):
-        if T.f_no_art_retreat[f] and has_feature(S, g, h, f):
-            return True
-    return False
+    return _any_feature(T.f_no_art_retreat, S, g, h)
 
 
 @njit(cache=True)
@@ -136,11 +132,6 @@ def is_gun(T, p):
 
 
 @njit(cache=True)
-def alive(S, g, p):
-    return S.p_hex[g, p] >= 0
-
-
-@njit(cache=True)
 def occupancy(T, S, g, unit_at, leader_at):
     """``unit_at[h]``: the unit in hex h (-1); ``leader_at[h]``: the commander or sniper there (-1)."""
     unit_at[:] = -1
@@ -153,6 +144,15 @@ def occupancy(T, S, g, unit_at, leader_at):
             leader_at[h] = p
         else:
             unit_at[h] = p
+
+
+@njit(cache=True)
+def maps(T, S, g):
+    """(unit_at, leader_at) of game g as ``occupancy`` fills them."""
+    H = T.nbr.shape[0]
+    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
+    occupancy(T, S, g, unit_at, leader_at)
+    return unit_at, leader_at
 
 
 @njit(cache=True)
@@ -290,12 +290,10 @@ def reach(T, S, g, p, unit_at, leader_at, cost):
 
 
 @njit(cache=True)
-def _line_blocked(T, S, g, line, shooter, unit_at):
+def _line_blocked(T, S, g, line, src, side, artillery, unit_at):
     """Whether an obstruction stands on the hexes of ``line`` (-1 ends it): blocking terrain or a
     unit (a lone commander or sniper is none).  Artillery fires over a friendly unit in an adjacent
     hex on lower ground."""
-    src = S.p_hex[g, shooter]
-    artillery = is_gun(T, shooter)
     for i in range(line.shape[0]):
         h = line[i]
         if h < 0:
@@ -304,47 +302,37 @@ def _line_blocked(T, S, g, line, shooter, unit_at):
             return True
         u = unit_at[h]
         if u >= 0:
-            if (artillery and T.p_side[u] == T.p_side[shooter] and T.dist[src, h] == 1
-                    and T.elevation[h] < T.elevation[src]):
+            if artillery and T.p_side[u] == side and T.dist[src, h] == 1 and T.elevation[h] < T.elevation[src]:
                 continue
             return True
     return False
 
 
 @njit(cache=True)
-def sees(T, S, g, shooter, target_hex, unit_at):
-    """Line of sight from the shooter's hex to ``target_hex``: blocked only where obstructions stand
-    on the line; a line along hexsides is blocked only with obstructions on both sides of it (the
-    two nudged lines of the sight tables).  The target hex itself never blocks."""
-    a = S.p_hex[g, shooter]
-    if T.dist[a, target_hex] <= 1:
+def _sight(T, S, g, a, b, side, artillery, unit_at):
+    """Line of sight from hex a to hex b: blocked only where obstructions stand on the line; a line
+    along hexsides is blocked only with obstructions on both sides of it (the two nudged lines of
+    the sight tables).  The target hex itself never blocks; at night only lit hexes are seen
+    beyond the adjacent ones."""
+    if T.dist[a, b] <= 1:
         return True
-    if T.night and not S.lit[g, target_hex]:
+    if T.night and not S.lit[g, b]:
         return False   # night games: beyond the adjacent hexes only what a flare lights
-    return not (_line_blocked(T, S, g, T.sight_a[a, target_hex], shooter, unit_at)
-                and _line_blocked(T, S, g, T.sight_b[a, target_hex], shooter, unit_at))
+    return not (_line_blocked(T, S, g, T.sight_a[a, b], a, side, artillery, unit_at)
+                and _line_blocked(T, S, g, T.sight_b[a, b], a, side, artillery, unit_at))
+
+
+@njit(cache=True)
+def sees(T, S, g, shooter, target_hex, unit_at):
+    """Line of sight from the shooter's hex to ``target_hex`` (``_sight``, with the artillery
+    exception for artillery)."""
+    return _sight(T, S, g, S.p_hex[g, shooter], target_hex, T.p_side[shooter], is_gun(T, shooter), unit_at)
 
 
 @njit(cache=True)
 def hex_sees(T, S, g, a, b, unit_at):
     """Line of sight between two hexes for a commander spotting (no artillery exception)."""
-    if T.dist[a, b] <= 1:
-        return True
-    if T.night and not S.lit[g, b]:
-        return False
-    return not (_line_blocked_plain(T, S, g, T.sight_a[a, b], unit_at)
-                and _line_blocked_plain(T, S, g, T.sight_b[a, b], unit_at))
-
-
-@njit(cache=True)
-def _line_blocked_plain(T, S, g, line, unit_at):
-    for i in range(line.shape[0]):
-        h = line[i]
-        if h < 0:
-            break
-        if hex_blocks(T, S, g, h) or unit_at[h] >= 0:
-            return True
-    return False
+    return _sight(T, S, g, a, b, -1, False, unit_at)
 
 
 @njit(cache=True)
@@ -372,11 +360,6 @@ def retreat_hexes(T, S, g, p, unit_at, leader_at, out):
         out[h] = True
         n += 1
     return n, off
-
-
-@njit(cache=True)
-def controls(S, g, c, u):
-    return S.p_leader[g, u] == c
 
 
 @njit(cache=True)
@@ -416,16 +399,3 @@ def update_control(T, S, g, unit_at):
                 extra += 1
                 if own < 0 or extra > 1:
                     S.p_leader[g, v] = -1
-
-
-@njit(cache=True)
-def commander_in_hex(T, S, g, h, side, leader_at):
-    """The friendly commander standing in hex h, -1."""
-    ld = leader_at[h]
-    if ld >= 0 and T.p_side[ld] == side and is_commander(T, ld):
-        return ld
-    return -1
-
-
-def occupancy_arrays(num_hexes: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.full(num_hexes, -1, np.int64), np.full(num_hexes, -1, np.int64)

@@ -28,14 +28,11 @@ Interpretations (wargym/world_at_war/README.md lists them all):
 
 from __future__ import annotations
 
-import numpy as np
-
 from wargym.jit import njit
 from wargym.world_at_war.scenario import BLOW, FLAG, HIT, STRIKE
 
-N_DICE = 4   # white, yellow, red, green: a count of each is an int64[4]
-# the order dice come off for terrain: white, yellow, red, then green
-DEDUCT_ORDER = np.array([0, 1, 2, 3], dtype=np.int64)
+N_DICE = 4   # white, yellow, red, green: a count of each is an int64[4]; dice come off for terrain
+             # in this order, so the green (suppression) dice last
 
 
 @njit(cache=True)
@@ -61,8 +58,7 @@ def dice_at(card_dice, card, distance, out):
 @njit(cache=True)
 def deduct(counts, n):
     """Take ``n`` dice away for terrain (white first, green last); returns the dice left."""
-    for i in range(N_DICE):
-        d = DEDUCT_ORDER[i]
+    for d in range(N_DICE):
         take = min(n, counts[d])
         counts[d] -= take
         n -= take
@@ -125,19 +121,25 @@ def saves(symbol, close):
 
 
 @njit(cache=True)
+def unsaved(n, save_symbols, close):
+    """Of ``n`` hits or flags, each with the next saving die of ``save_symbols``, how many are not
+    saved."""
+    left = 0
+    for i in range(n):
+        if not saves(save_symbols[i], close):
+            left += 1
+    return left
+
+
+@njit(cache=True)
 def kills(hits_total, automatic, save_symbols, close, fastplay):
     """Figures killed by ``hits_total`` hits of which ``automatic`` are automatic kills; each other
     hit takes the next saving die of ``save_symbols`` (fastplay: no saving throws).  Returns
     (kills, saving dice used)."""
     if fastplay:
         return hits_total, 0
-    dead = automatic
-    used = 0
-    for _ in range(hits_total - automatic):
-        if not saves(save_symbols[used], close):
-            dead += 1
-        used += 1
-    return dead, used
+    n = hits_total - automatic
+    return automatic + unsaved(n, save_symbols, close), n
 
 
 @njit(cache=True)
@@ -166,13 +168,8 @@ def retreats(flags, terrain_ignores, save_symbols, close, fastplay):
     auto = 1 if flags >= 2 else 0
     if fastplay:
         return left, 0
-    hexes = auto
-    used = 0
-    for _ in range(left - auto):
-        if not saves(save_symbols[used], close):
-            hexes += 1
-        used += 1
-    return hexes, used
+    n = left - auto
+    return auto + unsaved(n, save_symbols, close), n
 
 
 @njit(cache=True)
@@ -259,5 +256,5 @@ def ground_attack(faces, n, infantry_or_artillery):
 
 
 __all__ = ["N_DICE", "dice_at", "deduct", "add_commander_die", "score_throw", "automatic_kills", "saves",
-           "kills", "casualty_cap", "ignores_flags", "retreats", "defence_kill", "commander_hit", "collapses",
+           "unsaved", "kills", "casualty_cap", "ignores_flags", "retreats", "defence_kill", "commander_hit", "collapses",
            "scatter_side", "side_direction", "air_hits_plane", "ground_attack"]

@@ -181,7 +181,6 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     gl[:, t + 4] = state.rt_voluntary
     gl[:, t + 5] = state.second
     # air
-    side_of = np.arange(state.af_pile.shape[1]) // (state.af_pile.shape[1] // 2)
     own_pool = (state.af_pile == 2 * player + 1)
     gl[:, G_AIR] = (own_pool & (sc.af_kind == 1)).sum(1) / 8.0
     gl[:, G_AIR + 1] = (own_pool & (sc.af_kind == 2)).sum(1) / 8.0
@@ -199,7 +198,6 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     keep = pos < AIR_SLOTS
     gl[gi[keep], G_AIR + 11 + 2 * pos[keep]] = sc.as_planes[ci[keep], 0] / 3.0
     gl[gi[keep], G_AIR + 12 + 2 * pos[keep]] = sc.as_planes[ci[keep], 1] / 3.0
-    del side_of
     spatial[:, LIT][:, r, c] = state.lit
     flying = (state.pl_state == 2) | (state.pl_state == 3)
     for k in range(state.pl_state.shape[1]):

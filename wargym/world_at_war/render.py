@@ -155,7 +155,9 @@ def render_rgb(core, state, game: int, viewer: int | None) -> np.ndarray:
     cv.text(MARGIN, 38, f"turn {int(state.turn[game])}   {sc.sides[int(state.active[game])]} to play   "
                         f"{PHASE_NAMES[int(state.phase[game])]}", 14, (236, 226, 190))
     y = TITLE_H + 14
-    for line in render_ansi(core, state, game, viewer).splitlines()[1:2] + _panel_lines(core, state, game, viewer):
+    text = render_ansi(core, state, game, viewer).splitlines()
+    # the victory points line and everything below the map rows (render_ansi's layout)
+    for line in text[1:2] + text[3 + sc.grid.rows:]:
         for part in wrap(cv, line, 13, PANEL_W - 2 * MARGIN):
             cv.text(map_w, y, part, 13)
             y += 19
@@ -183,9 +185,3 @@ def _piece(cv, sc, state, game, p, centre, R):
     cv.text(cx, cy + 0.1 * R, label, 12, (255, 255, 255), bold=True, anchor="mm")
     if state.p_ordered[game, p]:
         cv.ellipse(cx + 0.5 * R, cy + 0.42 * R, 0.1 * R, 0.1 * R, fill=(250, 230, 80))
-
-
-def _panel_lines(core, state, game, viewer) -> list[str]:
-    lines = render_ansi(core, state, game, viewer).splitlines()
-    rows = core.scenario.grid.rows
-    return lines[3 + rows:]

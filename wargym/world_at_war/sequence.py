@@ -40,7 +40,7 @@ from wargym.world_at_war.battle import (
 )
 from wargym.world_at_war.board import (
     UNLIMITED, cc_commander, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
-    is_gun, is_leader, may_enter, occupancy, reach, retreat_hexes, sees, update_control,
+    is_gun, is_leader, maps, may_enter, occupancy, reach, retreat_hexes, sees, update_control,
 )
 from wargym.world_at_war.scenario import (
     ACTIONS, BOTH, C_ARTILLERY, C_VEHICLE, COLLAPSE_BUNKER, FEATURES, K_INFANTRY, K_SNIPER, K_SP_GUN, K_TANK,
@@ -250,9 +250,7 @@ def start_game(T, S, g):
     new_deck(S, S.card_pile, S.card_pos, g, PILE_DECK)
     for side in range(2):
         deal(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, T.hand[side], PILE_DISCARD)
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     update_control(T, S, g, unit_at)
     air.start_air(T, S, g)
     S.form_side[g] = 0   # "At the start of the game the players are allowed to form ... combat Commands"
@@ -404,9 +402,7 @@ def declare(T, S, g, h):
     one at the same hex hits where that one did unless the fire is adjusted (the attacker's
     choice); any other salvo is a first round (``scatter``)."""
     a = S.selected[g]
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     S.target_hex[g] = h
     if sees(T, S, g, a, h, unit_at):
         land_on(T, S, g, h, h)
@@ -431,9 +427,7 @@ def land_on(T, S, g, h, land):
     """The salvo aimed at h hits hex ``land``: the piece there is the defender, who may make a
     voluntary retreat before the throw when it is the hex aimed at."""
     a = S.selected[g]
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     S.target_hex[g] = land
     e = -1
     if land >= 0:
@@ -602,9 +596,7 @@ def resolve(T, S, g):
         if S.rt_voluntary[g]:
             S.rt_left[g] = 1
         elif flags > 0:
-            H = T.nbr.shape[0]
-            unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-            occupancy(T, S, g, unit_at, leader_at)
+            unit_at, leader_at = maps(T, S, g)
             commander_here = leader_at[he] >= 0 and is_commander(T, leader_at[he]) and T.p_side[leader_at[he]] == se
             artillery = T.c_class[T.p_card[e]] == C_ARTILLERY
             if not dice.ignores_flags(S.p_figures[g, e], T.c_flag[T.p_card[e]], commander_here, artillery):
@@ -627,9 +619,7 @@ def defence_throw(T, S, g, e, a):
     ha = S.p_hex[g, a]
     if battle_dice(T, S, g, e, ha, counts) == 0 or S.p_no_battle[g, e] or S.p_mounted[g, e]:
         return
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     if not sees(T, S, g, e, ha, unit_at):
         return
     best = 0
@@ -717,9 +707,7 @@ def may_battle_again(T, S, g):
     kind = T.c_kind[T.p_card[a]]
     if S.second[g] or not (kind == K_TANK or kind == K_SP_GUN) or S.p_hex[g, e] < 0:
         return False
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     counts = np.zeros(4, np.int64)
     return may_target(T, S, g, a, S.p_hex[g, e], unit_at, leader_at, counts)
 
@@ -821,8 +809,7 @@ def next_ground_attack(T, S, g):
         air.end_air(S, g)
         return
     H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     out = np.zeros(H, np.bool_)
     while True:
         p = air.next_bomber(S, g, S.active[g])
@@ -859,9 +846,7 @@ def fire_flare(T, S, g, h):
     first round would (in sight: on h; else guided or blind scatter) and lights that hex and its
     six neighbours for the rest of the turn; it is the unit's battle."""
     a = S.selected[g]
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     land = h
     if not sees(T, S, g, a, h, unit_at):
         c = spotter(T, S, g, a, h, unit_at)
@@ -955,8 +940,7 @@ def fill_mask(T, S, g, m):
     if ph == P_DOG_TARGET:
         return air.dogfight_targets(T, S, g, S.air_sel[g], S.air_free[g], m)
     if ph == P_AIR_TARGET:
-        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-        occupancy(T, S, g, unit_at, leader_at)
+        unit_at, leader_at = maps(T, S, g)
         m[H + act.NO] = True
         return 1 + air.ground_targets(T, S, g, S.air_sel[g], unit_at, m)
     if ph == P_FORM_SELECT:
@@ -987,8 +971,7 @@ def fill_mask(T, S, g, m):
                     m[P0 + p] = True
                     n += 1
         return n
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     if ph == P_MOVE_SELECT:
         m[H + act.DONE] = True
         n = 1
@@ -1162,9 +1145,7 @@ def order_piece(T, S, g, p):
 def after_move(T, S, g, p, old):
     """What follows a move: the commander may go with his unit; a commander who joined a unit may
     take a second one under control."""
-    H = T.nbr.shape[0]
-    unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-    occupancy(T, S, g, unit_at, leader_at)
+    unit_at, leader_at = maps(T, S, g)
     new = S.p_hex[g, p]
     if not is_leader(T, p) and new >= 0 and new != old:
         c = S.p_leader[g, p]
@@ -1271,8 +1252,7 @@ def apply(T, S, g, a):
         if a == H + act.NO:
             next_ground_attack(T, S, g)
             return
-        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-        occupancy(T, S, g, unit_at, leader_at)
+        unit_at, leader_at = maps(T, S, g)
         e = unit_at[a]
         dead, flags = air.ground_attack(T, S, g, p, e)
         if dead > 0:
@@ -1358,8 +1338,7 @@ def apply(T, S, g, a):
         if a == H + act.YES:
             S.p_hex[g, c] = S.p_hex[g, p]
             S.p_moved[g, c] = True
-        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-        occupancy(T, S, g, unit_at, leader_at)
+        unit_at, leader_at = maps(T, S, g)
         update_control(T, S, g, unit_at)
         S.selected[g] = -1
         S.phase[g] = P_MOVE_SELECT
@@ -1395,8 +1374,7 @@ def apply(T, S, g, a):
         resolve(T, S, g)
     elif ph == P_RETREAT:
         p = S.rt_piece[g]
-        unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-        occupancy(T, S, g, unit_at, leader_at)
+        unit_at, leader_at = maps(T, S, g)
         rally = leader_at[a] >= 0 and is_commander(T, leader_at[a]) and T.p_side[leader_at[a]] == T.p_side[p]
         move_with_commander(T, S, g, p, a, leader_at)
         occupancy(T, S, g, unit_at, leader_at)
@@ -1409,8 +1387,7 @@ def apply(T, S, g, a):
         if a == H + act.YES:
             p = S.selected[g]
             enter_hex(T, S, g, p, S.target_hex[g], True)
-            unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
-            occupancy(T, S, g, unit_at, leader_at)
+            unit_at, leader_at = maps(T, S, g)
             update_control(T, S, g, unit_at)
             if S.p_hex[g, p] >= 0 and may_battle_again(T, S, g):
                 S.phase[g] = P_SECOND

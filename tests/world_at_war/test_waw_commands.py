@@ -12,7 +12,7 @@ from __future__ import annotations
 from waw_board import at, card_named, give_hand, hx, label, legal_hexes, make_core, piece, special, step
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.state import (
-    P_BATTLE_SELECT, P_CARD, P_FORM_SELECT, P_FORM_UNIT, P_MOVE_DEST, P_MOVE_SELECT, P_STAND,
+    P_BATTLE_SELECT, P_CARD, P_DISCARD, P_FORM_SELECT, P_FORM_UNIT, P_MOVE_DEST, P_MOVE_SELECT, P_STAND,
 )
 
 US, DE = 0, 1
@@ -42,8 +42,10 @@ def test_waw_combat_command_formed_at_the_start_of_at_least_two_designations(tmp
     assert not state.legal_action_mask[0, special(core, act.DONE)]   # one unit: not yet a command
     two_squads = step(core, state, piece(core, 2))
     # two rifle squads are one designation, and red and green leave no colour for the tank: all
-    # that is left is to give it up
-    assert two_squads.phase[0] == P_FORM_SELECT and not two_squads.form_pick[0].any()
+    # that is left is to give it up; given up, he forms none at the start (README interpretation:
+    # else NO, form, NO... would never end), so play begins with no command
+    assert two_squads.phase[0] == P_CARD and not two_squads.form_pick[0].any()
+    assert (two_squads.p_cc[0] == -1).all()
     state = step(core, state, piece(core, 1))
     assert state.legal_action_mask[0, special(core, act.DONE)]
     state = step(core, state, special(core, act.DONE))
@@ -97,6 +99,24 @@ def test_waw_forming_a_combat_command_in_play_takes_the_turn(tmp_path):
     state = step(core, state, special(core, act.FORM), piece(core, 0), piece(core, 1), special(core, act.DONE))
     assert state.p_cc[0, [0, 1, 5]].tolist() == [5, 5, 5]
     assert state.p_no_battle[0, 0] and state.p_no_battle[0, 1] and state.p_moved[0, 1]
+
+
+def test_waw_a_command_given_up_while_forming_is_not_offered_again(tmp_path):
+    # README interpretation: a commander who gives up forming a command (NO) forms none at the start
+    # and does not try again on the same turn in play; from the next turn he may (the book lets a
+    # command be formed "at the start" or in play by "the inverse process" of giving one up)
+    core = make_core(tmp_path, UNITS, commanders=[("us", "0608")])
+    start = core.init(1, seed=1)
+    state = step(core, start, piece(core, 5), piece(core, 0), special(core, act.NO))
+    assert state.phase[0] == P_CARD and (state.p_cc[0] == -1).all()   # nobody else could form: play
+    state = step(core, start, special(core, act.DONE))
+    state = at(core, state, P_MOVE_DEST, ordered=[5, 0, 1, 3], selected=5)
+    state = step(core, state, special(core, act.FORM), piece(core, 0), special(core, act.NO))
+    assert state.phase[0] == P_MOVE_DEST and state.selected[0] == 5 and state.form_declined[0, 5]
+    assert not state.legal_action_mask[0, special(core, act.FORM)]
+    assert state.legal_action_mask[0, hx(core, "0607")]          # he may still move
+    state = step(core, at(core, state, P_DISCARD), special(core, act.CARD_0))   # the turn ends
+    assert state.active[0] == DE and not state.form_declined[0].any()
 
 
 def test_waw_giving_up_the_command(tmp_path):

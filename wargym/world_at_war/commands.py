@@ -85,9 +85,9 @@ def may_finish(T, S, g):
 
 @njit(cache=True)
 def may_form(T, S, g, c):
-    """Commander c (commanding none) has two units of different designations in his ZOC that no
-    other command holds."""
-    if not is_commander(T, c) or S.p_hex[g, c] < 0 or S.p_cc[g, c] >= 0:
+    """Commander c (commanding none, and not one who gave up forming one at the start or this turn)
+    has two units of different designations in his ZOC that no other command holds."""
+    if not is_commander(T, c) or S.p_hex[g, c] < 0 or S.p_cc[g, c] >= 0 or S.form_declined[g, c]:
         return False
     first = -1
     for u in range(T.p_side.shape[0]):

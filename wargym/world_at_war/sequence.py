@@ -201,6 +201,7 @@ def start_turn(T, S, g):
     S.p_defended[g, :] = False
     S.p_close[g, :] = False
     S.p_spots[g, :] = -1
+    S.form_declined[g, :] = False
     S.lit[g, :] = False
     S.card[g] = -1
     S.order_left[g] = 0
@@ -1190,6 +1191,7 @@ def apply(T, S, g, a):
             S.phase[g] = P_MOVE_SELECT if in_play else P_FORM_SELECT
         elif a == H + act.NO:
             S.form_pick[g, :] = False
+            S.form_declined[g, c] = True   # given up: not offered again (else NO, FORM, NO... never ends)
             S.phase[g] = P_MOVE_DEST if in_play else P_FORM_SELECT
             if not in_play:
                 S.selected[g] = -1

@@ -41,6 +41,8 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
                                   commander of one: himself), -1                      combat commands
     form_pick           bool[U]   the units picked for the combat command being formed
     form_side           int8      the side forming combat commands at the start of the game, -1
+    form_declined       bool[U]   a commander who gave up forming a command (NO): he forms none at
+                                  the start, and not again this turn in play (interpretation)
     af_pile/pos         air force cards (AF: 18 a side): a side's deck and pool, lost, out   appendix 2
     as_pile/pos         air support cards (AS: 18 a side): deck, hand, played, used, out     appendix 2
     pl_side/kind/hex/state   the planes of this turn's air combat (kind 1 F, 2 FB)
@@ -145,6 +147,7 @@ class State(BaseState):
     p_cc: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
     form_pick: np.ndarray = var("bool", ("U",))
     form_side: np.ndarray = var("int8", init=-1, low=-1, high=1)
+    form_declined: np.ndarray = var("bool", ("U",))
     af_pile: np.ndarray = var("int8", ("AF",), low=0, high=N_AF_PILES - 1)
     af_pos: np.ndarray = var("int16", ("AF",), low=0, high="AF-1")
     as_pile: np.ndarray = var("int8", ("AS",), low=0, high=N_AS_PILES - 1)

@@ -140,3 +140,26 @@ def test_peleliu_rule_sweep_at_the_rules_own_value_plays_the_rules_games():
             sys.modules.pop("rule_HOLD_6_0", None)  # the variant's module leaves with the test
     rule = sweep.play(sweep.load_variant(None, Path(".")), 2, 10_000)
     assert np.array_equal(same[0], rule[0]) and same[1] == rule[1] and np.array_equal(same[2], rule[2])
+
+
+def test_world_at_war_balance_reads_who_reaches_the_quota_first():
+    # "Objective of the game": the first side to its quota of victory points wins.  Three games'
+    # points after each of 4 decisions, read at quotas (2, 2): game 0 the first side gets there at
+    # decision 1, the second at 3 (a win); game 1 the second side first (a loss); game 2 nobody (a
+    # draw, its length the last decision)
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("waw_balance", SCRIPT.parent / "world_at_war_balance.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    points = np.zeros((4, 3, 2), dtype=np.int16)
+    points[1:, 0, 0] = 2
+    points[3:, 0, 1] = 2
+    points[2:, 1, 1] = 3
+    points[:, 2] = 1
+    win, draw, length = module.outcomes(points, (2, 2))
+    assert (win, draw, length) == (1 / 3, 1 / 3, (1 + 2 + 3) / 3)
+    # at quotas (1, 1) game 2 has both there at decision 0: half a game to each side
+    assert module.outcomes(points, (1, 1))[0] == (1 + 0 + 0.5) / 3

@@ -478,3 +478,15 @@ def test_waw_anti_tank_obstacles_and_marsh_on_the_move(tmp_path):
     assert "0808" not in tank                               # only through the marsh, where it stops
     squad = legal_hexes(core, at(core, core.init(1, seed=1), P_MOVE_DEST, ordered=[1], selected=1))
     assert "0709" in squad
+
+
+def test_waw_a_unit_that_declines_its_battle_is_not_offered_it_again(tmp_path):
+    # "4. Battle": each ordered unit may battle once.  README interpretation: a unit picked to
+    # battle whose player then names no target (NO) forgoes its battle this turn (else select, NO,
+    # select... would never end); with no other unit left, the battle step ends
+    core, state = duel(tmp_path, more=[("us", "us_infantry", "red", "0705")])
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0, 2])
+    state = step(core, state, piece(core, 0), special(core, NO))
+    assert state.phase[0] == P_BATTLE_SELECT and state.p_battled[0, 0]
+    assert not state.legal_action_mask[0, piece(core, 0)] and state.legal_action_mask[0, piece(core, 2)]
+    assert state.p_figures[0, 1] == 8                                  # nothing thrown at the Germans

@@ -1357,6 +1357,7 @@ def apply(T, S, g, a):
             S.phase[g] = P_BATTLE_TARGET
     elif ph == P_BATTLE_TARGET:
         if a == H + act.NO:
+            S.p_battled[g, S.selected[g]] = True   # it forgoes its battle (else select, NO... never ends)
             S.selected[g] = -1
             S.phase[g] = P_BATTLE_SELECT
         elif a == H + act.FLARE:

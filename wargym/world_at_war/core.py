@@ -26,7 +26,9 @@ from wargym.world_at_war.fog import hidden_for
 from wargym.world_at_war.observe import N_PLANES, G_PIECES, n_global, observe_batch, static_planes
 from wargym.world_at_war.scenario import SYMBOLS, Scenario, list_scenarios, load_scenario
 from wargym.world_at_war.sequence import DRIVER
-from wargym.world_at_war.state import PHASE_NAMES, PILE_HAND, State, StateArg, TablesArg, make_tables
+from wargym.world_at_war.state import (
+    P_AIR_DEFEND, P_AIR_PLAY, PHASE_NAMES, PILE_HAND, State, StateArg, TablesArg, make_tables,
+)
 
 
 class WorldAtWarCore(KernelCore):
@@ -140,8 +142,10 @@ class WorldAtWarCore(KernelCore):
                 where = f" at {sc.grid.label(int(state.p_hex[game, p]))}"
             return self.piece_label(p) + where
         if act.CARD_0 <= k < act.PIECE_0 and state is not None:
-            side = int(state.active[game])
             slot = k - act.CARD_0
+            if state.phase[game] in (P_AIR_PLAY, P_AIR_DEFEND):   # the decider's air support hand, not
+                return f"air support card #{slot + 1}"              # the attacker's hidden command hand
+            side = int(state.active[game])
             cards = np.flatnonzero((state.card_pile[game] == PILE_HAND + side) & (state.card_pos[game] == slot))
             if len(cards):
                 return f"card #{slot + 1}: {sc.card_names[int(cards[0])]}"

@@ -49,7 +49,8 @@ DEFAULTS: dict[str, Any] = {
     "core_options": None,
     "steps": 100_000, "seed": 0, "n_envs": 32, "checkpoint_every": 100_000,
     "device": "cpu", "torch_threads": None, "numba_threads": None, "progress_bar": True,
-    "n_steps": 128, "batch_size": 1024, "n_epochs": 4, "learning_rate": 2.5e-4, "gamma": 0.999,
+    "n_steps": 128, "batch_size": 1024, "n_epochs": 4, "learning_rate": 2.5e-4, "lr_schedule": "constant",
+    "gamma": 0.999,
     "gae_lambda": 0.95, "clip_range": 0.2, "ent_coef": 0.01, "vf_coef": 0.5, "max_grad_norm": 0.5,
     "target_kl": None,
     "max_minutes": None,
@@ -66,8 +67,13 @@ EXTRACTOR_DEFAULTS: dict[str, dict[str, Any]] = {
     "hex_map": {"cnn_channels": [16, 16], "head_channels": 8, "spatial_dim": 128, "global_layers": [64]},
     "hex_pointer": {"channels": [16, 16, 16], "dilations": [1, 2, 4], "global_embed": 8, "summary_dim": 128},
 }
+# How the learning rate moves over the run: "constant", or "linear" from learning_rate down to 0 at
+# ``steps`` (PPO's usual annealing: late updates are small, so the late checkpoints differ little).
+LR_SCHEDULES = ("constant", "linear")
 # Keys that may change when a run is resumed (everything else must match the recorded config).
 RESUMABLE = ("steps", "max_minutes", "checkpoint_every", "progress_bar", "torch_threads", "numba_threads", "device")
+
+
 def env_id(ruleset: str) -> str:
     """The gymnasium id a config's ruleset trains on (wargym.registry)."""
     from wargym.registry import get
@@ -145,6 +151,8 @@ def check_config(cfg: dict[str, Any], source: str | None = None) -> None:
             check_scenario(cfg["ruleset"], cfg["scenario"])
         except ValueError as err:
             raise ValueError(f"{where}: scenario: {err}") from None
+    if cfg["lr_schedule"] not in LR_SCHEDULES:
+        raise ValueError(f"{where}: lr_schedule {cfg['lr_schedule']!r} is not one of {list(LR_SCHEDULES)}")
     if cfg["value_summary"] and cfg["policy"] != "hex_pointer":
         raise ValueError(f"{where}: value_summary needs policy hex_pointer, got policy {cfg['policy']!r}")
     options = cfg["core_options"]
@@ -157,6 +165,15 @@ def check_config(cfg: dict[str, Any], source: str | None = None) -> None:
                              f"({', '.join(known)})")
     check_agent_spec(cfg["opponent"], f"{where}: opponent")
     check_agent_spec(cfg["delegate"], f"{where}: delegate")
+
+
+def learning_rate(cfg: dict[str, Any]):
+    """The config's learning rate as MaskablePPO takes it: a number, or its ``lr_schedule``."""
+    if cfg["lr_schedule"] == "linear":
+        from stable_baselines3.common.utils import LinearSchedule
+
+        return LinearSchedule(cfg["learning_rate"], 0.0, 1.0)  # of progress_remaining: 1 at the start, 0 at steps
+    return cfg["learning_rate"]
 
 
 def make_run_name(cfg: dict[str, Any]) -> str:
@@ -347,7 +364,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
             policy_kwargs = {**pointer_policy_kwargs(vector_env.unwrapped.core), "value_summary": cfg["value_summary"]}
         policy_kwargs.update(features_extractor_kwargs=cfg["extractor"], net_arch=cfg["net_arch"])
         model = MaskablePPO(policy, env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
-                            n_epochs=cfg["n_epochs"], learning_rate=cfg["learning_rate"], gamma=cfg["gamma"],
+                            n_epochs=cfg["n_epochs"], learning_rate=learning_rate(cfg), gamma=cfg["gamma"],
                             gae_lambda=cfg["gae_lambda"], clip_range=cfg["clip_range"], ent_coef=cfg["ent_coef"],
                             vf_coef=cfg["vf_coef"], max_grad_norm=cfg["max_grad_norm"], target_kl=cfg["target_kl"],
                             policy_kwargs=policy_kwargs, tensorboard_log=str(out / "tb"), seed=cfg["seed"],

@@ -214,6 +214,28 @@ def test_max_minutes_stops_the_run(tmp_path):
     assert record["num_timesteps"] < 100_000 and record["status"] == "finished"
 
 
+def test_linear_lr_schedule_falls_from_the_config_rate_to_zero_at_steps(tmp_path):
+    from wargym.agents.train import check_config, learning_rate, load_config
+
+    cfg, _ = load_config({"learning_rate": 4e-4, "lr_schedule": "linear"})
+    rate = learning_rate(cfg)
+    assert (rate(1.0), rate(0.25), rate(0.0)) == (4e-4, pytest.approx(1e-4), 0.0)  # of progress remaining
+    assert learning_rate(load_config({"learning_rate": 4e-4})[0]) == 4e-4  # "constant", the default
+    with pytest.raises(ValueError, match="lr_schedule 'cosine' is not one of"):
+        check_config(load_config({"lr_schedule": "cosine"})[0])
+    # a run of 8 rollouts of 128 steps (smoke.yaml, lr 3e-4): the update after the k-th rollout has
+    # (8 - k)/8 of the steps left; the log shows the first seven (the last is not dumped)
+    train({**_smoke_config(), "lr_schedule": "linear"}, side="us", opponent="random", steps=1024,
+          out_dir=tmp_path, seed=1)
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (events,) = (tmp_path / "tb").glob("*/events.out.tfevents.*")
+    acc = EventAccumulator(str(events))
+    acc.Reload()
+    rates = [event.value for event in acc.Scalars("charts/learning_rate")]
+    assert rates == pytest.approx([3e-4 * k / 8 for k in range(7, 0, -1)])
+
+
 def test_max_minutes_also_bounds_the_cloning(tmp_path):
     # a budget spent before the cloning ends: one batch of the first fit, no DAgger round, no PPO
     pretrain = {**POINTER["pretrain"], "dagger_rounds": 3, "dagger_samples": 64}

@@ -163,3 +163,20 @@ def test_world_at_war_balance_reads_who_reaches_the_quota_first():
     assert (win, draw, length) == (1 / 3, 1 / 3, (1 + 2 + 3) / 3)
     # at quotas (1, 1) game 2 has both there at decision 0: half a game to each side
     assert module.outcomes(points, (1, 1))[0] == (1 + 0 + 0.5) / 3
+
+
+def test_agreement_counts_each_phase_and_the_rule_agrees_with_itself_everywhere():
+    # benchmarks/agreement.py asks the side's rule in every state where the agent decides: the rule
+    # shadowed by itself chose alike in each phase it met; a random agent does not
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("agreement", SCRIPT.parent / "agreement.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    same = module.agreement("world_at_war", "japan", "rule", games=2, seed=5000)
+    assert same["decisions"] > 100 and same["agreed"] == 1.0
+    assert all(row["agreed"] == 1.0 and row["decisions"] > 0 for row in same["phases"])
+    assert sum(row["decisions"] for row in same["phases"]) == same["decisions"]
+    assert "command card: play" in {row["phase"] for row in same["phases"]}
+    other = module.agreement("world_at_war", "japan", "random", games=2, seed=5000)
+    assert other["decisions"] > 100 and other["agreed"] < 0.5

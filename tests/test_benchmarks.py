@@ -180,3 +180,36 @@ def test_agreement_counts_each_phase_and_the_rule_agrees_with_itself_everywhere(
     assert "command card: play" in {row["phase"] for row in same["phases"]}
     other = module.agreement("world_at_war", "japan", "random", games=2, seed=5000)
     assert other["decisions"] > 100 and other["agreed"] < 0.5
+
+
+def test_world_at_war_always_retreat_is_the_rule_except_at_the_voluntary_retreat_question():
+    # rule 'Voluntary retreat': the defender may retreat one hex before the throw; the variant
+    # always does (YES) and takes the rule's action at every other decision
+    import importlib.util
+
+    import numpy as np
+
+    from wargym.agents.base import make_agent
+    from wargym.world_at_war import actions as act
+    from wargym.world_at_war.core import WorldAtWarCore
+    from wargym.world_at_war.state import P_STAND
+
+    spec = importlib.util.spec_from_file_location("waw_variants", SCRIPT.parent / "world_at_war_variants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    core = WorldAtWarCore("pacific", decisions="full")
+    state = core.init(batch_size=16, seed=5)
+    japan = core.players.index("japan")
+    variant, rule, other = module.AlwaysRetreat("japan", seed=1), make_agent("rule", "world_at_war", "japan", 1), \
+        make_agent("rule", "world_at_war", "us", 2)
+    asked = 0
+    for _ in range(400):
+        mine, theirs = variant.act(core, state, japan), rule.act(core, state, japan)
+        deciding = state.current_player == japan
+        here = deciding & (state.phase == P_STAND)
+        asked += int(here.sum())
+        assert np.all(mine[here] == core.scenario.num_hexes + act.YES)
+        assert np.array_equal(mine[deciding & ~here], theirs[deciding & ~here])
+        actions = np.where(state.current_player == japan, mine, other.act(core, state, 1 - japan))
+        core.step_in_place(state, actions, active=~(state.terminated | state.truncated))
+    assert asked > 0

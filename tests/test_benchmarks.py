@@ -16,6 +16,16 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "throughput.py"
 
 
+def benchmark(name: str, module_name: str | None = None):
+    """benchmarks/<name>.py loaded as a module (the folder is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(module_name or name, SCRIPT.parent / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.parametrize("ruleset", ["island_war"])
 def test_throughput_json(ruleset):
     proc = subprocess.run(
@@ -42,13 +52,9 @@ def test_throughput_json(ruleset):
 def test_attu_refit_sweep_at_the_rules_own_threshold_plays_the_rules_games():
     # benchmarks/attu_refit.py re-states the rule's 9.0 refit clause with another threshold: at the
     # rule's own (8) every game must be the rule's game, decision for decision
-    import importlib.util
-
     from wargym.agents.evaluate import evaluate
 
-    spec = importlib.util.spec_from_file_location("attu_refit", SCRIPT.parent / "attu_refit.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark("attu_refit")
     runs = [evaluate("attu", a, "rule", games=6, seed=3, a_side="us", decisions="major").games
             for a in (module.refit_at(8), "rule", module.refit_at(31))]
     assert [(g.result, g.length) for g in runs[0]] == [(g.result, g.length) for g in runs[1]]
@@ -58,16 +64,12 @@ def test_attu_refit_sweep_at_the_rules_own_threshold_plays_the_rules_games():
 def test_peleliu_cloning_reads_the_phase_of_each_decision_from_the_observation():
     # the held-out decisions are counted by phase from the recorded observations alone (observe.py:
     # the phase's one-hot after the stage's); it must be the phase the state was in
-    import importlib.util
-
     import numpy as np
 
     from wargym.agents.random_agent import RandomAgent
     from wargym.peleliu.core import PeleliuCore
 
-    spec = importlib.util.spec_from_file_location("peleliu_cloning", SCRIPT.parent / "peleliu_cloning.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark("peleliu_cloning")
     core = PeleliuCore("sept15", decisions="full")
     state, agent, seen = core.init(batch_size=8, seed=4), RandomAgent(seed=4), set()
     for _ in range(300):
@@ -81,11 +83,7 @@ def test_peleliu_cloning_reads_the_phase_of_each_decision_from_the_observation()
 def test_kernel_profile_names_numbas_functions_and_reads_perfs_report():
     """benchmarks/kernel_profile.py's pure parts (the profile itself needs Linux perf and a fresh
     compile): numba's mangled names, the perf map's sizes, the report's rows."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("kernel_profile", SCRIPT.parent / "kernel_profile.py")
-    kp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(kp)
+    kp = benchmark("kernel_profile")
     assert kp.demangle("_ZN6wargym7peleliu2us10can_act_onB2v1B38c8tJTIeFIjxE") == "wargym.peleliu.us.can_act_on"
     assert kp.demangle("_ZN6wargym6kernel17run_chunk_peleliu") == "wargym.kernel.run_chunk_peleliu"
     assert kp.demangle("NRT_decref") == "NRT_decref"
@@ -121,13 +119,9 @@ def test_throughput_kernel_by_phase_recovers_each_phase_cost(monkeypatch):
 def test_peleliu_rule_sweep_at_the_rules_own_value_plays_the_rules_games():
     # benchmarks/peleliu_rule_sweep.py compiles the rule with one constant changed: at the rule's
     # own value (HOLD = 6.0) every game must be the rule's game, decision for decision
-    import importlib.util
-
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("peleliu_rule_sweep", SCRIPT.parent / "peleliu_rule_sweep.py")
-    sweep = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sweep)
+    sweep = benchmark("peleliu_rule_sweep")
     with pytest.raises(ValueError, match="no numeric module constant 'NO_SUCH'"):
         sweep.variant_source(sweep.RULE.read_text(), "NO_SUCH=3")
     with pytest.raises(ValueError, match="NAME=number"):
@@ -147,13 +141,9 @@ def test_world_at_war_balance_reads_who_reaches_the_quota_first():
     # points after each of 4 decisions, read at quotas (2, 2): game 0 the first side gets there at
     # decision 1, the second at 3 (a win); game 1 the second side first (a loss); game 2 nobody (a
     # draw, its length the last decision)
-    import importlib.util
-
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("waw_balance", SCRIPT.parent / "world_at_war_balance.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark("world_at_war_balance", "waw_balance")
     points = np.zeros((4, 3, 2), dtype=np.int16)
     points[1:, 0, 0] = 2
     points[3:, 0, 1] = 2
@@ -168,11 +158,7 @@ def test_world_at_war_balance_reads_who_reaches_the_quota_first():
 def test_agreement_counts_each_phase_and_the_rule_agrees_with_itself_everywhere():
     # benchmarks/agreement.py asks the side's rule in every state where the agent decides: the rule
     # shadowed by itself chose alike in each phase it met; a random agent does not
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("agreement", SCRIPT.parent / "agreement.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark("agreement")
     same = module.agreement("world_at_war", "japan", "rule", games=2, seed=5000)
     assert same["decisions"] > 100 and same["agreed"] == 1.0
     assert all(row["agreed"] == 1.0 and row["decisions"] > 0 for row in same["phases"])
@@ -185,8 +171,6 @@ def test_agreement_counts_each_phase_and_the_rule_agrees_with_itself_everywhere(
 def test_world_at_war_always_retreat_is_the_rule_except_at_the_voluntary_retreat_question():
     # rule 'Voluntary retreat': the defender may retreat one hex before the throw; the variant
     # always does (YES) and takes the rule's action at every other decision
-    import importlib.util
-
     import numpy as np
 
     from wargym.agents.base import make_agent
@@ -194,9 +178,7 @@ def test_world_at_war_always_retreat_is_the_rule_except_at_the_voluntary_retreat
     from wargym.world_at_war.core import WorldAtWarCore
     from wargym.world_at_war.state import P_STAND
 
-    spec = importlib.util.spec_from_file_location("waw_variants", SCRIPT.parent / "world_at_war_variants.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark("world_at_war_variants", "waw_variants")
     core = WorldAtWarCore("pacific", decisions="full")
     state = core.init(batch_size=16, seed=5)
     japan = core.players.index("japan")
@@ -210,6 +192,6 @@ def test_world_at_war_always_retreat_is_the_rule_except_at_the_voluntary_retreat
         asked += int(here.sum())
         assert np.all(mine[here] == core.scenario.num_hexes + act.YES)
         assert np.array_equal(mine[deciding & ~here], theirs[deciding & ~here])
-        actions = np.where(state.current_player == japan, mine, other.act(core, state, 1 - japan))
+        actions = np.where(deciding, mine, other.act(core, state, 1 - japan))
         core.step_in_place(state, actions, active=~(state.terminated | state.truncated))
     assert asked > 0

@@ -21,13 +21,10 @@ CI plays >= 100,000 decisions over both invasion scenarios, with and without the
 
 from __future__ import annotations
 
-import collections
-import dataclasses
-
 import numpy as np
 import pytest
 
-from wargym import IllegalActionError
+from masked_play import play_masked
 from wargym.peleliu.core import PeleliuCore
 from wargym.peleliu.state import (
     DM_OUT, DM_POOL, DM_UNIT, JP_MAP, PHASE_NAMES, R_NONE, ST_ACTIONS, ST_CC, US_MAP,
@@ -67,43 +64,13 @@ def check_invariants(core, state):
 @pytest.mark.parametrize("scenario,decisions,options", CASES, ids=[f"{s}-{d}-{sorted(o)}" for s, d, o in CASES])
 def test_peleliu_random_play_keeps_the_invariants(scenario, decisions, options):
     core = PeleliuCore(scenario, decisions=decisions, max_decisions=3000, **options)
-    rng = np.random.default_rng(11)
     batch = 16 if scenario == "bnr" else 64  # a BNR game takes ~800 decisions: some must end
-    state = core.init(batch, seed=7)
-    endings = collections.Counter()
-    played = 0
-    episode = np.arange(batch)
-    next_episode = batch
-    while played < DECISIONS_PER_CASE:
-        mask = state.legal_action_mask
-        done = state.terminated | state.truncated
-        assert (mask.any(axis=1) | done).all(), "a live game without a legal action"
-        assert not mask[done].any(), "a finished game with a legal action"
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else -1 for m in mask])
-        if played % 2000 < batch:  # now and then: a masked-out action is refused, state unchanged
-            g = int(np.flatnonzero(~done)[0])
-            bad = int(np.flatnonzero(~mask[g])[0])
-            wrong = actions.copy()
-            wrong[g] = bad
-            before = state.copy()
-            with pytest.raises(IllegalActionError):
-                core.step(state, wrong)
-            for f in dataclasses.fields(state):
-                assert np.array_equal(getattr(before, f.name), getattr(state, f.name)), f.name
-        state = core.step(state, actions)
-        played += int((~done).sum())
-        check_invariants(core, state)
-        finished = state.terminated | state.truncated
-        for g in np.flatnonzero(finished):
-            if state.truncated[g] and state.decisions[g] < 3000:
-                pytest.fail(f"dead end in phase {PHASE_NAMES[int(state.phase[g])]!r}")
-            if state.terminated[g]:
-                assert state.result[g] != R_NONE
-                assert state.rewards[g, 0] in (-1.0, 0.0, 1.0)
-            endings["terminated" if state.terminated[g] else "cap"] += 1
-        if finished.any():
-            episode[finished] = np.arange(next_episode, next_episode + int(finished.sum()))
-            next_episode += int(finished.sum())
-            state = core.reset_done(state, 7, episode)
-    assert played >= DECISIONS_PER_CASE
+
+    def ended(state, g):
+        assert state.result[g] != R_NONE
+        assert state.rewards[g, 0] in (-1.0, 0.0, 1.0)
+
+    endings = play_masked(core, core.init(batch, seed=7), np.random.default_rng(11), decisions=DECISIONS_PER_CASE,
+                          cap=3000, seed=7, refuse_every=2000, phase_names=PHASE_NAMES,
+                          check=lambda before, after: check_invariants(core, after), ended=ended)
     assert endings["terminated"] > 0, endings

@@ -17,13 +17,10 @@ variant.  Invariants (core.check_state, wargym/world_at_war/invariants.py), each
 
 from __future__ import annotations
 
-import collections
-import dataclasses
-
 import numpy as np
 import pytest
 
-from wargym import IllegalActionError
+from masked_play import play_masked
 from wargym.agents.world_at_war_rule import WorldAtWarRuleAgent
 from wargym.world_at_war.core import WorldAtWarCore
 from wargym.world_at_war.state import PHASE_NAMES
@@ -44,48 +41,21 @@ CAP = 300
                          ids=[f"{s}-{d}-{sorted(o)}{'-rule' if r else ''}" for s, d, o, r in CASES])
 def test_waw_random_play_keeps_the_invariants(scenario, decisions, options, rule):
     core = WorldAtWarCore(scenario, decisions=decisions, max_decisions=CAP, **options)
-    agent = WorldAtWarRuleAgent() if rule else None
-    rng = np.random.default_rng(5)
-    batch = 64
-    state = core.init(batch, seed=9)
-    endings = collections.Counter()
-    played = 0
-    episode = np.arange(batch)
-    next_episode = batch
-    while played < DECISIONS_PER_CASE:
-        mask = state.legal_action_mask
-        done = state.terminated | state.truncated
-        assert (mask.any(axis=1) | done).all(), "a live game without a legal action"
-        assert not mask[done].any(), "a finished game with a legal action"
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else -1 for m in mask])
-        if agent is not None:
-            actions = np.where(state.current_player == 0, agent.act(core, state, 0), actions)
-        if played % 3000 < batch:   # now and then: a masked-out action is refused, the state unchanged
-            g = int(np.flatnonzero(~done)[0])
-            wrong = actions.copy()
-            wrong[g] = int(np.flatnonzero(~mask[g])[0])
-            before = state.copy()
-            with pytest.raises(IllegalActionError):
-                core.step(state, wrong)
-            for f in dataclasses.fields(state):
-                assert np.array_equal(getattr(before, f.name), getattr(state, f.name)), f.name
-        figures = state.p_figures.copy()
-        state = core.step(state, actions)
-        played += int((~done).sum())
-        errors = core.check_state(state)
+    agent = WorldAtWarRuleAgent()
+
+    def check(before, after):
+        errors = core.check_state(after)
         assert not errors, errors[:3]
-        assert (state.p_figures <= figures).all(), "figures grew"
-        finished = state.terminated | state.truncated
-        for g in np.flatnonzero(finished):
-            if state.truncated[g] and state.decisions[g] < CAP:
-                pytest.fail(f"dead end in phase {PHASE_NAMES[int(state.phase[g])]!r}")
-            if state.terminated[g]:
-                w = int(state.winner[g])
-                assert w >= 0 and state.rewards[g].tolist() == ([1.0, -1.0] if w == 0 else [-1.0, 1.0])
-            endings["terminated" if state.terminated[g] else "cap"] += 1
-        if finished.any():
-            episode[finished] = np.arange(next_episode, next_episode + int(finished.sum()))
-            next_episode += int(finished.sum())
-            state = core.reset_done(state, 9, episode)
-    assert played >= DECISIONS_PER_CASE
+        assert (after.p_figures <= before.p_figures).all(), "figures grew"
+
+    def ended(state, g):
+        w = int(state.winner[g])
+        assert w >= 0 and state.rewards[g].tolist() == ([1.0, -1.0] if w == 0 else [-1.0, 1.0])
+
+    def first_side_by_rule(state, actions):
+        return np.where(state.current_player == 0, agent.act(core, state, 0), actions)
+
+    endings = play_masked(core, core.init(64, seed=9), np.random.default_rng(5), decisions=DECISIONS_PER_CASE,
+                          cap=CAP, seed=9, refuse_every=3000, phase_names=PHASE_NAMES, check=check,
+                          ended=ended, choose=first_side_by_rule if rule else None)
     assert endings["terminated" if rule else "cap"] > 0, endings

@@ -16,6 +16,9 @@ collapse shows itself: a World at War run at twice the learning rate lost 98 % o
 games after 40,000 steps, and this report put it on one yes/no decision (benchmarks/README.md).
 A rule breaks ties by order, which a policy may not; agreement is a lower bound on how alike
 the two play.
+
+``--rule-decides PHASE`` (repeatable, a phase's name or a part of it) lets the rule's choice stand in
+those phases (still counted, as agreed): the win rate then shows what the agent's play in them cost.
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ class Shadowed:
     """``agent``, shadowed by ``rule`` (its side's rule baseline): counts, per phase, the side's
     decisions with two or more legal actions and those where both chose the same action."""
 
-    def __init__(self, agent, rule):
-        self.agent, self.rule = agent, rule
+    def __init__(self, agent, rule, rule_decides: tuple[int, ...] = ()):
+        self.agent, self.rule, self.rule_decides = agent, rule, np.asarray(rule_decides, dtype=np.int64)
         self.settings = getattr(agent, "settings", None)
         self.counted: collections.Counter = collections.Counter()
         self.agreed: collections.Counter = collections.Counter()
@@ -54,24 +57,39 @@ class Shadowed:
         live = ~(np.asarray(state.terminated) | np.asarray(state.truncated))
         deciding = live & (np.asarray(core.current_player(state)) == player) & (core.legal_mask(state).sum(1) >= 2)
         self.counted.update(state.phase[deciding].tolist())
+        overridden = np.isin(state.phase, self.rule_decides)
+        chosen = np.where(overridden, taught, chosen)
         self.agreed.update(state.phase[deciding & (chosen == taught)].tolist())
         return chosen
 
 
-def agreement(ruleset: str, side: str, spec: str, games: int, seed: int) -> dict:
+def phases_named(names: tuple[str, ...], parts: list[str]) -> tuple[int, ...]:
+    """The phases whose names contain one of ``parts``; a part that names none is an error."""
+    found = []
+    for part in parts:
+        hits = [i for i, name in enumerate(names) if part.lower() in name.lower()]
+        if not hits:
+            raise SystemExit(f"--rule-decides {part!r}: no phase name contains it; the phases: {list(names)}")
+        found += hits
+    return tuple(sorted(set(found)))
+
+
+def agreement(ruleset: str, side: str, spec: str, games: int, seed: int, rule_decides: list[str] = ()) -> dict:
     """The agent's win rate in the games and, per phase (by name), decisions and agreement."""
     from wargym.agents.base import make_agent
     from wargym.agents.evaluate import evaluate
     from wargym.registry import core_class
 
-    shadowed = Shadowed(make_agent(spec, ruleset, side), make_agent("rule", ruleset, side))
+    names = core_class(ruleset).phase_names
+    overridden = phases_named(names, list(rule_decides))
+    shadowed = Shadowed(make_agent(spec, ruleset, side), make_agent("rule", ruleset, side), overridden)
     result = evaluate(ruleset, shadowed, None if solitaire(ruleset) else "rule", games=games, seed=seed,
                       a_side=side, **game_options(ruleset, side))
-    names = core_class(ruleset).phase_names
     phases = [{"phase": names[p], "decisions": n, "agreed": shadowed.agreed[p] / n}
               for p, n in shadowed.counted.most_common()]
     total = sum(shadowed.counted.values())
     return {"ruleset": ruleset, "side": side, "agent": spec, "games": games, "seed": seed,
+            "rule_decides": [names[p] for p in overridden],
             "win_rate": result.all.win_rate, "decisions": total,
             "agreed": sum(shadowed.agreed.values()) / max(total, 1), "phases": phases}
 
@@ -83,17 +101,20 @@ def main() -> None:
     p.add_argument("--side", required=True, help="the side the agent plays (a player name)")
     p.add_argument("--games", type=int, default=64)
     p.add_argument("--seed", type=int, default=5000, help="the first game's seed (default: the validation games')")
+    p.add_argument("--rule-decides", action="append", default=[], metavar="PHASE",
+                   help="the rule's choice stands in the phases whose names contain PHASE (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON line")
     args = p.parse_args()
     import torch
 
     torch.set_num_threads(1)
-    out = agreement(args.ruleset, args.side, args.agent, args.games, args.seed)
+    out = agreement(args.ruleset, args.side, args.agent, args.games, args.seed, args.rule_decides)
     if args.json:
         print(json.dumps(out))
         return
     print(f"{args.agent} ({args.side}) in {args.games} games (seeds {args.seed}+): won {out['win_rate']:.1%}; "
-          f"chose as its rule in {out['agreed']:.1%} of {out['decisions']} decisions")
+          f"chose as its rule in {out['agreed']:.1%} of {out['decisions']} decisions"
+          + (f"; the rule decided: {'; '.join(out['rule_decides'])}" if out["rule_decides"] else ""))
     for row in out["phases"]:
         print(f"  {row['phase'][:60]:60s} {row['decisions']:7d}  {row['agreed']:6.1%}")
 

@@ -135,7 +135,10 @@ def play_opponents(core: Core, state: BaseState, side: int, opponents: dict[int,
                    delegate: Delegate | None = None) -> BaseState:
     """Let the opponents decide in every running game until each waits for ``side`` or is over
     (and, with a ``delegate``, let it make the side's decisions outside the side's phases).
-    All games are stepped together; the loop is over decision rounds, not games."""
+    All games are stepped together; the loop is over decision rounds, not games.  The caller's
+    ``state`` is left as it was: the loop steps one copy of it in place (an opponent's turn is a
+    dozen rounds, and a copy per round was a tenth of a World at War training step)."""
+    own = None
     while True:
         current = np.asarray(core.current_player(state))
         live = ~np.asarray(core.terminated(state) | core.truncated(state))
@@ -143,12 +146,14 @@ def play_opponents(core: Core, state: BaseState, side: int, opponents: dict[int,
         waiting = live & (current != side)
         if not (waiting.any() or handed.any()):
             return state
+        if own is None:
+            state = own = state.copy()
         for player, agent in opponents.items():
             active = waiting & (current == player)
             if active.any():
-                state = core.step(state, agent.act(core, state, player), active=active)
+                core.step_in_place(state, agent.act(core, state, player), active=active)
         if handed.any():  # games the opponents' steps above left untouched
-            state = core.step(state, delegate.agent.act(core, state, side), active=handed)
+            core.step_in_place(state, delegate.agent.act(core, state, side), active=handed)
 
 
 def illegal_actions(core: Core, state: BaseState, actions: np.ndarray) -> np.ndarray:

@@ -99,7 +99,9 @@ class HexPointerExtractor(BaseFeaturesExtractor):
     Args: ``channels``/``dilations``: the 3x3 convolutions of the trunk (dilations widen the view:
     1, 2, 4 see seven hexes around), after a 1x1 convolution to ``channels[0]`` that keeps the
     first 3x3 layer cheap (the input has ~50 planes); ``global_embed``: broadcast channels;
-    ``summary_dim``; ``pointer_inputs``: entries of the global vector passed on as they are, at the
+    ``summary_dim``; ``summary_inputs``: entries of the global vector the summary carries as they
+    are, so the special actions' and the value's linear layers read them unmixed (World at War: what
+    each hand card could order now, beside its card's logit); ``pointer_inputs``: entries of the global vector passed on as they are, at the
     end of the features (the hexes of the actions that move with the game: ``special_inputs``,
     set by ``HexPointerPolicy``).  Cost with the defaults: ~3.3 M multiply-adds per Saipan
     observation.
@@ -108,18 +110,23 @@ class HexPointerExtractor(BaseFeaturesExtractor):
     def __init__(self, observation_space: spaces.Dict, channels: Sequence[int] = (16, 16, 16),
                  dilations: Sequence[int] = (1, 2, 4), global_embed: int = 8, summary_dim: int = 128,
                  focus_planes: Sequence[int] = (), residual: bool = False, pointer_inputs: Sequence[int] = (),
-                 pointer_block: int = 0):
+                 pointer_block: int = 0, summary_inputs: Sequence[int] = ()):
         planes, rows, cols = observation_space["spatial"].shape
         n_global = observation_space["global"].shape[0]
         if len(channels) != len(dilations) or not channels:
             raise ValueError(f"channels and dilations need one entry per layer, got {channels} and {dilations}")
         self.map_channels, self.rows, self.cols = int(channels[-1]), int(rows), int(cols)
-        self.summary_dim = summary_dim + global_embed + len(focus_planes) * self.map_channels
+        self.summary_dim = (summary_dim + global_embed + len(focus_planes) * self.map_channels
+                            + len(summary_inputs))
         self.n_pointers = len(pointer_inputs)
         self.pointer_block = int(pointer_block) if self.n_pointers else 0
         super().__init__(observation_space, features_dim=self.map_channels * rows * cols + self.summary_dim
                          + self.n_pointers * (1 + self.pointer_block))
         self.register_buffer("focus_planes", torch.as_tensor(list(focus_planes), dtype=torch.long),
+                             persistent=False)
+        if any(not 0 <= i < n_global for i in summary_inputs):
+            raise ValueError(f"summary_inputs {list(summary_inputs)}: the global vector has {n_global} entries")
+        self.register_buffer("summary_inputs", torch.as_tensor(list(summary_inputs), dtype=torch.long),
                              persistent=False)
         self.register_buffer("pointer_inputs", torch.as_tensor(list(pointer_inputs), dtype=torch.long),
                              persistent=False)  # from the constructor: models saved before them load
@@ -153,6 +160,8 @@ class HexPointerExtractor(BaseFeaturesExtractor):
         if len(self.focus_planes):  # the trunk's features at each marked hex: [B, focus x channels]
             marks = spatial.index_select(1, self.focus_planes)
             parts.append(torch.einsum("bchw,bkhw->bkc", hexes, marks).flatten(1))
+        if len(self.summary_inputs):
+            parts.append(glob.index_select(1, self.summary_inputs))
         if self.n_pointers:
             parts.append(glob.index_select(1, self.pointer_inputs))
             if self.pointer_block:

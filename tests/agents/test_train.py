@@ -370,6 +370,30 @@ def test_extractor_focus_is_the_trunk_at_the_marked_hex_and_residual_adds_the_en
         HexPointerExtractor(space, channels=(4, 8), dilations=(1, 2), residual=True)
 
 
+def test_extractor_summary_inputs_are_global_entries_as_they_are_at_the_summarys_end():
+    import torch
+    from gymnasium import spaces
+
+    from wargym.agents.policy import HexPointerExtractor, PointerHead
+
+    space = spaces.Dict({"spatial": spaces.Box(0, 1, (3, 2, 3)), "global": spaces.Box(0, 1, (5,))})
+    torch.manual_seed(0)
+    plain = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6)
+    torch.manual_seed(0)
+    fed = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6,
+                              summary_inputs=[4, 1])
+    assert fed.summary_dim == plain.summary_dim + 2 and fed.features_dim == plain.features_dim + 2
+    obs = {"spatial": torch.rand(2, 3, 2, 3), "global": torch.rand(2, 5)}
+    with torch.no_grad():
+        f, g = plain(obs), fed(obs)
+    assert torch.equal(g[:, :f.shape[1]], f)                                # the same weights, the same rest
+    assert torch.equal(g[:, f.shape[1]:], obs["global"][:, [4, 1]])
+    head = PointerHead(fed, hex_planes=[0, 1, 2, 3, 4, 5], num_actions=8)   # the specials read them
+    assert head.specials.in_features == fed.summary_dim
+    with pytest.raises(ValueError, match="summary_inputs \\[5\\]: the global vector has 5 entries"):
+        HexPointerExtractor(space, summary_inputs=[5])
+
+
 def test_special_planes_of_attu_landing_zones_and_none_for_island_war():
     from wargym.agents.policy import hex_planes, special_planes
     from wargym.attu.actions import LZ_0

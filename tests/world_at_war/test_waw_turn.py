@@ -56,6 +56,63 @@ def test_waw_two_units_under_a_commander_count_as_one_order(tmp_path):
     assert state.p_ordered[0, :3].all()
 
 
+def test_waw_observation_tells_what_each_hand_card_could_order_now(tmp_path):
+    # 2. Order units: a standard card orders up to its count of units of its colour; "Infantry
+    # assault" (a special card, configs/world_at_war/cards.yaml) up to 4 infantry of any colour.
+    # Three red and one blue US infantry: order 2 red -> 2, order 4 red -> 3 (only three red),
+    # order 1 blue -> 1, order 3 green -> 0, Infantry assault -> 4 (observe.py 194 .. 203, / 4).
+    from wargym.world_at_war.observe import G_ORDERS
+
+    units = [("us", "us_infantry", "red", "0608"), ("us", "us_infantry", "red", "0808"),
+             ("us", "us_infantry", "red", "0408"), ("us", "us_infantry", "blue", "1008"),
+             ("germany", "de_infantry", "red", "0602")]
+    core = make_core(tmp_path, units, hand=(5, 4))
+    state = core.init(1, seed=1)
+    give_hand(state, US, [card_named(core, name) for name in
+                          ("order 2 red", "order 4 red", "order 1 blue", "order 3 green", "Infantry assault: order 4")])
+    state = at(core, state, P_CARD)
+    seen = core.observe(state, US)["global"][0, G_ORDERS:G_ORDERS + 10] * 4
+    assert seen.tolist() == [2, 3, 1, 0, 4, 0, 0, 0, 0, 0]
+    assert not core.observe(state, DE)["global"][0, G_ORDERS:G_ORDERS + 10].any()   # not Germany's turn
+    state = step(core, state, special(core, act.CARD_0), piece(core, 0), special(core, act.DONE))
+    seen = core.observe(state, US)["global"][0, G_ORDERS:G_ORDERS + 10] * 4
+    # the played card has left the hand (the others move down a slot) and the red unit ordered this
+    # turn is no more to order: order 4 red -> 2, order 1 blue -> 1, green -> 0, Infantry assault -> 3
+    assert seen.tolist() == [2, 1, 0, 3, 0, 0, 0, 0, 0, 0]
+
+
+def test_waw_observation_names_every_phase_and_nothing_else_moves_with_it():
+    # the phase one-hot has a place for each of the 30 decision phases (state.PHASE_NAMES); it
+    # once had 17, and the later phases' bits fell on the viewer's side entries and hand slot 0
+    from wargym.world_at_war.core import WorldAtWarCore
+    from wargym.world_at_war.observe import N_PHASES
+    from wargym.world_at_war.state import PHASE_NAMES
+
+    core = WorldAtWarCore("pacific")
+    state = core.init(1, seed=3)
+    rest = core.observe(state, US)["global"][0, N_PHASES:]
+    assert N_PHASES == len(PHASE_NAMES) == 30
+    for phase in range(len(PHASE_NAMES)):
+        state.phase[0] = phase
+        seen = core.observe(state, US)["global"][0]
+        assert np.flatnonzero(seen[:N_PHASES]).tolist() == [phase], PHASE_NAMES[phase]
+        assert np.array_equal(seen[N_PHASES:], rest), PHASE_NAMES[phase]
+
+
+def test_waw_training_configs_pass_the_hand_orders_to_the_card_logits():
+    # configs/train/world_at_war_*.yaml name the global entries by number: they must be the block
+    from pathlib import Path
+
+    import yaml
+
+    from wargym.world_at_war.observe import G_ORDERS
+
+    for side in ("us", "japan"):
+        path = Path(__file__).resolve().parents[2] / "configs" / "train" / f"world_at_war_{side}.yaml"
+        cfg = yaml.safe_load(path.read_text())
+        assert cfg["extractor"]["summary_inputs"] == list(range(G_ORDERS, G_ORDERS + 10)), path
+
+
 def test_waw_no_card_can_order_discard_one_and_draw_ends_the_turn(tmp_path):
     # "If none of the command cards you hold allow you to order any of your units, discard 1 card and
     # draw a replacement ... This ends your turn."

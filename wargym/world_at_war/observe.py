@@ -21,25 +21,27 @@ C x rows x columns, hex XXYY at [YY-1, XX-1]; "own" and "enemy" are from the vie
 
 Global vector::
 
-    0 .. 16            phase one-hot (state.PHASE_NAMES)
-    17, 18             viewer is the active side; viewer decides now
-    19, 20             own / enemy victory points (objectives held included) / quota
-    21, 22             own / enemy quota / 10
-    23                 player turns / 100
-    24 .. 133          own hand, slot by slot (10 slots): colour one-hot (3), action one-hot (7,
+    0 .. 29            phase one-hot (state.PHASE_NAMES, all 30)
+    30, 31             viewer is the active side; viewer decides now
+    32, 33             own / enemy victory points (objectives held included) / quota
+    34, 35             own / enemy quota / 10
+    36                 player turns / 100
+    37 .. 146          own hand, slot by slot (10 slots): colour one-hot (3), action one-hot (7,
                        scenario.ACTIONS), units it orders / 4
-    134 .. 144         the card being played, the same eleven; 145 orders left / 4
-    146, 147           enemy hand size / 10; draw deck size / cards
-    148 .. 155         discards: standard cards by colour (3) and special cards by action (5) / 10
-    156 .. 164         the last throw: dice by symbol / 12 (scenario.SYMBOLS)
-    165, 166, 167      last casualties / 8, flags / 4, retreat hexes / 4
-    168, 169, 170      hits on the vehicle; voluntary retreat; a breakthrough's second battle
-    171 .. 181         air (appendix 2): own pool's fighters / 8, fighter-bombers / 8, blanks / 2;
+    147 .. 157         the card being played, the same eleven; 158 orders left / 4
+    159, 160           enemy hand size / 10; draw deck size / cards
+    161 .. 168         discards: standard cards by colour (3) and special cards by action (5) / 10
+    169 .. 177         the last throw: dice by symbol / 12 (scenario.SYMBOLS)
+    178, 179, 180      last casualties / 8, flags / 4, retreat hexes / 4
+    181, 182, 183      hits on the vehicle; voluntary retreat; a breakthrough's second battle
+    184 .. 194         air (appendix 2): own pool's fighters / 8, fighter-bombers / 8, blanks / 2;
                        the enemy pool's size / 5; own and enemy air support hands / 6; the air
                        combat's stage / 4; the viewer's dogfight turn; free shots; own and enemy
                        point for an uncountered air attack scored
-    182 .. 193         own air support hand, 6 slots: fighter-bombers / 3, fighters / 3
-    194 + 3p ..        piece p: (plane position + 1) / cells or 0 when gone, own, alive
+    195 .. 206         own air support hand, 6 slots: fighter-bombers / 3, fighters / 3
+    207 .. 216         own hand, slot by slot: the pieces the card could order now, at most its
+                       count, / 4 (sequence.hand_orders; 0 while the enemy is the active side)
+    217 + 3p ..        piece p: (plane position + 1) / cells or 0 when gone, own, alive
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.world_at_war.scenario import ACTIONS, COLOURS, FEATURES, KINDS, SYMBOLS, TERRAINS
-from wargym.world_at_war.state import PILE_DECK, PILE_DISCARD, PILE_HAND
+from wargym.world_at_war.sequence import hand_orders
+from wargym.world_at_war.state import PHASE_NAMES, PILE_DECK, PILE_DISCARD, PILE_HAND, StateArg
 
 N_TERRAIN, N_FEATURES, N_KINDS = len(TERRAINS), len(FEATURES), len(KINDS)
 PIECE_PLANES = 21
@@ -57,13 +60,16 @@ PLANE_0 = 68
 LIT = 72
 N_PLANES = 73
 SLOT = len(COLOURS) + len(ACTIONS) + 1
-HAND_0 = 24
+N_PHASES = len(PHASE_NAMES)
+G_SIDE = N_PHASES          # viewer active, deciding, victory points, quotas, turns
+HAND_0 = G_SIDE + 7
 PLAYED = HAND_0 + 10 * SLOT
 G_DISCARD = PLAYED + SLOT + 3
 G_THROW = G_DISCARD + 8
 G_AIR = G_THROW + len(SYMBOLS) + 6
 AIR_SLOTS = 6
-G_PIECES = G_AIR + 11 + 2 * AIR_SLOTS
+G_ORDERS = G_AIR + 11 + 2 * AIR_SLOTS
+G_PIECES = G_ORDERS + 10
 
 
 def n_global(num_pieces: int) -> int:
@@ -81,16 +87,17 @@ def static_planes(sc) -> np.ndarray:
     return planes
 
 
-def _card_code(sc, cards: np.ndarray, out: np.ndarray) -> None:
-    """Eleven numbers per card (-1: zeros): colour one-hot, action one-hot, order / 4."""
-    ok = cards >= 0
-    c = np.where(ok, cards, 0)
+def _card_code(sc, cards: np.ndarray) -> np.ndarray:
+    """Eleven numbers per card of cards[B, K] (-1: zeros): colour one-hot, action one-hot, order / 4."""
+    out = np.zeros(cards.shape + (SLOT,), dtype=np.float32)
+    gi, ki = np.nonzero(cards >= 0)
+    c = cards[gi, ki]
     colour = sc.card_colour[c]
-    rows = np.nonzero(ok & (colour >= 0))[0]
-    out[rows, colour[rows]] = 1.0
-    rows = np.nonzero(ok)[0]
-    out[rows, len(COLOURS) + sc.card_action[c[rows]]] = 1.0
-    out[rows, SLOT - 1] = sc.card_order[c[rows]] / 4.0
+    coloured = colour >= 0
+    out[gi[coloured], ki[coloured], colour[coloured]] = 1.0
+    out[gi, ki, len(COLOURS) + sc.card_action[c]] = 1.0
+    out[gi, ki, SLOT - 1] = sc.card_order[c] / 4.0
+    return out
 
 
 def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
@@ -110,29 +117,22 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     theirs = (sc.objective_for == enemy) | (sc.objective_for == 2)
     spatial[:, 20, r[sc.objective_hex], c[sc.objective_hex]] = mine
     spatial[:, 21, r[sc.objective_hex], c[sc.objective_hex]] = theirs
-    # pieces
+    # pieces: every (game, piece) on the map at once
     u = sc.units
-    for p in range(len(sc.piece_side)):
-        h = state.p_hex[:, p]
-        on = np.nonzero(h >= 0)[0]
-        if len(on) == 0:
-            continue
-        base = OWN if sc.piece_side[p] == player else ENEMY
-        card = sc.piece_card[p]
-        rr, cc = r[h[on]], c[h[on]]
-        spatial[on, base, rr, cc] = 1.0
-        spatial[on, base + 1, rr, cc] = state.p_figures[on, p] / 8.0
-        spatial[on, base + 2, rr, cc] = state.p_vehicles[on, p] / 2.0
-        spatial[on, base + 3, rr, cc] = state.p_mounted[on, p]
-        spatial[on, base + 4 + u.kind[card], rr, cc] = 1.0
-        if sc.piece_colour[p] >= 0:
-            spatial[on, base + 12 + sc.piece_colour[p], rr, cc] = 1.0
-        spatial[on, base + 15, rr, cc] = state.p_ordered[on, p]
-        spatial[on, base + 16, rr, cc] = state.p_moved[on, p]
-        spatial[on, base + 17, rr, cc] = state.p_battled[on, p]
-        spatial[on, base + 18, rr, cc] = state.p_leader[on, p] >= 0
-        spatial[on, base + 19, rr, cc] = u.target[card] / 3.0
-        spatial[on, base + 20, rr, cc] = state.p_cc[on, p] >= 0
+    gi, pi = np.nonzero(state.p_hex >= 0)
+    h = state.p_hex[gi, pi]
+    rr, cc = r[h], c[h]
+    base = np.where(sc.piece_side[pi] == player, OWN, ENEMY)
+    card = sc.piece_card[pi]
+    for k, value in ((0, 1.0), (1, state.p_figures[gi, pi] / 8.0), (2, state.p_vehicles[gi, pi] / 2.0),
+                     (3, state.p_mounted[gi, pi]), (15, state.p_ordered[gi, pi]), (16, state.p_moved[gi, pi]),
+                     (17, state.p_battled[gi, pi]), (18, state.p_leader[gi, pi] >= 0),
+                     (19, u.target[card] / 3.0), (20, state.p_cc[gi, pi] >= 0)):
+        spatial[gi, base + k, rr, cc] = value
+    spatial[gi, base + 4 + u.kind[card], rr, cc] = 1.0
+    colour = sc.piece_colour[pi]
+    coloured = colour >= 0
+    spatial[gi[coloured], (base + 12 + colour)[coloured], rr[coloured], cc[coloured]] = 1.0
     for plane, field in ((TARGET, state.target_hex),):
         on = np.nonzero(field >= 0)[0]
         spatial[on, plane, r[field[on]], c[field[on]]] = 1.0
@@ -146,23 +146,25 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     spatial[:, LEGAL][:, r, c] = legal
     # global
     gl[games, state.phase] = 1.0
-    gl[:, 17] = state.active == player
-    gl[:, 18] = deciding
+    gl[:, G_SIDE] = state.active == player
+    gl[:, G_SIDE + 1] = deciding
     points = core.victory_points(state)
-    gl[:, 19] = points[:, player] / sc.vp_quota[player]
-    gl[:, 20] = points[:, enemy] / sc.vp_quota[enemy]
-    gl[:, 21] = sc.vp_quota[player] / 10.0
-    gl[:, 22] = sc.vp_quota[enemy] / 10.0
-    gl[:, 23] = state.turn / 100.0
+    gl[:, G_SIDE + 2] = points[:, player] / sc.vp_quota[player]
+    gl[:, G_SIDE + 3] = points[:, enemy] / sc.vp_quota[enemy]
+    gl[:, G_SIDE + 4] = sc.vp_quota[player] / 10.0
+    gl[:, G_SIDE + 5] = sc.vp_quota[enemy] / 10.0
+    gl[:, G_SIDE + 6] = state.turn / 100.0
     in_hand = state.card_pile == PILE_HAND + player
     slots = np.full((B, 10), -1, dtype=np.int64)
     gi, ci = np.nonzero(in_hand)
     pos = state.card_pos[gi, ci]
     keep = pos < 10
     slots[gi[keep], pos[keep]] = ci[keep]
-    for k in range(10):
-        _card_code(sc, slots[:, k], gl[:, HAND_0 + k * SLOT:HAND_0 + (k + 1) * SLOT])
-    _card_code(sc, state.card.astype(np.int64), gl[:, PLAYED:PLAYED + SLOT])
+    gl[:, HAND_0:PLAYED] = _card_code(sc, slots).reshape(B, 10 * SLOT)
+    gl[:, PLAYED:PLAYED + SLOT] = _card_code(sc, state.card.astype(np.int64)[:, None])[:, 0]
+    orders = np.zeros((B, 10), dtype=np.int64)
+    hand_orders(core.tables, StateArg.of(state), player, orders)
+    gl[:, G_ORDERS:G_ORDERS + 10] = orders / 4.0
     gl[:, PLAYED + SLOT] = state.order_left / 4.0
     gl[:, PLAYED + SLOT + 1] = (state.card_pile == PILE_HAND + enemy).sum(1) / 10.0
     gl[:, PLAYED + SLOT + 2] = (state.card_pile == PILE_DECK).sum(1) / len(sc.card_action)
@@ -217,4 +219,4 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     return {"spatial": spatial, "global": gl}
 
 
-__all__ = ["observe_batch", "static_planes", "n_global", "N_PLANES", "G_PIECES"]
+__all__ = ["observe_batch", "static_planes", "n_global", "N_PLANES", "N_PHASES", "G_ORDERS", "G_PIECES"]

@@ -132,6 +132,27 @@ def card_playable(T, S, g, c):
 
 
 @njit(cache=True)
+def hand_orders(T, S, side, out):
+    """out[g, k]: how many of ``side``'s pieces the k-th card of its hand could order now
+    (``orderable``: 2. Order units), at most the card's count; 0 for an empty slot and in the games
+    where ``side`` is not the active side (it orders nothing then)."""
+    for g in range(out.shape[0]):
+        for k in range(out.shape[1]):
+            out[g, k] = 0
+        if S.active[g] != side or S.terminated[g] or S.truncated[g]:
+            continue
+        for c in range(S.card_pile.shape[1]):
+            k = S.card_pos[g, c]
+            if S.card_pile[g, c] != PILE_HAND + side or k >= out.shape[1]:
+                continue
+            n = 0
+            for p in range(T.p_side.shape[0]):
+                if orderable(T, S, g, p, c):
+                    n += 1
+            out[g, k] = min(n, T.card_order[c])
+
+
+@njit(cache=True)
 def hand_size(S, g, side):
     n = 0
     for c in range(S.card_pile.shape[1]):

@@ -100,11 +100,11 @@ class HexPointerExtractor(BaseFeaturesExtractor):
     1, 2, 4 see seven hexes around), after a 1x1 convolution to ``channels[0]`` that keeps the
     first 3x3 layer cheap (the input has ~50 planes); ``global_embed``: broadcast channels;
     ``summary_dim``; ``summary_inputs``: entries of the global vector the summary carries as they
-    are, so the special actions' and the value's linear layers read them unmixed (World at War: what
-    each hand card could order now, beside its card's logit); ``pointer_inputs``: entries of the global vector passed on as they are, at the
-    end of the features (the hexes of the actions that move with the game: ``special_inputs``,
-    set by ``HexPointerPolicy``).  Cost with the defaults: ~3.3 M multiply-adds per Saipan
-    observation.
+    are, so the special actions' and the value's linear layers read them unmixed (World at War:
+    what each hand card could order now, beside its card's logit); ``pointer_inputs``: entries of
+    the global vector passed on as they are, at the end of the features (the hexes of the actions
+    that move with the game: ``special_inputs``, set by ``HexPointerPolicy``).  Cost with the
+    defaults: ~3.3 M multiply-adds per Saipan observation.
     """
 
     def __init__(self, observation_space: spaces.Dict, channels: Sequence[int] = (16, 16, 16),

@@ -17,8 +17,9 @@ games after 40,000 steps, and this report put it on one yes/no decision (benchma
 A rule breaks ties by order, which a policy may not; agreement is a lower bound on how alike
 the two play.
 
-``--rule-decides PHASE`` (repeatable, a phase's name or a part of it) lets the rule's choice stand in
-those phases (still counted, as agreed): the win rate then shows what the agent's play in them cost.
+``--rule-decides PHASE`` (repeatable, a phase's full name as the core's ``phase_names`` give it, as
+in a training config's ``phases``) lets the rule's choice stand in those phases (still counted, as
+agreed): the win rate then shows what the agent's play in them cost.
 """
 
 from __future__ import annotations
@@ -63,25 +64,15 @@ class Shadowed:
         return chosen
 
 
-def phases_named(names: tuple[str, ...], parts: list[str]) -> tuple[int, ...]:
-    """The phases whose names contain one of ``parts``; a part that names none is an error."""
-    found = []
-    for part in parts:
-        hits = [i for i, name in enumerate(names) if part.lower() in name.lower()]
-        if not hits:
-            raise SystemExit(f"--rule-decides {part!r}: no phase name contains it; the phases: {list(names)}")
-        found += hits
-    return tuple(sorted(set(found)))
-
-
 def agreement(ruleset: str, side: str, spec: str, games: int, seed: int, rule_decides: list[str] = ()) -> dict:
     """The agent's win rate in the games and, per phase (by name), decisions and agreement."""
     from wargym.agents.base import make_agent
     from wargym.agents.evaluate import evaluate
+    from wargym.core import phase_ids
     from wargym.registry import core_class
 
     names = core_class(ruleset).phase_names
-    overridden = phases_named(names, list(rule_decides))
+    overridden = tuple(sorted(set(phase_ids(names, list(rule_decides), f"--rule-decides: {ruleset}"))))
     shadowed = Shadowed(make_agent(spec, ruleset, side), make_agent("rule", ruleset, side), overridden)
     result = evaluate(ruleset, shadowed, None if solitaire(ruleset) else "rule", games=games, seed=seed,
                       a_side=side, **game_options(ruleset, side))
@@ -102,13 +93,16 @@ def main() -> None:
     p.add_argument("--games", type=int, default=64)
     p.add_argument("--seed", type=int, default=5000, help="the first game's seed (default: the validation games')")
     p.add_argument("--rule-decides", action="append", default=[], metavar="PHASE",
-                   help="the rule's choice stands in the phases whose names contain PHASE (repeatable)")
+                   help="the rule's choice stands in the phase named PHASE (its full name; repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON line")
     args = p.parse_args()
     import torch
 
     torch.set_num_threads(1)
-    out = agreement(args.ruleset, args.side, args.agent, args.games, args.seed, args.rule_decides)
+    try:
+        out = agreement(args.ruleset, args.side, args.agent, args.games, args.seed, args.rule_decides)
+    except ValueError as err:   # an unknown phase: the message names it and lists the phases
+        p.error(str(err))
     if args.json:
         print(json.dumps(out))
         return

@@ -168,6 +168,26 @@ def test_agreement_counts_each_phase_and_the_rule_agrees_with_itself_everywhere(
     assert other["decisions"] > 100 and other["agreed"] < 0.5
 
 
+def test_agreement_rule_decides_lets_the_rule_choose_in_the_named_phases():
+    # --rule-decides: a random agent with the rule choosing in every phase plays the rule's games
+    # (agreed everywhere, the same win rate); one phase handed over agrees there and only there
+    import pytest
+
+    from wargym.world_at_war.state import PHASE_NAMES
+
+    module = benchmark("agreement")
+    rule = module.agreement("world_at_war", "japan", "rule", games=2, seed=5000)
+    every = module.agreement("world_at_war", "japan", "random", games=2, seed=5000, rule_decides=list(PHASE_NAMES))
+    assert every["agreed"] == 1.0 and every["win_rate"] == rule["win_rate"]
+    assert every["decisions"] == rule["decisions"] and every["rule_decides"] == list(PHASE_NAMES)
+    card = module.agreement("world_at_war", "japan", "random", games=2, seed=5000,
+                            rule_decides=["command card: play"])
+    agreed = {row["phase"]: row["agreed"] for row in card["phases"]}
+    assert agreed["command card: play"] == 1.0 and agreed["order: piece"] < 1.0
+    with pytest.raises(ValueError, match="--rule-decides: world_at_war has no phase 'card: play'"):
+        module.agreement("world_at_war", "japan", "random", games=2, rule_decides=["card: play"], seed=5000)
+
+
 def test_world_at_war_always_retreat_is_the_rule_except_at_the_voluntary_retreat_question():
     # rule 'Voluntary retreat': the defender may retreat one hex before the throw; the variant
     # always does (YES) and takes the rule's action at every other decision

@@ -341,18 +341,29 @@ def test_pointer_head_tells_two_units_in_one_hex_apart_by_their_own_blocks():
     assert torch.equal(differ[0, 6], same[0, 6]) and not torch.equal(differ[0, 7], differ[0, 6])
 
 
-def test_extractor_focus_is_the_trunk_at_the_marked_hex_and_residual_adds_the_entry_layer():
+def small_extractors(**options):
+    """(space, a small HexPointerExtractor, the same with ``options``): the same seed, so the same
+    weights wherever the options change nothing; 3 planes of 2 x 3 hexes, 5 global entries."""
     import torch
     from gymnasium import spaces
 
     from wargym.agents.policy import HexPointerExtractor
 
     space = spaces.Dict({"spatial": spaces.Box(0, 1, (3, 2, 3)), "global": spaces.Box(0, 1, (5,))})
-    torch.manual_seed(0)
-    plain = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6)
-    torch.manual_seed(0)
-    both = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6,
-                               focus_planes=[2], residual=True)
+    made = []
+    for extra in ({}, options):
+        torch.manual_seed(0)
+        made.append(HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6,
+                                        **extra))
+    return space, made[0], made[1]
+
+
+def test_extractor_focus_is_the_trunk_at_the_marked_hex_and_residual_adds_the_entry_layer():
+    import torch
+
+    from wargym.agents.policy import HexPointerExtractor
+
+    space, plain, both = small_extractors(focus_planes=[2], residual=True)
     assert both.summary_dim == plain.summary_dim + 4 and both.features_dim == plain.features_dim + 4
     obs = {"spatial": torch.rand(2, 3, 2, 3), "global": torch.rand(2, 5)}
     obs["spatial"][:, 2] = 0.0
@@ -372,16 +383,10 @@ def test_extractor_focus_is_the_trunk_at_the_marked_hex_and_residual_adds_the_en
 
 def test_extractor_summary_inputs_are_global_entries_as_they_are_at_the_summarys_end():
     import torch
-    from gymnasium import spaces
 
     from wargym.agents.policy import HexPointerExtractor, PointerHead
 
-    space = spaces.Dict({"spatial": spaces.Box(0, 1, (3, 2, 3)), "global": spaces.Box(0, 1, (5,))})
-    torch.manual_seed(0)
-    plain = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6)
-    torch.manual_seed(0)
-    fed = HexPointerExtractor(space, channels=(4, 4), dilations=(1, 2), global_embed=2, summary_dim=6,
-                              summary_inputs=[4, 1])
+    space, plain, fed = small_extractors(summary_inputs=[4, 1])
     assert fed.summary_dim == plain.summary_dim + 2 and fed.features_dim == plain.features_dim + 2
     obs = {"spatial": torch.rand(2, 3, 2, 3), "global": torch.rand(2, 5)}
     with torch.no_grad():

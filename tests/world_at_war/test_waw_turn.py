@@ -101,15 +101,11 @@ def test_waw_observation_names_every_phase_and_nothing_else_moves_with_it():
 
 def test_waw_training_configs_pass_the_hand_orders_to_the_card_logits():
     # configs/train/world_at_war_*.yaml name the global entries by number: they must be the block
-    from pathlib import Path
-
-    import yaml
-
+    from wargym.agents.train import load_config
     from wargym.world_at_war.observe import G_ORDERS
 
     for side in ("us", "japan"):
-        path = Path(__file__).resolve().parents[2] / "configs" / "train" / f"world_at_war_{side}.yaml"
-        cfg = yaml.safe_load(path.read_text())
+        cfg, path = load_config(f"world_at_war_{side}.yaml")
         assert cfg["extractor"]["summary_inputs"] == list(range(G_ORDERS, G_ORDERS + 10)), path
 
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wargym.world_at_war.actions import MAX_HAND
 from wargym.world_at_war.scenario import ACTIONS, COLOURS, FEATURES, KINDS, SYMBOLS, TERRAINS
 from wargym.world_at_war.sequence import hand_orders
 from wargym.world_at_war.state import PHASE_NAMES, PILE_DECK, PILE_DISCARD, PILE_HAND, StateArg
@@ -63,13 +64,13 @@ SLOT = len(COLOURS) + len(ACTIONS) + 1
 N_PHASES = len(PHASE_NAMES)
 G_SIDE = N_PHASES          # viewer active, deciding, victory points, quotas, turns
 HAND_0 = G_SIDE + 7
-PLAYED = HAND_0 + 10 * SLOT
+PLAYED = HAND_0 + MAX_HAND * SLOT
 G_DISCARD = PLAYED + SLOT + 3
 G_THROW = G_DISCARD + 8
 G_AIR = G_THROW + len(SYMBOLS) + 6
 AIR_SLOTS = 6
 G_ORDERS = G_AIR + 11 + 2 * AIR_SLOTS
-G_PIECES = G_ORDERS + 10
+G_PIECES = G_ORDERS + MAX_HAND
 
 
 def n_global(num_pieces: int) -> int:
@@ -155,16 +156,16 @@ def observe_batch(core, state, player: int) -> dict[str, np.ndarray]:
     gl[:, G_SIDE + 5] = sc.vp_quota[enemy] / 10.0
     gl[:, G_SIDE + 6] = state.turn / 100.0
     in_hand = state.card_pile == PILE_HAND + player
-    slots = np.full((B, 10), -1, dtype=np.int64)
+    slots = np.full((B, MAX_HAND), -1, dtype=np.int64)
     gi, ci = np.nonzero(in_hand)
     pos = state.card_pos[gi, ci]
-    keep = pos < 10
+    keep = pos < MAX_HAND
     slots[gi[keep], pos[keep]] = ci[keep]
-    gl[:, HAND_0:PLAYED] = _card_code(sc, slots).reshape(B, 10 * SLOT)
+    gl[:, HAND_0:PLAYED] = _card_code(sc, slots).reshape(B, MAX_HAND * SLOT)
     gl[:, PLAYED:PLAYED + SLOT] = _card_code(sc, state.card.astype(np.int64)[:, None])[:, 0]
-    orders = np.zeros((B, 10), dtype=np.int64)
+    orders = np.zeros((B, MAX_HAND), dtype=np.int64)
     hand_orders(core.tables, StateArg.of(state), player, orders)
-    gl[:, G_ORDERS:G_ORDERS + 10] = orders / 4.0
+    gl[:, G_ORDERS:G_ORDERS + MAX_HAND] = orders / 4.0
     gl[:, PLAYED + SLOT] = state.order_left / 4.0
     gl[:, PLAYED + SLOT + 1] = (state.card_pile == PILE_HAND + enemy).sum(1) / 10.0
     gl[:, PLAYED + SLOT + 2] = (state.card_pile == PILE_DECK).sum(1) / len(sc.card_action)

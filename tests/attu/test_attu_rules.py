@@ -11,7 +11,7 @@ import pytest
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit
-from wargym.attu.refit import recovery_steps, resolve_landing
+from wargym.attu.refit import lose_steps, recovery_steps, resolve_landing
 from wargym.attu.scenario import CLOUDY, FOG, JAPAN, RAIN, US, WILLIWAW
 from wargym.attu.state import LOC_ELIM, LOC_MAP, LOC_RESERVE, LOC_STAGING, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED
 from wargym.attu.victory import check_immediate, step8
@@ -152,6 +152,23 @@ def test_attu_3_8_2_casualty_track_30_japanese_win_at_once(core):
     b.set(casualties=30)
     check_immediate(b.tables, b.arrays, 0)
     assert b.state.terminated[0] and b.state.rewards[0].tolist() == [-1.0, 1.0]
+
+
+def test_attu_8_4_the_casualty_track_stops_at_30_when_one_event_loses_more(core):
+    """A 4-step infantry unit lost whole (9.2: landing in a closed zone) at 28 casualties moves the
+    marker to the track's last box, 30, not 32; a further hit in the same event leaves it there."""
+    b = Board(core)
+    b.place(b.japanese(), 2515)
+    inf = b.place("1/17 A", 2619)
+    other = b.place("1/17 B", 2620)
+    b.set(casualties=28)
+    lose_steps(b.tables, b.arrays, 0, inf, 4)
+    assert b.state.casualties[0] == 30 and b.state.unit_loc[0, inf] == LOC_ELIM
+    hit_unit(b.tables, b.arrays, 0, other, LOSS_RANGED)
+    assert b.state.casualties[0] == 30 and b.state.unit_steps[0, other] == 3
+    check_immediate(b.tables, b.arrays, 0)
+    assert b.state.terminated[0] and b.state.rewards[0].tolist() == [-1.0, 1.0]
+    assert core.check_state(b.state) == []
 
 
 def test_attu_3_8_2_unknowns_do_not_count_for_elimination(core):

@@ -136,6 +136,14 @@ def counts_on_casualty_track(T, u):
 
 
 @njit(cache=True)
+def record_casualties(T, S, g, u, n):
+    """8.4: n steps lost by unit u go on the Casualty Track if they count there; the marker stops
+    at the track's last box (30: 3.8.2 ends the game there), even when one event loses more."""
+    if counts_on_casualty_track(T, u):
+        S.casualties[g] = min(S.casualties[g] + n, T.casualty_max)
+
+
+@njit(cache=True)
 def hex_stats(T, S, g, occ, us_steps, us_batt, jp_n):
     """Per-hex aggregates for O(1) stacking checks: side, U.S. steps, U.S. battalion (-1 none or
     independents only, -2 mixed), Japanese Infantry/Artillery count (4.0)."""

@@ -14,7 +14,7 @@ for capture (8.2.1.2, 8.2.1.4).
 import numpy as np
 
 from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
-from wargym.attu.board import counts_on_casualty_track, side_of
+from wargym.attu.board import record_casualties, side_of
 from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ASIDE, LOC_MAP, LOC_RESERVE, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
@@ -38,8 +38,7 @@ def hit_unit(T, S, g, u, kind):
     """One hit on unit u (``kind``: a LOSS_* of state.py)."""
     if side_of(T, S, g, u) == US:
         S.unit_steps[g, u] -= 1
-        if counts_on_casualty_track(T, u):
-            S.casualties[g] += 1
+        record_casualties(T, S, g, u, 1)
         if S.unit_steps[g, u] <= 0:
             if kind == LOSS_MELEE_ON_DEFENDER and T.u_type[u] == ARTILLERY:
                 S.unit_loc[g, u] = LOC_ASIDE  # 8.2.1.2; unit_steps restored on capture

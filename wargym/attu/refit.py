@@ -23,7 +23,7 @@ Infantry for Unknowns.
 import numpy as np
 
 from wargym.attu.actions import END, LZ_0, MAX_BATTALIONS, REINF_0
-from wargym.attu.board import counts_on_casualty_track, roll, side_of, us_stack_ok, zoc_of
+from wargym.attu.board import record_casualties, roll, side_of, us_stack_ok, zoc_of
 from wargym.attu.fog import hide_units
 from wargym.attu.movement import INF, path_cost_from, zone_entry
 from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, LANDING_ZONES, UNKNOWN, US
@@ -92,8 +92,7 @@ def lose_steps(T, S, g, u, n):
     """Remove n steps of U.S. unit u outside combat (9.2), recording infantry ones (8.4)."""
     n = min(n, S.unit_steps[g, u])
     S.unit_steps[g, u] -= n
-    if counts_on_casualty_track(T, u):
-        S.casualties[g] += n
+    record_casualties(T, S, g, u, n)
     if S.unit_steps[g, u] <= 0:
         eliminate(T, S, g, u)
 

@@ -1,4 +1,4 @@
-"""The random masked play the fuzz tests share (Peleliu's and World at War's).
+"""The random masked play every ruleset's fuzz test shares.
 
 ``play_masked`` plays a batch of games at random among the legal actions until ``decisions``
 decisions have been taken, replacing finished games with new ones.  After every step it checks

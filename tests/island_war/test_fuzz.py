@@ -10,6 +10,7 @@ variant plays more.  Invariants, each a rule:
 * 4.0   a live game always offers at least one legal action; a finished one none
 * 3.0   rewards are +1/-1/0, zero-sum, and only set at the end
 * mask  = what step accepts: a sampled masked-out action raises IllegalActionError, state unchanged
+* endings: a game stops only by the rules or at the decision cap (a dead end fails with its phase)
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from wargym import IllegalActionError
+from masked_play import play_masked
 from wargym.island_war.core import IslandWarCore
+from wargym.island_war.state import PHASE_NAMES
 
 
 def check_invariants(core, state):
@@ -40,33 +42,14 @@ def check_invariants(core, state):
     assert np.isin(state.current_player, (0, 1)).all()
 
 
-def fuzz(core, batch, decisions, seed, probe_every=50):
-    rng = np.random.default_rng(seed)
-    state = core.init(batch, seed=seed)
-    done_games, taken, step = 0, 0, 0
-    while taken < decisions:
-        check_invariants(core, state)
-        mask = state.legal_action_mask
-        live = ~(state.terminated | state.truncated)
-        if step % probe_every == 0 and live.any():
-            g = int(np.nonzero(live)[0][0])
-            illegal = np.nonzero(~mask[g])[0]
-            a = (rng.random(mask.shape) * mask).argmax(1)
-            a[g] = rng.choice(illegal)
-            before = state.copy()
-            with pytest.raises(IllegalActionError):
-                core.step(state, a)
-            for name, arr in before.arrays().items():
-                assert np.array_equal(arr, getattr(state, name))
-        a = (rng.random(mask.shape) * mask).argmax(1)
-        state = core.step(state, a)
-        taken += int(live.sum())
-        step += 1
-        finished = state.terminated | state.truncated
-        if finished.any():
-            done_games += int(finished.sum())
-            state = core.reset_done(state, seed=seed + 1, episode=np.arange(batch) + 1000 * step)
-    return taken, done_games
+def fuzz(core, batch, decisions, seed, refuse_every=400):
+    """Random masked play (tests/masked_play.py) with the invariants checked after every step;
+    returns the finished games by how they ended ("terminated" by the rules or at the "cap")."""
+    endings = play_masked(core, core.init(batch, seed=seed), np.random.default_rng(seed), decisions=decisions,
+                          cap=int(core.tables.max_decisions), seed=seed + 1, refuse_every=refuse_every,
+                          phase_names=PHASE_NAMES, check=lambda before, after: check_invariants(core, after),
+                          ended=lambda state, g: None)
+    return endings
 
 
 @pytest.mark.parametrize("scenario,decisions,n", [
@@ -74,14 +57,14 @@ def fuzz(core, batch, decisions, seed, probe_every=50):
     ("bloody_ridge", "full", 25_000), ("bloody_ridge", "major", 10_000),
 ])
 def test_fuzz_random_masked_play_keeps_invariants(scenario, decisions, n):
-    taken, games = fuzz(IslandWarCore(scenario, decisions=decisions), batch=8, decisions=n, seed=17)
-    assert taken >= n and games >= 1
+    endings = fuzz(IslandWarCore(scenario, decisions=decisions), batch=8, decisions=n, seed=17)
+    assert sum(endings.values()) >= 1, endings
 
 
 @pytest.mark.slow
 def test_fuzz_long():
-    taken, _ = fuzz(IslandWarCore("saipan"), batch=256, decisions=1_000_000, seed=5, probe_every=500)
-    assert taken >= 1_000_000
+    endings = fuzz(IslandWarCore("saipan"), batch=256, decisions=1_000_000, seed=5, refuse_every=128_000)
+    assert endings["terminated"] > 0, endings
 
 
 @settings(max_examples=15, deadline=None)

@@ -151,11 +151,13 @@ class HexPointerExtractor(BaseFeaturesExtractor):
         spatial, glob = observations["spatial"], observations["global"]
         g = self.embed(glob)
         broadcast = g[:, :, None, None].expand(-1, -1, spatial.shape[2], spatial.shape[3])
+        # channels last: the CPU convolutions run ~1.5x faster so (same numbers, other memory order)
+        entry = torch.cat([spatial, broadcast], dim=1).contiguous(memory_format=torch.channels_last)
         if self.residual:  # the hex's own planes reach the heads past the 3x3 layers
-            entry = self.trunk[1](self.trunk[0](torch.cat([spatial, broadcast], dim=1)))
+            entry = self.trunk[1](self.trunk[0](entry))
             hexes = self.trunk[2:](entry) + entry
         else:
-            hexes = self.trunk(torch.cat([spatial, broadcast], dim=1))
+            hexes = self.trunk(entry)
         parts = [hexes.flatten(1), self.summary(hexes), g]
         if len(self.focus_planes):  # the trunk's features at each marked hex: [B, focus x channels]
             marks = spatial.index_select(1, self.focus_planes)

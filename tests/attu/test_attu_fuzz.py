@@ -72,7 +72,7 @@ def fuzz(core, batch, decisions, seed, refuse_every=1600, check_every=1):
     checked every ``check_every`` steps and the heroes after every step; returns the finished games
     by how they ended: "terminated" (3.8, 12.1, 14.0) or at the decision "cap".  A game stopped for
     want of a legal action fails the fuzz with its phase."""
-    steps = iter(range(1 << 62))
+    steps = itertools.count()
 
     def check(before, after):
         if next(steps) % check_every == 0:

@@ -45,11 +45,10 @@ def check_invariants(core, state):
 def fuzz(core, batch, decisions, seed, refuse_every=400):
     """Random masked play (tests/masked_play.py) with the invariants checked after every step;
     returns the finished games by how they ended ("terminated" by the rules or at the "cap")."""
-    endings = play_masked(core, core.init(batch, seed=seed), np.random.default_rng(seed), decisions=decisions,
-                          cap=int(core.tables.max_decisions), seed=seed + 1, refuse_every=refuse_every,
-                          phase_names=PHASE_NAMES, check=lambda before, after: check_invariants(core, after),
-                          ended=lambda state, g: None)
-    return endings
+    return play_masked(core, core.init(batch, seed=seed), np.random.default_rng(seed), decisions=decisions,
+                       cap=int(core.tables.max_decisions), seed=seed + 1, refuse_every=refuse_every,
+                       phase_names=PHASE_NAMES, check=lambda before, after: check_invariants(core, after),
+                       ended=lambda state, g: None)
 
 
 @pytest.mark.parametrize("scenario,decisions,n", [

@@ -71,6 +71,25 @@ def test_waw_two_flags_first_automatic_then_retreat_and_breakthrough(tmp_path):
     assert label(core, state.p_hex[0, 0]) == "0604" and label(core, state.p_hex[0, 1]) == "0602"
 
 
+def test_waw_forcing_a_breakthrough_the_rule_enters_and_hold_keeps_its_hex(tmp_path):
+    # the position above at "Forcing a breakthrough" ("the unit can force a breakthrough by entering
+    # the now free hex"): the baseline "rule" always enters, "hold" never does; elsewhere they agree
+    from wargym.agents import baselines
+
+    core, state = duel(tmp_path, de_figures=5)
+    state = attack(core, state, "0604", 5, 5, 6, 6, 6)
+    state = step(core, state, special(core, NO))
+    state = step(core, state, hx(core, "0603"))
+    state = step(core, state, hx(core, "0602"))
+    assert state.phase[0] == P_BREAKTHROUGH and state.current_player[0] == US
+    rule, hold = baselines.get("world_at_war", "us"), baselines.get("world_at_war", "us", "hold")
+    assert (rule.hold, hold.hold) == (False, True)
+    assert rule.act(core, state, US)[0] == special(core, YES)
+    assert hold.act(core, state, US)[0] == special(core, NO)
+    before = core.init(1, 0)
+    assert rule.act(core, before, 0)[0] == hold.act(core, before, 0)[0]
+
+
 def test_waw_flags_ignored_at_the_flag_figure(tmp_path):
     # "As long as a unit does not fall below the number indicated in the flag ..., all flags may be
     # ignored": 8 figures against a flag of 6

@@ -158,7 +158,7 @@ def test_a_replay_saved_for_a_player_holds_only_that_players_view(tmp_path):
     assert [a for a, p in zip(data["actions"], record.players) if p == 0] == \
         [a for a, p in zip(record.actions, record.players) if p == 0]
     assert data["final"] == core.to_dict(core.view(record.final, 0), 0)
-    assert data["initial"]["fields"]["rng_key"]["value"] == 0
+    assert data["initial"]["fields"]["rng_key"]["value"] == [0, 0]
     with pytest.raises(ReplayError, match="saved for us"):
         load_replay(path)
     whole = save_replay(record, tmp_path / "replay.json")

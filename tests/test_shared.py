@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from wargym.data import DataError, load_yaml, validate
 from wargym.hexgrid import NE, NW, S, SE, SW, N, HexGrid, opposite
-from wargym.rng import draw, game_keys, roll_numpy
+from wargym.rng import draw, entropy_keys, game_keys, roll_numpy, siphash24
 
 GRID = HexGrid(10, 8)
 
@@ -83,6 +83,58 @@ def test_dice_are_uniform():
     assert np.abs(counts - 10_000).max() < 400  # ~4 sigma
 
 
+MASK64 = 2**64 - 1
+
+
+def _splitmix64(x: int) -> int:
+    """SplitMix64 (Steele, Lea and Flood 2014) in plain Python integers, the reference."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def test_a_seeded_games_dice_are_splitmix64_of_its_key_and_counter_as_before():
+    """A seeded game's key is (SeedSequence([seed, i]), 0): its dice are those of the one-word
+    key that records of format 2 held, so seeded games play as they always did."""
+    keys = game_keys(3, 2)
+    assert (keys[:, 1] == 0).all()
+    assert keys[0, 0] == np.random.SeedSequence([3, 0]).generate_state(1, np.uint64)[0]
+    counters = np.zeros(2, dtype=np.uint32)
+    for c in range(50):
+        want = _splitmix64(int(keys[1, 0]) ^ ((c * 0xD1B54A32D192ED03) & MASK64)) % 6 + 1
+        assert draw(keys, counters, 1, 6) == want
+
+
+def test_siphash_2_4_gives_the_reference_vector():
+    """Aumasson and Bernstein's test vector: key 00 01 .. 0f, message 00 01 .. 07 (8 bytes)."""
+    key = bytes(range(16))
+    k0, k1 = (int.from_bytes(key[i:i + 8], "little") for i in (0, 8))
+    m = int.from_bytes(bytes(range(8)), "little")
+    assert int(siphash24(np.uint64(k0), np.uint64(k1), np.uint64(m))) == 0x93F5F5799A932462
+
+
+def test_an_entropy_keyed_game_draws_siphash_of_its_counter():
+    keys = entropy_keys(3)
+    counters = np.zeros(3, dtype=np.uint32)
+    for c in range(20):
+        want = int(siphash24(keys[2, 0], keys[2, 1], np.uint64(c))) % 20 + 1
+        assert draw(keys, counters, 2, 20) == want
+    again, _ = roll_numpy(keys, np.zeros(3, dtype=np.uint32), 20)
+    assert again[2] == int(siphash24(keys[2, 0], keys[2, 1], np.uint64(0))) % 20 + 1
+
+
+def test_entropy_keys_have_128_random_bits():
+    """Every one of the 128 bits takes both values over 2,000 keys (a bit stuck at 0 or 1 would
+    do so with probability 2**-1999), the second word is never 0 (it selects SipHash) and no two
+    keys are alike."""
+    keys = entropy_keys(2000)
+    assert keys.shape == (2000, 2) and keys.dtype == np.uint64 and (keys[:, 1] != 0).all()
+    bits = np.unpackbits(keys.view(np.uint8), axis=1)
+    assert bits.shape[1] == 128 and bits.any(axis=0).all() and (~bits.astype(bool)).any(axis=0).all()
+    assert len({tuple(k) for k in keys.tolist()}) == 2000
+
+
 def test_negative_seed_rejected():
     with pytest.raises(ValueError, match="seed"):
         game_keys(-1, 2)
@@ -128,3 +180,18 @@ def test_every_source_and_data_folder_ships_in_the_wheel():
                 wanted.add(".".join([package, *folder.relative_to(root / top).parts]))
     assert sorted(wanted - set(setup.packages())) == []
     assert {"*.md", "*.yaml", "*.json"} <= set(setup.DATA)
+
+
+def test_a_format_2_record_reads_as_its_key_and_a_zero_word():
+    """Records of format 2 (before entropy keys) held a one-word rng_key: read as (key, 0), the
+    same game with the same dice."""
+    from wargym import make_core
+
+    core = make_core("island_war", scenario="bloody_ridge")
+    state = core.init(1, 5)
+    record = core.to_dict(state, 0)
+    assert record["format"] == 3 and record["fields"]["rng_key"]["value"][1] == 0
+    old = {**record, "format": 2,
+           "fields": {**record["fields"], "rng_key": {"dtype": "uint64", "value": record["fields"]["rng_key"]["value"][0]}}}
+    restored = core.from_dict(old)
+    assert all(np.array_equal(getattr(restored, k), v) for k, v in state.arrays().items())

@@ -49,10 +49,12 @@ def _mix(x: np.ndarray) -> np.ndarray:
 
 
 def keyed_actions(keys: np.ndarray, step: int, mask: np.ndarray) -> np.ndarray:
-    """int64[B]: a legal action of each game drawn from a hash of its key ``keys[g]`` and ``step``
-    alone (0 for a game with no legal action)."""
+    """int64[B]: a legal action of each game drawn from a hash of its key ``keys[g]`` (uint64[2],
+    as ``rng_key``) and ``step`` alone (0 for a game with no legal action)."""
+    keys = np.asarray(keys, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        u = _mix(np.asarray(keys, dtype=np.uint64) ^ (np.uint64(step + 1) * np.uint64(0x9E3779B97F4A7C15)))
+        key = keys[:, 0] ^ _mix(keys[:, 1])   # a seeded game's second word is 0, and _mix(0) == 0
+        u = _mix(key ^ (np.uint64(step + 1) * np.uint64(0x9E3779B97F4A7C15)))
     counts = mask.sum(axis=1)
     rank = (u % np.maximum(counts, 1).astype(np.uint64)).astype(np.int64)
     order = np.cumsum(mask, axis=1) - 1

@@ -25,7 +25,7 @@ State fields every game has first (``BaseState``)::
     rewards            float32[B, P]  final result (+1/-1/0), 0 while running
     turn               int16[B]       game turn
     phase              int8[B]        the decision in progress, an index into Core.phase_names
-    rng_key/counter    uint64/uint32  per-game dice (wargym.rng)
+    rng_key/counter    uint64[B, 2]/uint32  per-game dice (wargym.rng)
     forced, forced_n   int16[B, Q]    values a test forced for the next dice and cards (wargym.rng)
 """
 
@@ -41,10 +41,10 @@ import numpy as np
 
 from wargym import hidden as hidden_info
 from wargym import schema
-from wargym.rng import FORCED_MAX, game_keys
+from wargym.rng import FORCED_MAX, KEY_WORDS, game_keys
 from wargym.schema import var
 
-RECORD_FORMAT = 2
+RECORD_FORMAT = 3   # 3: rng_key is two words (wargym.rng); a format-2 record is read as (key, 0)
 RENDER_MODES = ("ansi", "rgb_array")
 
 
@@ -69,7 +69,7 @@ class BaseState:
     rewards: np.ndarray = var("float32", ("P",), low=-1, high=1)
     turn: np.ndarray = var("int16", init=1, low=0)
     phase: np.ndarray = var("int8", low=0, high="PHASES-1")
-    rng_key: np.ndarray = var("uint64")
+    rng_key: np.ndarray = var("uint64", (KEY_WORDS,))
     rng_counter: np.ndarray = var("uint32")
     forced: np.ndarray = var("int16", ("Q",), low=0)
     forced_n: np.ndarray = var("int8", low=0, high="Q")
@@ -218,7 +218,7 @@ class BaseCore(ABC):
     # -- what a ruleset writes -------------------------------------------------------------------
     @abstractmethod
     def _init(self, keys: np.ndarray) -> BaseState:
-        """New games, one per key (uint64[B]), each at its first decision."""
+        """New games, one per key (uint64[B, 2], wargym.rng), each at its first decision."""
 
     @abstractmethod
     def _step(self, state: BaseState, actions: np.ndarray) -> BaseState:
@@ -321,6 +321,14 @@ class BaseCore(ABC):
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         return self._init(game_keys(seed, batch_size))
 
+    def init_from_keys(self, keys: np.ndarray) -> BaseState:
+        """New games dealt from explicit keys (uint64[B, 2]: ``wargym.rng.game_keys`` or
+        ``wargym.rng.entropy_keys``, which the bot protocol's sessions use)."""
+        keys = np.asarray(keys)
+        if keys.ndim != 2 or keys.shape[1] != KEY_WORDS or keys.dtype != np.uint64 or not len(keys):
+            raise ValueError(f"keys must be uint64[B, {KEY_WORDS}] with B >= 1, got {keys.dtype}{list(keys.shape)}")
+        return self._init(keys)
+
     def legal_mask(self, state: BaseState) -> np.ndarray:
         return state.legal_action_mask
 
@@ -408,7 +416,7 @@ class BaseCore(ABC):
         """New games for the slots ``games``: game i keyed SeedSequence([seed, episode[i]])."""
         if episode is None:
             episode = np.arange(int(games.max()) + 1)
-        keys = np.array([game_keys(seed, 1, first_game=int(episode[g]))[0] for g in games], dtype=np.uint64)
+        keys = np.concatenate([game_keys(seed, 1, first_game=int(episode[g])) for g in games])
         return self._init(keys)
 
     def refresh(self, state: BaseState) -> BaseState:
@@ -478,6 +486,7 @@ class BaseCore(ABC):
         for i, rec in enumerate(records):
             if not isinstance(rec, dict):
                 raise RecordError(f"record {i}: a record is a JSON object, got {type(rec).__name__}")
+            rec = _from_format_2(rec)
             if rec.get("format") == 1:
                 raise RecordError(f"record {i}: format 1 was written by wargym 0.1 before the engine layer; "
                                   f"this wargym reads format {RECORD_FORMAT} (save the game again)")
@@ -548,6 +557,16 @@ class BaseCore(ABC):
             g = int(np.flatnonzero(done & state.legal_action_mask.any(axis=1))[0])
             raise RecordError(f"field legal_action_mask: game {g} is over but has legal actions")
         return state
+
+
+def _from_format_2(rec: dict) -> dict:
+    """A record of format 2 (a one-word ``rng_key``: a seeded game's key) as format 3 reads it:
+    the key's second word 0, the dice unchanged (wargym.rng); any other record as it is."""
+    fields = rec.get("fields")
+    if rec.get("format") != 2 or not isinstance(fields, dict) or not isinstance(fields.get("rng_key"), dict):
+        return rec
+    key = fields["rng_key"]
+    return {**rec, "format": RECORD_FORMAT, "fields": {**fields, "rng_key": {**key, "value": [key.get("value"), 0]}}}
 
 
 def phase_ids(names: tuple[str, ...], phases, owner: str) -> list[int]:

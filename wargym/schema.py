@@ -136,6 +136,11 @@ def check(state_class: type, arrays: Mapping[str, np.ndarray], dims: Mapping[str
     return errors
 
 
+def _whole_within(value: Any, info: np.iinfo) -> bool:
+    """Whether every number of ``value`` (nested lists) is a whole number (not a bool) in ``info``'s range."""
+    return all(isinstance(x, int) and not isinstance(x, bool) and info.min <= x <= info.max for x in _leaves(value))
+
+
 def _leaves(value):
     """The scalars of a nested list (a JSON value)."""
     if isinstance(value, (list, tuple)):
@@ -154,7 +159,10 @@ def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.nd
         if name not in values:
             continue
         try:
-            arr = np.asarray(values[name])
+            if v.dtype == np.uint64 and _whole_within(values[name], np.iinfo(v.dtype)):
+                arr = np.asarray(values[name], dtype=v.dtype)  # numpy reads [2**63, 0] as floats: exactly, instead
+            else:
+                arr = np.asarray(values[name])
         except (TypeError, ValueError) as err:  # ragged lists
             raise ValueError(f"field {name}: not an array of numbers ({err})") from None
         kind = arr.dtype.kind

@@ -35,9 +35,9 @@ def test_a_session_hides_the_dice_and_the_japanese_secrets_from_the_us(attu):
     view = ask(attu, cmd="view", game=game["game"], token=token)
     assert view["ok"] and view["side"] == "us" and view["your_turn"] and view["legal"]
     fields = view["state"]["fields"]
-    assert fields["rng_key"]["value"] == 0 and fields["rng_counter"]["value"] == 0  # 1.2: no dice to read
+    assert fields["rng_key"]["value"] == [0, 0] and fields["rng_counter"]["value"] == 0  # 1.2: no dice to read
     real = attu.sessions[game["game"]].state
-    assert real.rng_key[0] != 0
+    assert real.rng_key[0].all()  # dealt from 128 bits of entropy (the proposed seed needs every side's yes)
     core = attu.core
     assert fields["ke_effect"]["value"] == 0 != int(real.ke_effect[0])               # 12.1: the chit
     japanese = (core.scenario.unit_side == 1) & core.scenario.unit_in_play

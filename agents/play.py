@@ -142,7 +142,8 @@ class TerminalGame:
     def opponent_decides(self, player: int) -> None:
         core, state = self.core, self.state
         action = int(np.asarray(self.opponents[player].act(core, state, player)).reshape(-1)[0])
-        self.say(f"  {_side(core.players[player])}: {core.describe_action(action, state, 0)}")
+        # in the human's words: what the human may know of the move (a card from a hidden hand is not named)
+        self.say(f"  {_side(core.players[player])}: {core.describe_action(action, state, 0, viewer=self.human)}")
         self.state = core.step(state, np.array([action], dtype=np.int64))
         self.board_due = True
 

@@ -11,14 +11,19 @@ One JSON object per line in, one JSON object per line out (flushed), in order.  
   legal, describe, step.  A record is checked before the rules see it (``core.from_dict``).
 * sessions, for programs that must not peek: the server holds the game (``new``); each side is
   joined once (``join``, which hands out that side's secret token) and then sees only its own view
-  (``view``, ``play``, ``observe``): the redacted record of ``core.view`` (wargym.hidden), its own
-  legal actions, its board and summary; never the dice key, another side's hidden facts or its
-  options, and no way to set the dice.  ``session_view`` builds every such payload, and the
-  contract's leak test checks it.
+  (``view``, ``play``, ``observe``, ``describe``): the redacted record of ``core.view``
+  (wargym.hidden), its own legal actions, its board and summary, and every text (descriptions, why
+  an action is refused) written from its view; never the dice key, another side's hidden facts
+  or its options, and no way to set the dice.  The game is dealt when every client side has joined,
+  from 128 bits of the operating system's entropy (``wargym.rng.entropy_keys``), or from a seed
+  only when every side agreed to it.  ``session_view``, ``session_observation``,
+  ``session_descriptions`` and ``session_refusals`` build every payload a side receives, and the
+  contract's leak test checks them.
 
-The full reference with example sessions is docs/bot-protocol.md.  A bad request gets
-``{"ok": false, "error": "..."}`` and the server goes on; only ``quit`` or the end of the input
-stop it.  Anything else the program would print goes to stderr, so stdout carries only responses.
+Whatever a client sends, the server answers each request line with exactly one JSON line and goes
+on (``Limits``: line length, nesting, numbers, list lengths, games per client, idle games expire);
+only ``quit`` or the end of the input stop it.  The full reference is docs/bot-protocol.md.
+Anything else the program would print goes to stderr, so stdout carries only responses.
 """
 
 from __future__ import annotations
@@ -26,21 +31,52 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import itertools
 import json
+import math
 import secrets
 import socketserver
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 import numpy as np
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 COMMANDS = ("ping", "act", "legal", "describe", "step", "new", "join", "view", "play", "observe", "close", "quit")
-MAX_SESSIONS = 1000
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one client may send and hold (docs/bot-protocol.md, Limits).  A request past a limit
+    gets an ``ok: false`` answer naming it; the server goes on."""
+
+    line_bytes: int = 1 << 20          # one request line (a Saipan state record is ~40 KB)
+    depth: int = 32                    # nesting of arrays and objects in a request
+    digits: int = 30                   # digits of an integer (seeds and action ids need 20 at most)
+    text: int = 200                    # characters of a client's value quoted back in an error
+    games: int = 1000                  # games the server holds
+    games_per_client: int = 16         # games one client (a connection; stdin is one) created and are held
+    idle_seconds: float = 1800.0       # a game nobody asked about for this long is dropped
+
+
+class RequestError(ValueError):
+    """A request the server cannot answer; its message goes back as the response's "error"."""
+
+
+def _cut(text: str, limit: int = Limits.text) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _show(value: Any, limit: int = Limits.text) -> str:
+    """A client's value quoted in an error, cut to ``limit`` characters."""
+    return _cut(repr(value), limit)
+
+
+# ---------------------------------------------------------------------------------- what a side gets
 def session_view(core, state, viewer: int) -> dict[str, Any]:
     """What player ``viewer`` of a session is sent about its game (batch of one): the redacted
     record (``core.view``), whose decision it is, its own legal actions when it decides, its
@@ -62,7 +98,8 @@ def session_view(core, state, viewer: int) -> dict[str, Any]:
         out["rewards"] = dict(zip(core.players, (float(r) for r in core.rewards(state)[0])))
     if to_move == viewer:
         legal = np.flatnonzero(core.legal_mask(state)[0]).tolist()
-        out["legal"] = [{"action": a, "description": core.describe_action(a, state, 0)} for a in legal]
+        out["legal"] = [{"action": a, "description": text}
+                        for a, text in zip(legal, core.describe_actions(legal, state, 0, viewer))]
     return out
 
 
@@ -78,18 +115,46 @@ def session_observation(core, state, viewer: int) -> dict[str, Any]:
             "action_mask": np.flatnonzero(mask).tolist()}
 
 
+def session_descriptions(core, state, viewer: int, actions: list[int]) -> list[dict[str, Any]]:
+    """``describe`` in a session: each action in words as player ``viewer`` may read them."""
+    return [{"action": a, "description": text} for a, text in zip(actions, core.describe_actions(actions, state, 0, viewer))]
+
+
+def session_refusals(core, state, viewer: int, actions: list[int]) -> list[str | None]:
+    """The error ``play`` answers player ``viewer`` for each of ``actions`` (None: it would be
+    played), written from the viewer's view: another side's options, cards or counters are never
+    named in it."""
+    if bool(core.terminated(state)[0] or core.truncated(state)[0]):
+        return ["the game is over: no action can be taken"] * len(actions)
+    decider = int(core.current_player(state)[0])
+    if decider != viewer:
+        return [f"it is not {core.players[viewer]}'s decision"] * len(actions)
+    mask = np.asarray(core.legal_mask(state)[0])
+    illegal = [a for a in actions if not mask[a]]
+    texts = dict(zip(illegal, core.illegal_texts(state, 0, illegal, viewer)))
+    return [None if mask[a] else f"action {a} is illegal: {texts[a]}" for a in actions]
+
+
+# ------------------------------------------------------------------------------------------ sessions
 @dataclass
 class Session:
-    """A game the server holds: its state, the token of each joined side, the sides the server's
-    agent plays."""
+    """A game the server holds.  It is dealt (``state``) once every client side has joined;
+    ``seed`` is the seed its creator proposed, used only if every side agreed to it."""
 
-    state: Any
     server_plays: tuple[int, ...]
+    client_sides: tuple[int, ...]
+    creator: int                                              # the client that asked for it
+    seed: int | None = None
+    state: Any = None
+    seeded: bool = False                                      # dealt from ``seed`` (else from entropy)
     tokens: dict[str, int] = field(default_factory=dict)     # token -> player
+    agreed: set[int] = field(default_factory=set)            # client sides that named the seed in join
+    left: set[int] = field(default_factory=set)              # client sides that closed the game
+    touched: float = 0.0                                      # the clock when a request last named it
 
-
-class RequestError(ValueError):
-    """A request the server cannot answer; its message goes back as the response's "error"."""
+    def waiting_for(self) -> list[int]:
+        joined = set(self.tokens.values())
+        return [p for p in self.client_sides if p not in joined]
 
 
 class BotServer:
@@ -98,10 +163,14 @@ class BotServer:
 
     A trained policy (sb3:, onnx:) brings its settings (wargym.agents.base): ruleset, scenario,
     decisions and rule options default to its own, and it plays the side it was trained for;
-    a value given that contradicts them is an error naming both."""
+    a value given that contradicts them is an error naming both.  ``trust_seeds``: the server's
+    agent agrees to a seed a session's clients agree on (its own sides have no secret to keep from
+    them, e.g. a research harness); by default a session in which the server plays a side is dealt
+    from entropy whatever the clients say."""
 
     def __init__(self, ruleset: str | None, agent_spec: str, scenario: str | None = None, side: str | None = None,
-                 decisions: str | None = None, seed: int = 0):
+                 decisions: str | None = None, seed: int = 0, limits: Limits = Limits(),
+                 trust_seeds: bool = False, clock: Callable[[], float] = time.monotonic):
         from wargym.agents.base import CLI_FLAGS, SettingsError, game_settings, make_agent
         from wargym.replay import make_core_for
 
@@ -123,9 +192,12 @@ class BotServer:
         self.agents = {p: make_agent(agent_spec, ruleset, name, seed=seed + p)
                        for p, name in enumerate(players) if side is None or name == side}
         self.unplayable: dict[int, str] = {}  # player -> why the agent cannot play it (see warm_up)
+        self.limits, self.trust_seeds, self.clock = limits, trust_seeds, clock
+        self.max_history = int(getattr(getattr(self.core, "tables", None), "max_decisions", 100_000))
         self.sessions: dict[str, Session] = {}
+        self.swept = clock()
+        self.lock = threading.Lock()   # one request at a time touches the games, agents and rules
         self.tcp: socketserver.TCPServer | None = None  # set by ``listen``
-        self.done = False
 
     # -- the games in a request --------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -148,10 +220,6 @@ class BotServer:
                   file=sys.stderr)
 
     def _state(self, req: dict[str, Any]):
-        for key in ("ruleset", "scenario"):
-            want = getattr(self, key)
-            if key in req and req[key] != want:
-                raise RequestError(f"this server plays {key} {want!r}, the request is for {req[key]!r}")
         has_state, has_history = "state" in req, "history" in req
         if has_state == has_history:
             raise RequestError("send exactly one of 'state' (a state record) or 'history' ({'seed', 'actions'})")
@@ -162,7 +230,7 @@ class BotServer:
             try:
                 return self.core.from_dict(record)
             except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError) as err:
-                raise RequestError(f"bad state record: {err}") from None
+                raise RequestError(f"bad state record: {_cut(str(err), 1000)}") from None
         return self._replay(req["history"])
 
     def _replay(self, history: Any):
@@ -172,7 +240,10 @@ class BotServer:
             raise RequestError("'history' must be {\"seed\": int, \"actions\": [int, ...]}")
         seed, actions = history.get("seed", 0), history.get("actions", [])
         if not _is_int(seed) or seed < 0:
-            raise RequestError(f"history seed must be a non-negative integer, got {seed!r}")
+            raise RequestError(f"history seed must be a non-negative integer, got {_show(seed)}")
+        if len(actions) > self.max_history:
+            raise RequestError(f"a history of {len(actions)} actions: a game of this server ends after "
+                               f"{self.max_history} decisions")
         core = self.core
         state = core.init(1, int(seed))
         for i, a in enumerate(actions):
@@ -205,23 +276,40 @@ class BotServer:
             raise RequestError(f"'action' is missing: an integer in 0..{self.core.num_actions - 1}")
         return self._checked_action(req["action"], "'action'")
 
+    def _actions(self, req: dict[str, Any]) -> tuple[list[int], bool]:
+        """The action or list of actions of ``describe`` (at most one per action id), and whether
+        a list was sent."""
+        actions = req["action"]
+        many = isinstance(actions, list)
+        if many and len(actions) > self.core.num_actions:
+            raise RequestError(f"'action' lists {len(actions)} actions: at most {self.core.num_actions} "
+                               f"(one per action id) in one request")
+        checked = [self._checked_action(a, f"'action'[{i}]" if many else "'action'")
+                   for i, a in enumerate(actions if many else [actions])]
+        return checked, many
+
     def _checked_action(self, a: Any, what: str) -> int:
         """``a`` as an action id; RequestError naming ``what`` unless an integer in 0..A-1."""
         last = self.core.num_actions - 1
         if not _is_int(a):
-            raise RequestError(f"{what} must be an integer in 0..{last}, got {a!r}")
+            raise RequestError(f"{what} must be an integer in 0..{last}, got {_show(a)}")
         if not 0 <= a <= last:
             raise RequestError(f"{what} {a} is out of range: actions are 0..{last}")
         return int(a)
 
-    # -- the commands ------------------------------------------------------------------------------
+    # -- the stateless commands --------------------------------------------------------------------
     def ping(self, req: dict[str, Any]) -> dict[str, Any]:
         from wargym import __version__
 
+        lim = self.limits
         return {"pong": True, "protocol": PROTOCOL_VERSION, "wargym": __version__, "ruleset": self.ruleset,
                 "scenario": self.scenario, "decisions": self.decisions, "players": list(self.core.players),
                 "side": self.side, "plays": [self.core.players[p] for p in sorted(self.agents)],
-                "agent": str(self.agent_spec), "num_actions": int(self.core.num_actions)}
+                "agent": str(self.agent_spec), "num_actions": int(self.core.num_actions),
+                "limits": {"line_bytes": lim.line_bytes, "depth": lim.depth, "digits": lim.digits,
+                           "games": lim.games, "games_per_client": lim.games_per_client,
+                           "idle_seconds": lim.idle_seconds, "history": self.max_history},
+                "trust_seeds": self.trust_seeds}
 
     def act(self, req: dict[str, Any]) -> dict[str, Any]:
         core = self.core
@@ -244,29 +332,33 @@ class BotServer:
         state = self._state(req)
         out = self._result(state)
         legal = [] if out["game_over"] else np.flatnonzero(core.legal_mask(state)[0]).tolist()
-        out["actions"] = [{"action": a, "description": core.describe_action(a, state, 0)} for a in legal]
+        out["actions"] = [{"action": a, "description": text} for a, text in zip(legal, core.describe_actions(legal, state))]
         return out
 
     def describe(self, req: dict[str, Any]) -> dict[str, Any]:
-        """Descriptions of ``action`` (an int or a list) in the context of the game if one is sent;
-        with no action: the game sent (whose decision, summary, text board), or with no game the
-        game definition (players, action layout, observation shapes)."""
+        """Descriptions of ``action`` (an int or a list) in the context of the game if one is sent
+        (a record or history; in a session, ``game`` and ``token``: as that side may read them);
+        with no action: the game (whose decision, summary, text board), or with no game the game
+        definition (players, action layout, observation shapes)."""
         core = self.core
-        has_game = "state" in req or "history" in req
-        state = self._state(req) if has_game else None
+        viewer = None
+        if "game" in req:
+            session, viewer = self._joined(req, started=True)
+            state = session.state
+        else:
+            state = self._state(req) if ("state" in req or "history" in req) else None
         if "action" in req:
-            actions = req["action"]
-            many = isinstance(actions, list)
-            for i, a in enumerate(actions if many else [actions]):
-                self._checked_action(a, f"'action'[{i}]" if many else "'action'")
-            described = [{"action": int(a), "description": core.describe_action(int(a), state, 0)}
-                         for a in (actions if many else [actions])]
+            actions, many = self._actions(req)
+            if viewer is not None:
+                described = session_descriptions(core, state, viewer, actions)
+            else:
+                described = [{"action": a, "description": t} for a, t in zip(actions, core.describe_actions(actions, state))]
             return {"actions": described} if many else described[0]
         if state is not None:
             out = self._result(state)
             out["turn"] = int(state.turn[0])
-            out["summary"] = core.summary(state, 0)
-            out["board"] = core.render(state, 0, "ansi")
+            out["summary"] = core.summary(state, 0, viewer=viewer)
+            out["board"] = core.render(state, 0, "ansi", viewer=viewer)
             return out
         from wargym.agents.export import action_layout
 
@@ -290,75 +382,122 @@ class BotServer:
         return {"description": description, **self._result(state), "state": core.to_dict(state, 0)}
 
     # -- sessions: the server holds the game ---------------------------------------------------------
-    def new(self, req: dict[str, Any]) -> dict[str, Any]:
-        """A new game held by the server: ``seed`` deals it (default: a random one the clients never
-        see), ``server_plays`` lists the sides the server's agent plays; the other sides are
-        joined by clients."""
-        core = self.core
-        if len(self.sessions) >= MAX_SESSIONS:
-            raise RequestError(f"this server holds {MAX_SESSIONS} games already: close one first")
-        seed = req.get("seed", secrets.randbelow(2**31))
-        if not _is_int(seed) or seed < 0:
-            raise RequestError(f"seed must be a non-negative integer, got {seed!r}")
+    def new(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
+        """A new game held by the server: ``server_plays`` lists the sides the server's agent
+        plays, the others are joined by clients; ``seed`` proposes a seed to deal it from, used
+        only if every side agrees (``join``).  The game is dealt once every client side has joined."""
+        core, lim = self.core, self.limits
+        if len(self.sessions) >= lim.games:
+            raise RequestError(f"this server holds {lim.games} games, the most it holds: close one, or wait for "
+                               f"idle games to expire ({lim.idle_seconds:g} s without a request)")
+        mine = sum(1 for s in self.sessions.values() if s.creator == client)
+        if mine >= lim.games_per_client:
+            raise RequestError(f"this client created {mine} games that are still held, the most one client may: "
+                               f"close one, or wait for idle games to expire ({lim.idle_seconds:g} s)")
+        seed = req.get("seed")
+        if seed is not None and (not _is_int(seed) or seed < 0):
+            raise RequestError(f"seed must be a non-negative integer, got {_show(seed)}")
         plays = req.get("server_plays", [])
-        if not isinstance(plays, list) or any(p not in core.players for p in plays):
-            raise RequestError(f"server_plays must be a list of players of {core.name}: {list(core.players)}")
-        players = tuple(core.players.index(p) for p in plays)
+        if not isinstance(plays, list) or any(not isinstance(p, str) or p not in core.players for p in plays):
+            raise RequestError(f"server_plays must be a list of players of {core.name}: {list(core.players)}, "
+                               f"got {_show(plays)}")
+        players = tuple(sorted({core.players.index(p) for p in plays}))
         cannot = [core.players[p] for p in players if p not in self.agents]
         if cannot:
             raise RequestError(f"the server's agent does not play {cannot}; it plays "
                                f"{[core.players[p] for p in sorted(self.agents)]}")
-        game = secrets.token_hex(6)
-        self.sessions[game] = Session(self._server_moves(core.init(1, int(seed)), players), players)
-        return {"game": game, "players": list(core.players), "server_plays": list(plays)}
+        clients = tuple(p for p in range(len(core.players)) if p not in players)
+        if not clients:
+            raise RequestError("a session needs a side for a client to join: server_plays names every player")
+        game = secrets.token_hex(8)
+        self.sessions[game] = Session(players, clients, client, None if seed is None else int(seed),
+                                      touched=self.clock())
+        return {"game": game, "players": list(core.players), "server_plays": [core.players[p] for p in players],
+                "seed": seed, "started": False}
 
-    def join(self, req: dict[str, Any]) -> dict[str, Any]:
-        """The token of a side of a held game: each side once, never one the server plays."""
+    def join(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
+        """The token of a side of a held game: each side once, never one the server plays.
+        ``seed``: this side agrees to the seed the game's creator proposed (it must be that seed).
+        The last side to join deals the game."""
         session = self._session(req)
+        core = self.core
         side = req.get("side")
-        if side not in self.core.players:
-            raise RequestError(f"side must be one of {list(self.core.players)}, got {side!r}")
-        player = self.core.players.index(side)
+        if not isinstance(side, str) or side not in core.players:
+            raise RequestError(f"side must be one of {list(core.players)}, got {_show(side)}")
+        player = core.players.index(side)
         if player in session.server_plays:
             raise RequestError(f"the server plays {side} in this game")
-        if player in session.tokens.values():
+        if player in session.tokens.values() or player in session.left:
             raise RequestError(f"{side} has been joined already")
+        if "seed" in req:
+            if session.seed is None:
+                raise RequestError("no seed was proposed for this game: it is dealt from the operating system's entropy")
+            if not _is_int(req["seed"]) or req["seed"] != session.seed:
+                raise RequestError(f"this game's proposed seed is {session.seed}, not {_show(req['seed'])}: "
+                                   f"to agree, name it; to refuse it, join without 'seed'")
+            session.agreed.add(player)
         token = secrets.token_hex(16)
         session.tokens[token] = player
-        return {"game": req["game"], "side": side, "token": token}
+        if not session.waiting_for():
+            self._deal(session)
+        return {"game": req["game"], "side": side, "token": token, **self._seeding(session)}
 
-    def view(self, req: dict[str, Any]) -> dict[str, Any]:
-        session, player = self._joined(req)
-        return {"game": req["game"], **session_view(self.core, session.state, player)}
+    def _deal(self, session: Session) -> None:
+        """Deal the game: from its proposed seed if every side agreed (the server's own sides only
+        with ``trust_seeds``), else from 128 bits of the operating system's entropy."""
+        from wargym.rng import entropy_keys, game_keys
 
-    def observe(self, req: dict[str, Any]) -> dict[str, Any]:
+        agreed = (session.seed is not None and session.agreed == set(session.client_sides)
+                  and (self.trust_seeds or not session.server_plays))
+        session.seeded = agreed
+        keys = game_keys(session.seed, 1) if agreed else entropy_keys(1)
+        session.state = self._server_moves(self.core.init_from_keys(keys), session.server_plays)
+
+    def _seeding(self, session: Session) -> dict[str, Any]:
+        """How a game is (or will be) dealt, as every side is told: the proposed seed, who agreed,
+        whether the game started, and from what it was dealt."""
+        out: dict[str, Any] = {"seed": session.seed, "agreed": [self.core.players[p] for p in sorted(session.agreed)],
+                               "started": session.state is not None,
+                               "waiting_for": [self.core.players[p] for p in session.waiting_for()]}
+        if session.state is not None:
+            out["dealt_from"] = "seed" if session.seeded else "entropy"
+        return out
+
+    def view(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         session, player = self._joined(req)
+        out = {"game": req["game"], **self._seeding(session),
+               "left": [self.core.players[p] for p in sorted(session.left)]}
+        if session.state is None:
+            return {**out, "side": self.core.players[player]}
+        return {**out, **session_view(self.core, session.state, player)}
+
+    def observe(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
+        session, player = self._joined(req, started=True)
         return {"game": req["game"], **session_observation(self.core, session.state, player)}
 
-    def play(self, req: dict[str, Any]) -> dict[str, Any]:
+    def play(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         """The joined side's action; then the server's agent plays its sides until a client must
         decide or the game ends.  Returns the side's view."""
-        from wargym.core import IllegalActionError
-
         core = self.core
-        session, player = self._joined(req)
+        session, player = self._joined(req, started=True)
         action = self._action(req)
-        state = session.state
-        if self._over(state):
-            raise RequestError("the game is over: no action can be taken")
-        if int(core.current_player(state)[0]) != player:
-            raise RequestError(f"it is not {core.players[player]}'s decision")
-        try:
-            state = core.step(state, np.array([action], dtype=np.int64))
-        except IllegalActionError as err:
-            raise RequestError(f"action {action} is illegal: {err.reason}") from None
+        refusal = session_refusals(core, session.state, player, [action])[0]
+        if refusal is not None:
+            raise RequestError(refusal)
+        state = core.step(session.state, np.array([action], dtype=np.int64))
         session.state = self._server_moves(state, session.server_plays)
         return {"game": req["game"], **session_view(core, session.state, player)}
 
-    def close(self, req: dict[str, Any]) -> dict[str, Any]:
-        self._joined(req)
-        del self.sessions[req["game"]]
-        return {"game": req["game"], "closed": True}
+    def close(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
+        """The side leaves the game (its token no longer works); the game is dropped when no
+        joined side is left in it."""
+        session, player = self._joined(req)
+        del session.tokens[req["token"]]
+        session.left.add(player)
+        dropped = not session.tokens
+        if dropped:
+            del self.sessions[req["game"]]
+        return {"game": req["game"], "closed": True, "left": self.core.players[player], "dropped": dropped}
 
     def _server_moves(self, state, server_plays: tuple[int, ...]):
         core = self.core
@@ -373,66 +512,200 @@ class BotServer:
     def _session(self, req: dict[str, Any]) -> Session:
         game = req.get("game")
         if not isinstance(game, str) or game not in self.sessions:
-            raise RequestError(f"no game {game!r} is held here ('new' starts one)")
-        return self.sessions[game]
+            raise RequestError(f"no game {_show(game)} is held here ('new' starts one; a game "
+                               f"nobody asked about for {self.limits.idle_seconds:g} s is dropped)")
+        session = self.sessions[game]
+        session.touched = self.clock()
+        return session
 
-    def _joined(self, req: dict[str, Any]) -> tuple[Session, int]:
+    def _joined(self, req: dict[str, Any], started: bool = False) -> tuple[Session, int]:
         session = self._session(req)
         token = req.get("token")
         if not isinstance(token, str) or token not in session.tokens:
             raise RequestError("a joined side's 'token' is needed ('join' gives it)")
+        if started and session.state is None:
+            waiting = ", ".join(self.core.players[p] for p in session.waiting_for())
+            raise RequestError(f"the game starts when every side has joined: waiting for {waiting}")
         return session, session.tokens[token]
 
+    def expire(self) -> list[str]:
+        """Drop the games nobody asked about for ``limits.idle_seconds``; returns their ids."""
+        now = self.clock()
+        old = [g for g, s in self.sessions.items() if now - s.touched > self.limits.idle_seconds]
+        for g in old:
+            del self.sessions[g]
+        self.swept = now
+        return old
+
     def quit(self, req: dict[str, Any]) -> dict[str, Any]:
-        self.done = True
+        """The end of this client's input (stdin: the server stops; TCP: the connection closes)."""
         return {"bye": True}
 
     # -- one line ----------------------------------------------------------------------------------
-    def handle(self, line: str) -> dict[str, Any]:
-        """The response object to one request line (never raises for a bad request)."""
+    def handle(self, line: str | bytes, client: int = 0) -> dict[str, Any]:
+        """The response object to one request line from ``client`` (a connection; never raises)."""
         try:
-            req = json.loads(line)
-        except json.JSONDecodeError as err:
-            return {"ok": False, "error": f"not JSON: {err.msg} at column {err.colno}"}
-        if not isinstance(req, dict):
-            return {"ok": False, "error": f"a request is a JSON object, got {type(req).__name__}"}
+            req = parse_request(line, self.limits)
+        except RequestError as err:
+            return {"ok": False, "error": str(err), **getattr(err, "echo", {})}
         echo = {"id": req["id"]} if "id" in req else {}
         cmd = req.get("cmd")
-        if cmd not in COMMANDS:
-            return {"ok": False, "error": f"unknown cmd {cmd!r}; commands: {', '.join(COMMANDS)}", **echo}
+        if not isinstance(cmd, str) or cmd not in COMMANDS:
+            return {"ok": False, "error": f"unknown cmd {_show(cmd)}; commands: {', '.join(COMMANDS)}", **echo}
         try:
-            body = getattr(self, cmd)(req)
+            for key in ("ruleset", "scenario"):
+                want = getattr(self, key)
+                if key in req and req[key] != want:
+                    raise RequestError(f"this server plays {key} {want!r}, the request is for {_show(req[key])}")
+            if cmd == "ping":  # reads only what never changes: it never waits for another client
+                body = self.ping(req)
+            else:
+                with self.lock:
+                    if self.clock() - self.swept >= 1.0:
+                        self.expire()
+                    method = getattr(self, cmd)
+                    body = method(req, client) if cmd in SESSION_COMMANDS else method(req)
         except RequestError as err:
             return {"ok": False, "error": str(err), **echo}
         except Exception as err:  # an agent or the rules failed on this request: report, keep serving
-            return {"ok": False, "error": f"{cmd} failed: {type(err).__name__}: {err}", **echo}
+            return {"ok": False, "error": f"{cmd} failed: {type(err).__name__}: {_cut(str(err), 1000)}", **echo}
         return {"ok": True, **body, **echo}
+
+
+SESSION_COMMANDS = ("new", "join", "view", "play", "observe", "close")
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
+# ------------------------------------------------------------------------------------------ framing
+class _Refused:
+    """A value the parser met that the protocol refuses (NaN, an infinite or overlong number),
+    kept in place so that the request's ``id`` can still be echoed with the error."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+
+def parse_request(line: str | bytes, limits: Limits = Limits()) -> dict[str, Any]:
+    """One request line as a JSON object, or RequestError saying why not: not JSON, not an object,
+    nested deeper than ``limits.depth``, an integer of more than ``limits.digits`` digits, NaN or
+    an infinite number (not JSON, and no answer could echo them).  The error's ``echo`` holds the
+    request's id when one could be read."""
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", errors="replace")
+
+    def integer(text: str) -> int | _Refused:
+        digits = len(text.lstrip("-"))
+        if digits > limits.digits:
+            return _Refused(f"a number of {digits} digits: integers have at most {limits.digits}")
+        return int(text)
+
+    def number(text: str) -> float | _Refused:
+        value = float(text)
+        return value if math.isfinite(value) else _Refused(f"the number {_cut(text, 40)} is too large")
+
+    def constant(text: str) -> _Refused:
+        return _Refused(f"{text} is not a JSON value")
+
+    too_deep = f"the request nests arrays and objects deeper than {limits.depth} levels"
+    try:
+        req = json.loads(line, parse_int=integer, parse_float=number, parse_constant=constant)
+    except json.JSONDecodeError as err:
+        raise RequestError(f"not JSON: {err.msg} at column {err.colno}") from None
+    except RecursionError:  # the parser's own guard (Python's recursion limit), far past ours
+        raise RequestError(too_deep) from None
+    if not isinstance(req, dict):
+        raise RequestError(f"a request is a JSON object, got {type(req).__name__}")
+    depth, refused = _walk(req)
+    problem = too_deep if depth > limits.depth else refused.why if refused else None
+    if problem:
+        err = RequestError(problem)
+        if "id" in req and _walk(req["id"])[1] is None:
+            err.echo = {"id": req["id"]}
+        raise err
+    return req
+
+
+def _walk(value: Any) -> tuple[int, _Refused | None]:
+    """How deep lists and dicts nest in a parsed value, and the first refused value in it (a walk
+    with a stack, no recursion)."""
+    deepest, refused, stack = 0, None, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+        elif isinstance(item, _Refused) and refused is None:
+            refused = item
+    return deepest, refused
+
+
+class LineTooLong(str):
+    """Stands for a request line longer than the limit (its length in characters or bytes): the
+    line itself is read and dropped, never held."""
+
+
+def request_lines(readline: Callable[[int], str | bytes], limit: int) -> Iterator[str | bytes]:
+    """The lines of a stream (``readline(size)`` of a text or binary file), each at most ``limit``
+    long without its newline; a longer one is skipped to its end in pieces and stands as a
+    ``LineTooLong``.  A last line without a newline counts too."""
+    while True:
+        chunk = readline(limit + 1)
+        if not chunk:
+            return
+        newline = b"\n" if isinstance(chunk, bytes) else "\n"
+        if len(chunk) > limit and not chunk.endswith(newline):
+            skipped = len(chunk)
+            while True:
+                more = readline(1 << 16)
+                skipped += len(more)
+                if not more or more.endswith(newline):
+                    break
+            yield LineTooLong(skipped)
+            continue
+        yield chunk
+
+
+def answer(server: BotServer, line: str | bytes, client: int = 0) -> tuple[str | None, bool]:
+    """(the response line without its newline, None for a blank line; whether the client said
+    ``quit``): always one line of valid JSON whatever the request line was."""
+    if isinstance(line, LineTooLong):
+        response: dict[str, Any] = {"ok": False, "error": f"the request line is longer than {server.limits.line_bytes} "
+                                                          f"bytes (the limit; ping shows it): not read"}
+    else:
+        if not line.strip():
+            return None, False
+        response = server.handle(line, client)
+    try:
+        text = json.dumps(response, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as err:  # a value JSON cannot carry: say so rather than send it
+        echo = {"id": response["id"]} if "id" in response else {}
+        text = json.dumps({"ok": False, "error": f"the answer could not be written as JSON: {err}", **echo},
+                          separators=(",", ":"))
+    return text, bool(response.get("bye"))
+
+
 def serve(server: BotServer, inp: TextIO, out: TextIO) -> int:
     """Answer the request lines of ``inp`` on ``out`` until ``quit`` or the end of the input.
-    While a request is handled, anything printed goes to stderr, never into the protocol."""
-    while not server.done:
-        line = inp.readline()
-        if not line:
-            break
-        if not line.strip():
-            continue  # blank lines are not requests
-        with contextlib.redirect_stdout(sys.stderr):
-            response = server.handle(line)
-        out.write(json.dumps(response, separators=(",", ":")) + "\n")
-        out.flush()
+    While it runs, anything else printed goes to stderr, never into the protocol."""
+    with contextlib.redirect_stdout(sys.stderr):
+        for line in request_lines(getattr(inp, "buffer", inp).readline, server.limits.line_bytes):
+            response, bye = answer(server, line)
+            if response is None:
+                continue  # blank lines are not requests
+            out.write(response + "\n")
+            out.flush()
+            if bye:
+                break
     return 0
 
 
 # ------------------------------------------------------------------------------------------ CLI
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     from wargym.agents.base import Default
-    from wargym.cli_types import non_negative_int
+    from wargym.cli_types import non_negative_int, positive_float, positive_int
     from wargym.registry import RULESETS
 
     p.add_argument("--agent", default="rule", metavar="SPEC",
@@ -452,32 +725,49 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--listen", default=None, metavar="HOST:PORT",
                    help="serve TCP clients on HOST:PORT instead of stdin/stdout (e.g. 127.0.0.1:7777); "
                         "clients share the server's sessions")
+    p.add_argument("--trust-seeds", action="store_true",
+                   help="sessions: the server's agent agrees to a seed its game's clients all agree to (by "
+                        "default a session in which the server plays a side is dealt from the operating "
+                        "system's entropy, whatever seed is proposed)")
+    p.add_argument("--idle-minutes", type=positive_float, default=Limits.idle_seconds / 60,
+                   help=f"sessions: a game nobody asked about for this long is dropped "
+                        f"(default {Limits.idle_seconds / 60:g})")
+    p.add_argument("--games-per-client", type=positive_int, default=Limits.games_per_client,
+                   help=f"sessions: games one client (a connection) may have created and still held "
+                        f"(default {Limits.games_per_client})")
 
 
 def listen(server: BotServer, host: str, port: int, ready: threading.Event | None = None) -> int:
     """Serve the protocol to TCP clients on ``host:port``, one JSON line per request, each
-    connection answered in order; the clients share the server's sessions (two programs can play
-    each other through them).  ``quit`` ends a connection; the server runs until interrupted or
-    until ``server.done`` is set by a ``shutdown`` (tests)."""
-    lock = threading.Lock()
+    connection answered in order and a client of its own (``Limits.games_per_client``); the
+    clients share the server's sessions (two programs can play each other through them).  ``quit``
+    ends a connection; the server runs until interrupted or ``server.tcp.shutdown()`` (tests).  A
+    connection that breaks off ends quietly; any other failure of one is one line on stderr."""
+    clients = itertools.count(1)
 
     class Handler(socketserver.StreamRequestHandler):
         def handle(self) -> None:
-            for raw in self.rfile:
-                line = raw.decode("utf-8", errors="replace")
-                if not line.strip():
-                    continue
-                with lock, contextlib.redirect_stdout(sys.stderr):
-                    response = server.handle(line)
-                    server.done = False  # 'quit' closes this connection, not the server
-                self.wfile.write((json.dumps(response, separators=(",", ":")) + "\n").encode())
-                self.wfile.flush()
-                if response.get("bye"):
-                    return
+            client = next(clients)
+            try:
+                for line in request_lines(self.rfile.readline, server.limits.line_bytes):
+                    response, bye = answer(server, line, client)
+                    if response is None:
+                        continue
+                    self.wfile.write((response + "\n").encode())
+                    self.wfile.flush()
+                    if bye:
+                        return
+            except (ConnectionError, TimeoutError):
+                return  # the client went away mid-request: nothing to answer
 
     class Server(socketserver.ThreadingTCPServer):
         allow_reuse_address = True
         daemon_threads = True
+
+        def handle_error(self, request, client_address) -> None:
+            err = sys.exc_info()[1]
+            print(f"wargym serve: the connection from {client_address[0]}:{client_address[1]} failed: "
+                  f"{type(err).__name__}: {err}", file=sys.stderr, flush=True)
 
     with Server((host, port), Handler) as tcp:
         server.tcp = tcp
@@ -504,8 +794,10 @@ def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO |
     real_stdout = out or sys.stdout
     address = parse_listen(args.listen) if getattr(args, "listen", None) else None
     with contextlib.redirect_stdout(sys.stderr):  # nothing but responses on stdout
+        limits = Limits(idle_seconds=60 * args.idle_minutes, games_per_client=args.games_per_client)
         server = BotServer(args.ruleset, args.agent, scenario=args.scenario, side=args.side,
-                           decisions=args.decisions, seed=args.seed)
+                           decisions=args.decisions, seed=args.seed, limits=limits,
+                           trust_seeds=args.trust_seeds)
         server.warm_up()
     sides = server.side or ("every side" if not server.unplayable else
                             ", ".join(server.core.players[p] for p in server.agents))

@@ -14,8 +14,10 @@ env case its record names; a ruleset of one's own passes them by registering.  E
     hidden_stays_hidden(core, seed)       the leak test: wargym.hidden.perturb a viewer's hidden
                                           facts in mid-game states; observe, the legal mask, the
                                           text and image boards, the env's observation and info,
-                                          the summary and every bot-protocol session payload must
-                                          not change for that viewer
+                                          the summary, every bot-protocol session payload and
+                                          every text (each action's description and refusal,
+                                          legal or not, deciding or waiting) must not change for
+                                          that viewer
     fuzz(core, decisions, seed)           random masked play with ``core.check_state`` (the
                                           ruleset's invariants) and the generic invariants after
                                           every decision
@@ -217,15 +219,20 @@ def mid_game_states(core, seed: int, count: int, games: int = 8, rng: np.random.
 
 
 def viewer_payloads(core, state: BaseState, viewer: int, images: bool) -> dict[str, Any]:
-    """Everything a client playing ``viewer`` receives about ``state`` (a batch of one)."""
-    from wargym.agents.serve import session_observation, session_view
+    """Everything a client playing ``viewer`` receives about ``state`` (a batch of one), every
+    text included: each action's description and the error ``play`` would answer for it, legal
+    or not, whether the viewer decides or waits."""
+    from wargym.agents.serve import session_descriptions, session_observation, session_refusals, session_view
     from wargym.envs.single import env_view
 
+    every = list(range(core.num_actions))
     out: dict[str, Any] = {"observe": core.observe(state, viewer), "view": core.to_dict(core.view(state, viewer), 0),
                            "text": core.render(state, 0, "ansi", viewer=viewer),
                            "summary": core.summary(state, 0, viewer=viewer),
                            "session": session_view(core, state, viewer),
-                           "session observation": session_observation(core, state, viewer)}
+                           "session observation": session_observation(core, state, viewer),
+                           "descriptions": session_descriptions(core, state, viewer, every),
+                           "refusals": session_refusals(core, state, viewer, every)}
     if int(core.current_player(state)[0]) == viewer:
         out["legal mask"] = np.asarray(core.legal_mask(state))[0]
         out["env"] = env_view(core, state, viewer)
@@ -245,11 +252,18 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _diff(a: Any, b: Any, path: str = "") -> str:
+    """Where ``a`` and ``b`` first differ: a path of keys and list indices, and both values there
+    when they are short (a text, a number)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in a:
             if k not in b or not _same(a[k], b[k]):
                 return _diff(a[k], b.get(k), f"{path}.{k}" if path else str(k))
-    return path or "value"
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if not _same(x, y):
+                return _diff(x, y, f"{path}[{i}]")
+    shown = f" {a!r} != {b!r}" if isinstance(a, (str, int, float)) and len(repr(a)) + len(repr(b)) < 400 else ""
+    return (path or "value") + shown
 
 
 def hidden_stays_hidden(core, seed: int = 0, states: int = 200, images: int = 20,

@@ -165,8 +165,12 @@ class Core(Protocol):
     def observe(self, state: BaseState, player: int) -> dict[str, np.ndarray]: ...
     def score(self, state: BaseState) -> np.ndarray | None: ...
     def summary(self, state: BaseState, game: int = 0, viewer: int | None = None) -> dict[str, Any]: ...
-    def describe_action(self, action: int, state: BaseState | None = None, game: int = 0) -> str: ...
-    def why_illegal(self, state: BaseState, game: int, action: int) -> str: ...
+    def describe_action(self, action: int, state: BaseState | None = None, game: int = 0,
+                        viewer: int | None = None) -> str: ...
+    def describe_actions(self, actions, state: BaseState | None = None, game: int = 0,
+                         viewer: int | None = None) -> list[str]: ...
+    def why_illegal(self, state: BaseState, game: int, action: int, viewer: int | None = None) -> str: ...
+    def illegal_texts(self, state: BaseState, game: int, actions, viewer: int | None = None) -> list[str]: ...
     def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None) -> Any: ...
     def to_dict(self, state: BaseState, game: int) -> dict[str, Any]: ...
     def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState: ...
@@ -235,8 +239,12 @@ class BaseCore(ABC):
         the rules: what ``from_dict`` checks a record against and ``refresh`` writes."""
 
     @abstractmethod
-    def describe_action(self, action: int, state: BaseState | None = None, game: int = 0) -> str:
-        """Readable description of ``action`` (in the decision context of ``game`` if given)."""
+    def _describe(self, action: int, state: BaseState | None, game: int, viewer: int | None) -> str:
+        """Readable description of ``action`` (in the decision context of ``game`` if given).
+        ``viewer`` None: the words of the decider, from the whole game.  Otherwise ``state`` is
+        already ``viewer``'s view (``describe_actions`` takes it), where what the player may not
+        know is a stand-in: the words must not name a stand-in as if it were a fact (World at
+        War: a card in a hand the viewer cannot see)."""
 
     @property
     @abstractmethod
@@ -284,15 +292,48 @@ class BaseCore(ABC):
         without such actions.  For hex-pointer policies (agents/policy.py)."""
         return None
 
-    def why_illegal(self, state: BaseState, game: int, action: int) -> str:
-        """Why an action is masked: the decision in progress and a sample of what is legal."""
+    # -- words for a player -----------------------------------------------------------------------
+    # Every text a player receives (descriptions, why an action is refused) is written from what
+    # that player may know: with ``viewer`` the words come from its view (``view``), so two games
+    # that differ only in what it may not see give it the same words (the contract's leak test).
+    def describe_action(self, action: int, state: BaseState | None = None, game: int = 0,
+                        viewer: int | None = None) -> str:
+        """``action`` in words, in the decision context of ``game`` when a state is given; with
+        ``viewer``, as that player may read it."""
+        return self.describe_actions([action], state, game, viewer)[0]
+
+    def describe_actions(self, actions, state: BaseState | None = None, game: int = 0,
+                         viewer: int | None = None) -> list[str]:
+        """``describe_action`` of each of ``actions``, the viewer's view taken once."""
+        if state is None:
+            return [self._describe(int(a), None, game, None) for a in actions]
+        state, game = self.viewed(state, game, viewer)
+        return [self._describe(int(a), state, game, viewer) for a in actions]
+
+    def why_illegal(self, state: BaseState, game: int, action: int, viewer: int | None = None) -> str:
+        """Why an action is masked: the decision in progress and a sample of what is legal; with
+        ``viewer``, as that player may know it (another player's options are not its to see)."""
+        state, game = self.viewed(state, game, viewer)
+        return self._why_illegal(state, game, viewer)
+
+    def illegal_texts(self, state: BaseState, game: int, actions, viewer: int | None = None) -> list[str]:
+        """"<the action in words>: <why it is masked>" for each of ``actions`` (the reason of an
+        ``IllegalActionError``), as ``viewer`` may read it when given; the view taken once."""
+        state, game = self.viewed(state, game, viewer)
+        why = self._why_illegal(state, game, viewer)
+        return [f"{self._describe(int(a), state, game, viewer)}: {why}" for a in actions]
+
+    def _why_illegal(self, state: BaseState, game: int, viewer: int | None) -> str:
         if state.terminated[game] or state.truncated[game]:
             return "the game is over"
         phase = self.phase_names[int(state.phase[game])]
+        decider = int(state.current_player[game])
+        if viewer is not None and viewer != decider:
+            return f"it is {self.players[decider]}'s decision ({phase}), not {self.players[viewer]}'s"
         legal = np.nonzero(state.legal_action_mask[game])[0]
-        sample = ", ".join(self.describe_action(a, state, game) for a in legal[:6])
+        sample = ", ".join(self._describe(int(a), state, game, viewer) for a in legal[:6])
         more = f" (+{len(legal) - 6} more)" if len(legal) > 6 else ""
-        return f"not allowed in phase '{phase}' for {self.players[int(state.current_player[game])]}; legal: {sample}{more}"
+        return f"not allowed in phase '{phase}' for {self.players[decider]}; legal: {sample}{more}"
 
     # -- dimensions and new games ----------------------------------------------------------------
     @property
@@ -373,7 +414,7 @@ class BaseCore(ABC):
         if masked.any():
             g = int(np.argmax(masked))
             a = int(actions[g])
-            raise IllegalActionError(g, a, f"{self.describe_action(a, state, g)}: {self.why_illegal(state, g, a)}")
+            raise IllegalActionError(g, a, self.illegal_texts(state, g, [a])[0])
         return np.where(live, actions, -1)
 
     def step(self, state: BaseState, actions, active: np.ndarray | None = None) -> BaseState:

@@ -1,8 +1,10 @@
 """The bot protocol's session mode: the server holds the game, each side sees only its view.
 
 What a side receives is checked for leaks by the contract (wargym.contract.hidden_stays_hidden, for
-every ruleset); here: the commands, their refusals, two clients playing each other over TCP, and
-that no payload carries the dice key or a hidden fact in plain sight.
+every ruleset: every payload and every text); here: the commands, their refusals, two clients
+playing each other over TCP, that no payload carries the dice key or a hidden fact in plain sight,
+how a game is dealt (a seed only when every side agrees, else 128 bits of entropy), leaving a
+game, and the games a client may hold and how long.
 """
 
 from __future__ import annotations
@@ -126,3 +128,138 @@ def test_two_programs_play_each_other_over_tcp():
         b.close()
         server.tcp.shutdown()
         thread.join(10)
+
+
+# --------------------------------------------------------------------------------- how a game is dealt
+def hidden_facts(core, state) -> dict[str, np.ndarray]:
+    """What Japan hides from the U.S. and the dice: equal between two games only if one is the other."""
+    return {name: getattr(state, name)[0] for name in ("rng_key", "unit_hex", "ke_effect")}
+
+
+def same_game(a: dict, b: dict) -> bool:
+    return all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_a_seed_named_by_one_client_alone_does_not_deal_the_game(attu):
+    """A client that starts a session against the server's agent and names a seed must not know
+    the Japanese set-up or the dice: the game is dealt from entropy, and both the join and the
+    view say so."""
+    core = attu.core
+    seeded = hidden_facts(core, core.init(1, 11))
+    game = ask(attu, cmd="new", seed=11, server_plays=["japan"])
+    assert game["seed"] == 11 and not game["started"]
+    joined = ask(attu, cmd="join", game=game["game"], side="us", seed=11)
+    assert joined["seed"] == 11 and joined["agreed"] == ["us"] and joined["dealt_from"] == "entropy"
+    state = attu.sessions[game["game"]].state
+    assert not same_game(hidden_facts(core, state), seeded)
+    assert state.rng_key[0, 1] != 0                                   # a 128-bit key: SipHash dice
+    view = ask(attu, cmd="view", game=game["game"], token=joined["token"])
+    assert view["dealt_from"] == "entropy" and view["seed"] == 11
+
+
+def test_a_seed_both_sides_agree_to_deals_the_game_and_both_are_shown_it(attu):
+    core = attu.core
+    game = ask(attu, cmd="new", seed=12)["game"]
+    us = ask(attu, cmd="join", game=game, side="us", seed=12)
+    assert us["seed"] == 12 and not us["started"] and us["waiting_for"] == ["japan"]
+    waiting = ask(attu, cmd="view", game=game, token=us["token"])
+    assert waiting["ok"] and not waiting["started"] and "state" not in waiting
+    refused = ask(attu, cmd="play", game=game, token=us["token"], action=0)
+    assert not refused["ok"] and "waiting for japan" in refused["error"]
+    japan = ask(attu, cmd="join", game=game, side="japan", seed=12)
+    assert japan["seed"] == 12 and japan["started"] and japan["dealt_from"] == "seed"
+    assert japan["agreed"] == ["japan", "us"] or japan["agreed"] == ["us", "japan"]
+    assert same_game(hidden_facts(core, attu.sessions[game].state), hidden_facts(core, core.init(1, 12)))
+
+
+def test_one_side_refusing_the_seed_deals_the_game_from_entropy(attu):
+    core = attu.core
+    game = ask(attu, cmd="new", seed=13)["game"]
+    ask(attu, cmd="join", game=game, side="us", seed=13)
+    japan = ask(attu, cmd="join", game=game, side="japan")          # joins without agreeing
+    assert japan["seed"] == 13 and japan["agreed"] == ["us"] and japan["dealt_from"] == "entropy"
+    assert not same_game(hidden_facts(core, attu.sessions[game].state), hidden_facts(core, core.init(1, 13)))
+    wrong = ask(attu, cmd="new", seed=14)["game"]
+    refused = ask(attu, cmd="join", game=wrong, side="us", seed=15)
+    assert not refused["ok"] and "proposed seed is 14" in refused["error"]
+    unseeded = ask(attu, cmd="new")["game"]
+    refused = ask(attu, cmd="join", game=unseeded, side="us", seed=1)
+    assert not refused["ok"] and "no seed was proposed" in refused["error"]
+
+
+def test_a_server_that_trusts_seeds_deals_its_clients_agreed_seed():
+    server = BotServer("island_war", "rule", scenario="bloody_ridge", decisions="major", trust_seeds=True)
+    core = server.core
+    game = ask(server, cmd="new", seed=21, server_plays=["us"])["game"]
+    joined = ask(server, cmd="join", game=game, side="japan", seed=21)
+    assert joined["dealt_from"] == "seed" and ask(server, cmd="ping")["trust_seeds"]
+    want = server._server_moves(core.init(1, 21), (0,))
+    assert np.array_equal(server.sessions[game].state.rng_counter, want.rng_counter)
+
+
+def test_session_games_never_share_a_key():
+    """Two sessions of the same server are two different games with 128-bit keys of their own."""
+    server = BotServer("island_war", "random", scenario="bloody_ridge", decisions="major")
+    keys = []
+    for _ in range(20):
+        game = ask(server, cmd="new", server_plays=["us"])["game"]
+        ask(server, cmd="join", game=game, side="japan")
+        keys.append(tuple(server.sessions[game].state.rng_key[0].tolist()))
+        ask(server, cmd="close", game=game, token=next(iter(server.sessions[game].tokens)))
+    assert len(set(keys)) == 20 and all(k[1] != 0 for k in keys)
+
+
+# ------------------------------------------------------------------------------------ leaving, limits
+def test_closing_is_leaving_the_other_side_keeps_the_game(attu):
+    game = ask(attu, cmd="new")["game"]
+    us = ask(attu, cmd="join", game=game, side="us")["token"]
+    japan = ask(attu, cmd="join", game=game, side="japan")["token"]
+    left = ask(attu, cmd="close", game=game, token=us)
+    assert left["closed"] and left["left"] == "us" and not left["dropped"]
+    view = ask(attu, cmd="view", game=game, token=japan)
+    assert view["ok"] and view["left"] == ["us"]
+    assert not ask(attu, cmd="view", game=game, token=us)["ok"]              # the token is spent
+    assert not ask(attu, cmd="join", game=game, side="us")["ok"]             # and the side is not free
+    assert ask(attu, cmd="close", game=game, token=japan)["dropped"]
+    assert game not in attu.sessions
+
+
+def test_a_client_holds_at_most_its_share_of_games_and_idle_games_expire():
+    from wargym.agents.serve import Limits
+
+    now = [0.0]
+    server = BotServer("island_war", "random", scenario="bloody_ridge", decisions="major",
+                       limits=Limits(games_per_client=3, games=5, idle_seconds=60), clock=lambda: now[0])
+    mine = [server.handle(json.dumps({"cmd": "new"}), client=1)["game"] for _ in range(3)]
+    refused = server.handle(json.dumps({"cmd": "new"}), client=1)
+    assert not refused["ok"] and "this client created 3 games" in refused["error"]
+    others = [server.handle(json.dumps({"cmd": "new"}), client=c)["game"] for c in (2, 3)]
+    full = server.handle(json.dumps({"cmd": "new"}), client=4)
+    assert not full["ok"] and "holds 5 games" in full["error"]
+    now[0] = 30.0
+    token = server.handle(json.dumps({"cmd": "join", "game": mine[0], "side": "us"}), client=1)["token"]
+    now[0] = 75.0                                  # the others were last named at 0 s: past 60 s idle
+    assert server.handle(json.dumps({"cmd": "ping"}), client=5)["ok"]
+    fresh = server.handle(json.dumps({"cmd": "new"}), client=4)                # the sweep freed room
+    assert fresh["ok"] and set(server.sessions) == {mine[0], fresh["game"]}
+    assert server.handle(json.dumps({"cmd": "view", "game": mine[0], "token": token}), client=1)["ok"]
+    gone = server.handle(json.dumps({"cmd": "view", "game": others[0], "token": "x"}), client=2)
+    assert not gone["ok"] and "60 s" in gone["error"]
+    assert server.handle(json.dumps({"cmd": "new"}), client=1)["ok"]          # its expired games count no more
+
+
+def test_a_session_needs_a_side_for_a_client(attu):
+    refused = ask(attu, cmd="new", server_plays=["us", "japan"])
+    assert not refused["ok"] and "server_plays names every player" in refused["error"]
+
+
+def test_describe_in_a_session_speaks_from_the_sides_view(attu):
+    game = ask(attu, cmd="new", server_plays=["japan"])["game"]
+    token = ask(attu, cmd="join", game=game, side="us")["token"]
+    view = ask(attu, cmd="view", game=game, token=token)
+    legal = [a["action"] for a in view["legal"][:3]]
+    told = ask(attu, cmd="describe", game=game, token=token, action=legal)
+    assert [t["description"] for t in told["actions"]] == [a["description"] for a in view["legal"][:3]]
+    board = ask(attu, cmd="describe", game=game, token=token)
+    assert board["ok"] and board["board"] == view["board"] and board["summary"] == view["summary"]
+    assert not ask(attu, cmd="describe", game=game, token="guess", action=0)["ok"]

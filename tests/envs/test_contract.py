@@ -105,6 +105,18 @@ class LeakyToy(toy_core.ToyCore):
         return obs
 
 
+class TellingToy(toy_core.ToyCore):
+    """Names the units' hidden powers in the description of "defend", worked out from the whole
+    game instead of the viewer's view: a text leak."""
+
+    def describe_actions(self, actions, state=None, game=0, viewer=None):
+        texts = super().describe_actions(actions, state, game, None)
+        if state is None:
+            return texts
+        powers = state.power[game].tolist()
+        return [f"{t} (powers {powers})" if a == toy_core.DEFEND else t for a, t in zip(actions, texts)]
+
+
 class BatchyToy(toy_core.ToyCore):
     """Rolls its dice from the batch's size instead of each game's key."""
 
@@ -118,6 +130,13 @@ def test_the_contract_catches_a_planted_leak():
     with pytest.raises(contract.ContractError, match="observe"):
         contract.hidden_stays_hidden(LeakyToy("secret"), seed=1, states=40)
     contract.hidden_stays_hidden(toy_core.ToyCore("secret"), seed=1, states=40)  # the honest toy passes
+
+
+def test_the_contract_catches_a_planted_leak_in_a_text():
+    """A description written from the whole game: caught in what a session side is told of every
+    action ("descriptions"), legal or not, whichever side decides."""
+    with pytest.raises(contract.ContractError, match="descriptions"):
+        contract.hidden_stays_hidden(TellingToy("secret"), seed=1, states=40)
 
 
 def test_the_contract_catches_a_planted_batch_dependence():

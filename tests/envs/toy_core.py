@@ -258,7 +258,7 @@ class ToyCore(BaseCore):
         glob[:, 5] = state.phasing == player
         return {"spatial": spatial, "global": glob}
 
-    def describe_action(self, action: int, state: ToyState | None = None, game: int = 0) -> str:
+    def _describe(self, action: int, state: ToyState | None, game: int, viewer: int | None) -> str:
         if 0 <= action < H:
             return f"hex {GRID.label(action)}"
         return {END: "end turn / hold", DEFEND: "defend", YIELD: "yield"}.get(action, f"unknown action {action}")

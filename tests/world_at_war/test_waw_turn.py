@@ -379,3 +379,42 @@ def test_waw_barbed_wire_is_destroyed_when_a_tracked_vehicle_enters(tmp_path):
     state = at(core, core.init(1, seed=1), P_MOVE_DEST, ordered=[0, 1], selected=0)
     state = step(core, state, hx(core, "0608"))
     assert state.features[0, hx(core, "0608")] == 0
+
+
+# ------------------------------------------------------------------------------- what a side is told
+def test_waw_the_defender_deciding_in_the_attackers_turn_is_told_only_of_its_own_hand():
+    """"The information on the cards is only revealed when they are played": when the defender
+    decides in the attacker's turn (a voluntary retreat, a stand, a retreat hex), a card slot of the
+    action space is its own hand's.  The words it is sent for that slot (the refusal of ``play``,
+    ``describe``) name its own card there, or none, never the attacker's card in that slot; the
+    attacker, waiting, is told of no card at all."""
+    from wargym.agents.serve import session_descriptions, session_refusals
+    from wargym.replay import make_core_for
+    from wargym.world_at_war.state import P_AIR_DEFEND, P_AIR_PLAY
+
+    core = make_core_for("world_at_war", "bocage", "full", {"night": True})
+    H, names = core.scenario.num_hexes, core.scenario.card_names
+    slots = list(range(H + act.CARD_0, H + act.PIECE_0))
+    rng = np.random.default_rng(3)
+    state, seen, seed = core.init(1, 3), 0, 3
+    while seen < 3:
+        if state.terminated[0] or state.truncated[0]:
+            seed += 1
+            state = core.init(1, seed)
+        decider, active = int(state.current_player[0]), int(state.active[0])
+        if decider != active and state.phase[0] not in (P_AIR_PLAY, P_AIR_DEFEND):
+            seen += 1
+            refusals = session_refusals(core, state, decider, slots)
+            told = session_descriptions(core, state, decider, slots)
+            for k, (a, refusal, text) in enumerate(zip(slots, refusals, told)):
+                own = np.flatnonzero((state.card_pile[0] == PILE_HAND + decider) & (state.card_pos[0] == k))
+                theirs = np.flatnonzero((state.card_pile[0] == PILE_HAND + active) & (state.card_pos[0] == k))
+                want = f"card #{k + 1}: {names[int(own[0])]}" if len(own) else f"card #{k + 1} of the hand"
+                assert text["description"] == want
+                assert refusal.startswith(f"action {a} is illegal: {want}: ")
+                if len(theirs) and not (len(own) and names[int(own[0])] == names[int(theirs[0])]):
+                    assert names[int(theirs[0])] not in refusal
+            waiting = session_descriptions(core, state, active, slots)
+            assert [t["description"] for t in waiting] == [f"card #{k + 1} of the hand" for k in range(len(slots))]
+        mask = state.legal_action_mask[0]
+        state = core.step(state, np.array([rng.choice(np.flatnonzero(mask))]))

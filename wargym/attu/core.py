@@ -108,7 +108,7 @@ class AttuCore(KernelCore):
     def units_at(self, state: State, game: int, h: int) -> list[int]:
         return [int(u) for u in np.nonzero((state.unit_loc[game] == LOC_MAP) & (state.unit_hex[game] == h))[0]]
 
-    def describe_action(self, action: int, state: State | None = None, game: int = 0) -> str:
+    def _describe(self, action: int, state: State | None, game: int, viewer: int | None) -> str:
         sc = self.scenario
         H = sc.num_hexes
         action = int(action)

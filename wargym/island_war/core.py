@@ -95,7 +95,7 @@ class IslandWarCore(KernelCore):
         sc = self.scenario
         return f"{SIDES[sc.unit_side[u]].upper()} {sc.unit_names[u]}"
 
-    def describe_action(self, action: int, state: State | None = None, game: int = 0) -> str:
+    def _describe(self, action: int, state: State | None, game: int, viewer: int | None) -> str:
         sc = self.scenario
         h = sc.num_hexes
         action = int(action)

@@ -113,7 +113,7 @@ class PeleliuCore(KernelCore):
         return np.full(act.NUM_SPECIALS, -1, dtype=np.int64)
 
     # -- readable ------------------------------------------------------------------------------
-    def describe_action(self, action: int, state: State | None = None, game: int = 0) -> str:
+    def _describe(self, action: int, state: State | None, game: int, viewer: int | None) -> str:
         sc = self.scenario
         H = sc.num_hexes
         action = int(action)

@@ -121,7 +121,7 @@ class WorldAtWarCore(KernelCore):
         colour = ("red", "blue", "green")[sc.piece_colour[p]] + " " if sc.piece_colour[p] >= 0 else ""
         return f"{sc.sides[sc.piece_side[p]]} {colour}{card} #{p}"
 
-    def describe_action(self, action: int, state: State | None = None, game: int = 0) -> str:
+    def _describe(self, action: int, state: State | None, game: int, viewer: int | None) -> str:
         sc = self.scenario
         H = sc.num_hexes
         action = int(action)
@@ -145,10 +145,11 @@ class WorldAtWarCore(KernelCore):
             slot = k - act.CARD_0
             if state.phase[game] in (P_AIR_PLAY, P_AIR_DEFEND):   # the decider's air support hand, not
                 return f"air support card #{slot + 1}"              # the attacker's hidden command hand
-            side = int(state.active[game])
-            cards = np.flatnonzero((state.card_pile[game] == PILE_HAND + side) & (state.card_pos[game] == slot))
-            if len(cards):
-                return f"card #{slot + 1}: {sc.card_names[int(cards[0])]}"
+            holder = int(state.current_player[game])  # the decider's own hand, whoever's turn it is
+            if viewer is None or viewer == holder:  # a hand the viewer cannot see is stand-ins in its view
+                cards = np.flatnonzero((state.card_pile[game] == PILE_HAND + holder) & (state.card_pos[game] == slot))
+                if len(cards):
+                    return f"card #{slot + 1}: {sc.card_names[int(cards[0])]}"
         return act.special_name(k)
 
     def summary(self, state: State, game: int = 0, viewer: int | None = None) -> dict[str, Any]:

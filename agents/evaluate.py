@@ -226,8 +226,10 @@ def game_plan(games: int, seed: int, players: int, swap_sides: bool = True,
             for j in range(first_game, first_game + games)]
 
 
-def _play_batch(core, plan, agents_a, agents_b, record_actions: bool, progress):
-    """Play the games of ``plan`` at once; returns (initial, final, lengths, actions per game)."""
+def _play_batch(core, plan, agents_a, agents_b, record_actions: bool, ended):
+    """Play the games of ``plan`` at once; ``ended(games, state, lengths)`` is called with the
+    indices of the games that have just ended (those finished from the start first).  Returns
+    (initial, final, actions per game)."""
     initial = stack_states([core.init(1, s) for _, s, _ in plan])
     a_side = np.array([side for _, _, side in plan])
     n_players = len(core.players)
@@ -236,6 +238,8 @@ def _play_batch(core, plan, agents_a, agents_b, record_actions: bool, progress):
     lengths = np.zeros(len(plan), dtype=np.int64)
     taken: list[np.ndarray] = []
     done = core.terminated(state) | core.truncated(state)
+    if done.any():
+        ended(np.flatnonzero(done), state, lengths)
     while not done.all():
         cur = np.asarray(core.current_player(state))
         actions = np.zeros(len(plan), dtype=np.int64)
@@ -249,14 +253,14 @@ def _play_batch(core, plan, agents_a, agents_b, record_actions: bool, progress):
         if record_actions:
             taken.append(np.where(done, -1, actions))
         now = core.terminated(state) | core.truncated(state)
-        if progress is not None and (now & ~done).any():
-            progress(int((now & ~done).sum()))
+        if (now & ~done).any():
+            ended(np.flatnonzero(now & ~done), state, lengths)
         done = now
     per_game: list[list[int]] = [[] for _ in plan]
     if record_actions and taken:
         table = np.stack(taken)
         per_game = [table[:, g][table[:, g] >= 0].tolist() for g in range(len(plan))]
-    return initial, state, lengths, per_game
+    return initial, state, per_game
 
 
 def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int = 100, seed: int = 0,
@@ -264,7 +268,8 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
              replay_dir: str | Path | None = None, batch_size: int = 64, first_game: int = 0,
              core_options: Mapping[str, Any] | None = None, a_side: str | None = None,
              progress: Callable[[int], None] | None = None, flags: Mapping[str, str] | None = None,
-             on_batch: Callable[[Any, Any, list[GameResult]], None] | None = None) -> EvalResult:
+             on_batch: Callable[[Any, Any, list[GameResult]], None] | None = None,
+             on_game: Callable[[GameResult], None] | None = None) -> EvalResult:
     """Play ``games`` seeded games of ``ruleset`` between ``agent_a`` and ``agent_b`` (see the
     module docstring for which games); ``replay_dir``: write one replay JSON per game there.
 
@@ -273,11 +278,12 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
     (e.g. ``{"max_decisions": 2000}``, added to the policies' rule options); ``first_game`` starts
     the run at game j (a tournament splits a pair's games into chunks); ``a_side``: the side A plays
     in every game (None: a one-side policy's side, else both, see the module docstring);
-    ``progress(n)`` is called as n games end; ``on_batch(core, final, games)`` after each batch of
-    games, with the batch's final core state (its game g is ``games[g]``), for what the results
-    alone do not say (a victory level, a score: benchmarks/learnability.py).  ``SettingsError`` (a
-    ValueError) when a value given contradicts a policy's settings; ``flags``: how its message
-    writes the options (the command line's: wargym.agents.base.CLI_FLAGS)."""
+    ``progress(n)`` is called as n games end, and ``on_game(result)`` as each game ends, with its
+    GameResult (a tournament writes it to results.csv then); ``on_batch(core, final, games)``
+    after each batch of games, with the batch's final core state (its game g is ``games[g]``), for
+    what the results alone do not say (a victory level, a score: benchmarks/learnability.py).
+    ``SettingsError`` (a ValueError) when a value given contradicts a policy's settings;
+    ``flags``: how its message writes the options (the command line's: wargym.agents.base.CLI_FLAGS)."""
     from wargym.agents.base import game_settings, policy_sides
     from wargym.registry import RULESETS
     from wargym.replay import GameRecord, save_replay
@@ -316,14 +322,24 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
         chunk = plan[k:k + batch_size]
         agents_a = _side_agents(agent_a, ruleset, players, seed, chunk[0][0], role=0)
         agents_b = _side_agents(agent_b, ruleset, players, seed, chunk[0][0], role=1) if len(players) == 2 else []
-        initial, final, lengths, actions = _play_batch(core, chunk, agents_a, agents_b, out is not None, progress)
-        rewards = np.asarray(core.rewards(final))
-        truncated = np.asarray(core.truncated(final))
+        ended_as: dict[int, GameResult] = {}
+
+        def ended(games: np.ndarray, state, lengths: np.ndarray) -> None:
+            rewards, truncated = np.asarray(core.rewards(state)), np.asarray(core.truncated(state))
+            for g in games:
+                j, game_seed, side = chunk[g]
+                r = float(rewards[g, side])
+                result = "win" if r > 0 else "loss" if r < 0 else "draw"
+                ended_as[g] = GameResult(j, game_seed, players[side], result, int(lengths[g]), bool(truncated[g]))
+                if on_game is not None:
+                    on_game(ended_as[g])
+            if progress is not None:
+                progress(len(games))
+
+        initial, final, actions = _play_batch(core, chunk, agents_a, agents_b, out is not None, ended)
         first = len(results)
         for g, (j, game_seed, side) in enumerate(chunk):
-            r = float(rewards[g, side])
-            result = "win" if r > 0 else "loss" if r < 0 else "draw"
-            results.append(GameResult(j, game_seed, players[side], result, int(lengths[g]), bool(truncated[g])))
+            results.append(ended_as[g])
             if out is not None:
                 who = {players[side]: names["a"]}
                 if len(players) == 2:
@@ -332,11 +348,16 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
                         "agents": {p: who[p] for p in players}, "game": j, "a": names["a"], "b": names["b"],
                         **({"core_options": dict(core_options)} if core_options else {})}
                 record = GameRecord(core, initial.take([g]), actions[g], final.take([g]), meta=meta)
-                replays.append(str(save_replay(record, out / f"game_{j:05d}.json")))
+                replays.append(str(save_replay(record, replay_file(out, j))))
         if on_batch is not None:
             on_batch(core, final, results[first:])
     return EvalResult(ruleset, scen_name, decisions, names["a"], names["b"], seed, players, results,
                       time.perf_counter() - start, replays)
+
+
+def replay_file(folder: str | Path, game: int) -> Path:
+    """Where ``evaluate(replay_dir=folder)`` saves game ``game``: ``folder/game_NNNNN.json``."""
+    return Path(folder) / f"game_{game:05d}.json"
 
 
 def _make_core(ruleset: str, scenario: str, decisions: str | None, options: Mapping[str, Any]):

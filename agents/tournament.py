@@ -36,29 +36,48 @@ numba threads are limited to its share of the cores), or on a Ray cluster with `
 needs wargym installed).
 
 Outputs in ``--out`` DIR: results.csv (one row per game), pairs.csv (one row per pair: record and
-interval), ratings.csv (Elo, s.e.), tournament.png (Elo with error bars and the win-rate heatmap).
+interval), ratings.csv (Elo, s.e.), tournament.png (Elo with error bars and the win-rate heatmap),
+tournament.json (the config as played, and whether the tournament finished).
+
+What survives an interruption: results.csv gets each game's row as the game ends, flushed and
+fsynced (a worker process sends it to the main process at once; on Ray, a task's rows come when
+the task ends), so a kill -9 leaves the row of every game that had ended; the other files are
+written whole or not at all (wargym.atomic), replays included.  SIGTERM and Ctrl-C stop the
+workers and say how many games are in results.csv.  ``wargym tournament ... --resume`` (the same
+config and ``--games``; ``workers`` may change) then drops a last line cut short by the kill,
+plays again only the tasks with a game missing, with the same seeds, and writes the same final
+files as an uninterrupted run: results.csv in the order of the tasks (byte for byte), pairs.csv,
+ratings.csv and the chart.  A task, not a game, is what is played again: ``run_tournament`` says
+why.  A folder with an unfinished tournament is not started over without ``--resume``.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
 import re
+import signal
+import sys
+import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping
+from typing import IO, Any, Callable, Literal, Mapping
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from wargym import atomic
 from wargym.agents.base import DEFAULT_DECISIONS, Default
-from wargym.agents.evaluate import GameResult, Record, evaluate, progress_bar
+from wargym.agents.evaluate import RESULTS, GameResult, Record, evaluate, progress_bar, replay_file
 from wargym.agents.ratings import Ratings, elo_ratings
 
 RESULT_COLUMNS = ("a", "b", "a_side", "game", "seed", "result", "length", "truncated")
+# Config keys a resumed tournament may change: how the games are spread, not which games.
+RESUMABLE = ("workers",)
 
 
 class MissingExtraError(ImportError, ValueError):
@@ -142,6 +161,7 @@ class TournamentResult:
     rows: list[dict[str, Any]]  # one per game, RESULT_COLUMNS
     ratings: Ratings
     seconds: float
+    files: dict[str, Path] = field(default_factory=dict)  # what run_tournament(out=...) wrote
 
     @property
     def names(self) -> list[str]:
@@ -199,28 +219,21 @@ class TournamentResult:
         return lines
 
     def write(self, out: str | Path) -> dict[str, Path]:
-        """results.csv, pairs.csv, ratings.csv and tournament.png in ``out``; returns their paths."""
+        """results.csv (the games in the order of the tasks), pairs.csv, ratings.csv and
+        tournament.png in ``out``, each written whole or not at all; returns their paths."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         paths = {"results": out / "results.csv", "pairs": out / "pairs.csv", "ratings": out / "ratings.csv",
                  "chart": out / "tournament.png"}
-        with paths["results"].open("w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=RESULT_COLUMNS)
-            w.writeheader()
-            w.writerows({**r, "truncated": int(r["truncated"])} for r in self.rows)
+        atomic.write_text(paths["results"], _csv_text([RESULT_COLUMNS] + [_csv_values(r) for r in self.rows]))
         pairs = self.pairs()
-        with paths["pairs"].open("w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=list(pairs[0]))
-            w.writeheader()
-            w.writerows(pairs)
-        with paths["ratings"].open("w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(["rank", "agent", "spec", "seed", "elo", "stderr", "games", "score"])
-            entries = {a.name: a for a in self.config.agents}
-            for rank, p in enumerate(self.ratings.order, 1):
-                r = self.ratings
-                w.writerow([rank, p, entries[p].spec, entries[p].seed, f"{r.elo[p]:.1f}", f"{r.stderr[p]:.1f}",
-                            r.games[p], f"{r.score[p]:.4f}"])
+        atomic.write_text(paths["pairs"], _csv_text([list(pairs[0])] + [list(p.values()) for p in pairs]))
+        entries = {a.name: a for a in self.config.agents}
+        r = self.ratings
+        atomic.write_text(paths["ratings"], _csv_text(
+            [["rank", "agent", "spec", "seed", "elo", "stderr", "games", "score"]]
+            + [[rank, p, entries[p].spec, entries[p].seed, f"{r.elo[p]:.1f}", f"{r.stderr[p]:.1f}", r.games[p],
+                f"{r.score[p]:.4f}"] for rank, p in enumerate(r.order, 1)]))
         plot(self, paths["chart"])
         return paths
 
@@ -257,7 +270,8 @@ def plot(result: TournamentResult, path: str | Path) -> Path:
     fig.suptitle(f"{c.name}: {c.ruleset} / {c.scenario or 'default'}, {c.games_per_pair} games per pair")
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=100)
+    with atomic.atomic_open(path, "wb") as f:
+        fig.savefig(f, format="png", dpi=100)
     plt.close(fig)
     return path
 
@@ -312,16 +326,25 @@ def make_tasks(config: TournamentConfig, replay_dir: str | Path | None = None) -
     return tasks
 
 
-def play_task(task: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Play one task (in a worker); the rows of its games.  ``task["threads"]``, when given,
-    limits numba's threads in this process (a Ray worker is given one core)."""
+def task_games(task: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    """The games of a task, each named as in results.csv: (a, b, game)."""
+    return [(task["a"]["name"], task["b"]["name"], j) for j in range(task["first_game"],
+                                                                      task["first_game"] + task["games"])]
+
+
+def play_task(task: Mapping[str, Any], on_game: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Play one task (in a worker); the rows of its games.  ``on_game(row)`` as each game ends;
+    ``task["threads"]``, when given, limits numba's threads in this process (a Ray worker is
+    given one core)."""
     if task.get("threads"):
         _limit_threads(task["threads"])
+    a, b = task["a"]["name"], task["b"]["name"]
     result = evaluate(task["ruleset"], task["a"], task["b"], games=task["games"], seed=task["seed"],
                       scenario=task["scenario"], decisions=task["decisions"], batch_size=task["games"],
                       first_game=task["first_game"], core_options=task["core_options"],
-                      replay_dir=task.get("replay_dir"))
-    return [{"a": result.agent_a, "b": result.agent_b, **asdict(g)} for g in result.games]
+                      replay_dir=task.get("replay_dir"),
+                      on_game=None if on_game is None else lambda g: on_game({"a": a, "b": b, **asdict(g)}))
+    return [{"a": a, "b": b, **asdict(g)} for g in result.games]
 
 
 def _limit_threads(threads: int) -> None:
@@ -334,31 +357,78 @@ def _limit_threads(threads: int) -> None:
         pass
 
 
-def _run_local(tasks, workers: int, update) -> list[list[dict[str, Any]]]:
+# A local worker process sends each game's row here as the game ends (_start_worker).
+_ROWS: Any = None
+
+
+def _start_worker(threads: int, rows, parent: int) -> None:
+    """Local worker initializer: its share of the cores; the queue for rows; Ctrl-C is left to
+    the parent (which stops the workers); and the worker ends itself within a second of the
+    parent's death (a kill -9 of ``wargym tournament``), instead of playing on for nobody."""
+    global _ROWS
+    _limit_threads(threads)
+    _ROWS = rows
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="wargym-parent-watch").start()
+
+
+def _play_streamed(task: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return play_task(task, on_game=_ROWS.put)
+
+
+def _run_local(tasks, workers: int, record: Callable[[dict[str, Any]], None]) -> None:
+    """Play ``tasks`` in this process (``workers`` 1) or in spawned processes; ``record(row)``
+    as each game ends (a row may come twice: as its game ends and with its task's rows)."""
     if workers <= 1:
-        out = []
         for t in tasks:
-            out.append(play_task(t))
-            if update:
-                update(t["games"])
-        return out
+            for row in play_task(t, on_game=record):
+                record(row)
+        return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import queue as queues
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+    context = multiprocessing.get_context("spawn")
+    rows = context.Queue()
     threads = max(1, (os.cpu_count() or 1) // workers)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_limit_threads, initargs=(threads,)) as pool:
-        futures = {pool.submit(play_task, t): k for k, t in enumerate(tasks)}
-        out: list[Any] = [None] * len(tasks)
-        for fut in as_completed(futures):
-            k = futures[fut]
-            out[k] = fut.result()
-            if update:
-                update(tasks[k]["games"])
-    return out
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(threads, rows, os.getpid()))
+    try:
+        pending = {pool.submit(_play_streamed, t) for t in tasks}
+        while pending:
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            while True:
+                try:
+                    record(rows.get_nowait())
+                except queues.Empty:
+                    break
+            for fut in done:
+                for row in fut.result():
+                    record(row)
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    pool.shutdown()
 
 
-def _run_ray(tasks, address: str, workers: int | None, update) -> list[list[dict[str, Any]]]:
+def _stop_workers(pool) -> None:
+    """Stop a process pool's workers now, their tasks unfinished (on an error or an interrupt)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    if hasattr(pool, "terminate_workers"):  # Python 3.14
+        pool.terminate_workers()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def _run_ray(tasks, address: str, workers: int | None, record: Callable[[dict[str, Any]], None]) -> None:
+    """Play ``tasks`` on Ray; ``record(row)`` for each game of a task as the task ends."""
     try:
         import ray
     except ImportError:
@@ -373,53 +443,218 @@ def _run_ray(tasks, address: str, workers: int | None, update) -> list[list[dict
         started = True
     try:
         remote = ray.remote(num_cpus=1)(play_task)
-        refs = [remote.remote({**t, "threads": 1}) for t in tasks]
-        index = {ref: k for k, ref in enumerate(refs)}
-        out: list[Any] = [None] * len(tasks)
-        pending = list(refs)
+        pending = [remote.remote({**t, "threads": 1}) for t in tasks]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                k = index[ref]
-                out[k] = ray.get(ref)
-                if update:
-                    update(tasks[k]["games"])
-        return out
+                for row in ray.get(ref):
+                    record(row)
     finally:
         if started:
             ray.shutdown()
 
 
+# ------------------------------------------------------------------------------ results as they end
+def _csv_text(rows) -> str:
+    """Rows as CSV text, as the csv module writes them (quoted where needed, lines end in \\r\\n)."""
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue()
+
+
+def _csv_values(row: Mapping[str, Any]) -> list[Any]:
+    return [int(row[c]) if c == "truncated" else row[c] for c in RESULT_COLUMNS]
+
+
+def _parse_row(raw: Mapping[str, str], where: str) -> dict[str, Any]:
+    """A results.csv row as run_tournament's rows are (numbers as int, truncated as bool)."""
+    try:
+        row = {"a": raw["a"], "b": raw["b"], "a_side": raw["a_side"], "game": int(raw["game"]),
+               "seed": int(raw["seed"]), "result": raw["result"], "length": int(raw["length"]),
+               "truncated": bool(int(raw["truncated"]))}
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{where}: not a result row ({type(err).__name__}: {err}): {dict(raw)}") from None
+    if row["result"] not in RESULTS:
+        raise ValueError(f"{where}: result {row['result']!r} is not one of {', '.join(RESULTS)}")
+    return row
+
+
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a results.csv, in file order, without a last line cut short by a kill (a
+    finished tournament's file holds the games in the order of its tasks; an interrupted one's in
+    the order they ended).  ValueError naming the file and line of a row that does not parse."""
+    path = Path(path)
+    text, _ = atomic.complete_text(path)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if text and tuple(reader.fieldnames or ()) != RESULT_COLUMNS:
+        raise ValueError(f"{path}: the header is {','.join(reader.fieldnames or [])!r}, not "
+                         f"{','.join(RESULT_COLUMNS)!r}: not a tournament's results.csv")
+    return [_parse_row(raw, f"{path} line {reader.line_num}") for raw in reader]
+
+
+class ResultsLog:
+    """The rows of a tournament's games as they end (``rows``, keyed by (a, b, game)); with a
+    file, each new row is appended to it at once, flushed and fsynced, so a kill leaves every
+    finished game's row.  ``add`` ignores a row it holds already (a game's row comes as the game
+    ends and again with its task's rows) and keeps the games that came out otherwise in
+    ``differ`` (a resumed run that played a game again)."""
+
+    def __init__(self, rows: Mapping[tuple[str, str, int], dict[str, Any]] | None = None,
+                 file: IO | None = None, progress: Callable[[int], None] | None = None):
+        self.rows = dict(rows or {})
+        self.file, self.progress = file, progress
+        self.differ: list[tuple[str, str, int]] = []
+
+    def add(self, row: dict[str, Any]) -> None:
+        key = (row["a"], row["b"], row["game"])
+        if key in self.rows:
+            if self.rows[key] != row and key not in self.differ:
+                self.differ.append(key)
+            return
+        self.rows[key] = row
+        if self.file is not None:
+            self.file.write(_csv_text([_csv_values(row)]))
+            atomic.sync(self.file)
+        if self.progress is not None:
+            self.progress(1)
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+def _tournament_record(config: TournamentConfig) -> dict[str, Any]:
+    """The config as tournament.json holds it (JSON's types)."""
+    return json.loads(json.dumps(config.model_dump()))
+
+
+def open_results(out: Path, config: TournamentConfig, tasks: list[dict[str, Any]], resume: bool,
+                 progress: Callable[[int], None] | None = None) -> ResultsLog:
+    """Start (or with ``resume``, continue) the tournament of ``config`` in ``out``: its record
+    (tournament.json: the config, status running) and results.csv opened for the rows to come.
+
+    A resumed tournament must have the same config (but ``workers``): a ValueError names the
+    keys that differ.  Its results.csv keeps every whole row; a last line cut short by a kill is
+    dropped (its game is played again).  Without ``resume``, a folder whose tournament did not
+    finish and has games in results.csv is refused (FileExistsError), as its games would be
+    lost; a finished one is started over."""
+    out.mkdir(parents=True, exist_ok=True)
+    record_path, results = out / "tournament.json", out / "results.csv"
+    record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else None
+    now = _tournament_record(config)
+    kept: dict[tuple[str, str, int], dict[str, Any]] = {}
+    if resume:
+        if record is None:
+            raise FileNotFoundError(f"nothing to resume in {out}: no tournament.json (a tournament started "
+                                    "without --resume writes it first)")
+        changed = sorted(k for k in set(now) | set(record["config"])
+                         if k not in RESUMABLE and now.get(k) != record["config"].get(k))
+        if changed:
+            raise ValueError(f"--resume: the tournament in {out} was started with "
+                             + ", ".join(f"{k}={record['config'].get(k)!r}" for k in changed) + "; this one has "
+                             + ", ".join(f"{k}={now.get(k)!r}" for k in changed)
+                             + " (give the same config and --games)")
+        games = {key for t in tasks for key in task_games(t)}
+        for row in read_results(results):
+            key = (row["a"], row["b"], row["game"])
+            if key not in games:
+                raise ValueError(f"{results}: game {key} is not a game of this tournament")
+            kept.setdefault(key, row)
+        record["resumed"] = [*record.get("resumed", []), time.strftime("%Y-%m-%dT%H:%M:%S")]
+    else:
+        done = read_results(results) if record is not None and record.get("status") != "finished" else []
+        if done:
+            raise FileExistsError(f"{out} holds an unfinished tournament ({len(done)} of {record.get('games', '?')} "
+                                  "games in results.csv): continue it with --resume, or give another --out")
+        results.unlink(missing_ok=True)
+        record = {"started": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    record.update(config=now, games=sum(t["games"] for t in tasks), status="running")
+    atomic.write_text(record_path, json.dumps(record, indent=1) + "\n")
+    for folder in [out, *(p for p in (out / "replays").glob("*") if p.is_dir())]:
+        atomic.remove_leftovers(folder)
+    file, torn = atomic.open_lines(results, _csv_text([RESULT_COLUMNS]))
+    if torn:
+        print(f"{results}: dropped its last line, cut short by the interruption ({torn!r}); "
+              "that game is played again", file=sys.stderr)
+    return ResultsLog(kept, file, progress)
+
+
+def task_done(task: Mapping[str, Any], rows: Mapping[tuple[str, str, int], Any]) -> bool:
+    """Whether every game of ``task`` has its row (and, when the task saves replays, its replay)."""
+    games = task_games(task)
+    if not all(key in rows for key in games):
+        return False
+    return task.get("replay_dir") is None or all(replay_file(task["replay_dir"], j).exists() for _, _, j in games)
+
+
 def run_tournament(config: TournamentConfig | Mapping[str, Any] | str | Path, workers: int | None = None,
                    ray_address: str | None = None,
                    progress: Callable[[int], None] | None = None,
-                   replay_dir: str | Path | None = None) -> TournamentResult:
+                   replay_dir: str | Path | None = None, out: str | Path | None = None,
+                   resume: bool = False) -> TournamentResult:
     """Play the round robin of ``config`` (a TournamentConfig, a dict of one, or a YAML path).
 
     ``workers``: local processes (default the config's, else all cores; 1 plays in this process);
     ``ray_address``: run the tasks on Ray instead ("local" for a local cluster);
     ``progress(n)``: called as n more games are done; ``replay_dir``: save every game there as a
-    replay (``<a>_vs_<b>/game_NNNNN.json``, the game numbers of results.csv), for ``wargym render``."""
+    replay (``<a>_vs_<b>/game_NNNNN.json``, the game numbers of results.csv), for ``wargym render``.
+
+    ``out``: a folder for the tournament's files: results.csv gets each game's row as the game
+    ends (``open_results``), and at the end every table is written (``TournamentResult.write``;
+    the result's ``files``) and tournament.json says finished.  ``resume``: continue the
+    tournament in ``out``, playing only the tasks with a game missing from its results.csv (or
+    a replay missing, with ``replay_dir``); the final files equal an uninterrupted run's.
+
+    A task is the unit played again, not a game: the agents of a task are seeded once for the
+    whole batch (wargym.agents.evaluate) and draw their random numbers for all its games at once
+    (a random agent one number per game in the batch, every decision), so a game's moves depend
+    on which games share its batch.  Played again whole, with its seeds, a task deals every game
+    as the first time; of a task played again only the missing games' rows are added (the rows
+    there stay, and a game that came out otherwise is reported: an agent that is not
+    reproducible)."""
     if isinstance(config, (str, Path)):
         config = load_config(config)
     elif not isinstance(config, TournamentConfig):
         from wargym.data import validate
 
         config = validate(TournamentConfig, dict(config), "<tournament config>")
+    if resume and out is None:
+        raise ValueError("resume needs out: the folder of the tournament to continue")
     config, _ = resolve_game(config)  # the result reports the game played
     workers = workers or config.workers or os.cpu_count() or 1
     tasks = make_tasks(config, replay_dir)
+    out = Path(out) if out is not None else None
+    log = open_results(out, config, tasks, resume, progress) if out is not None else ResultsLog(progress=progress)
     start = time.perf_counter()
-    if ray_address:
-        chunks = _run_ray(tasks, ray_address, workers, progress)
-    else:
-        chunks = _run_local(tasks, min(workers, len(tasks)), progress)
-    rows = [row for chunk in chunks for row in chunk]
+    try:
+        todo = [t for t in tasks if not task_done(t, log.rows)]
+        if resume:
+            print(f"resuming {out}: {len(log.rows)} of {sum(t['games'] for t in tasks)} games in results.csv; "
+                  f"playing {len(todo)} of {len(tasks)} tasks ({sum(t['games'] for t in todo)} games)")
+            if progress is not None and log.rows:
+                progress(len(log.rows))
+        if todo and ray_address:
+            _run_ray(todo, ray_address, workers, log.add)
+        elif todo:
+            _run_local(todo, min(workers, len(todo)), log.add)
+    finally:
+        log.close()
+    if log.differ:
+        print(f"warning: {len(log.differ)} games played again came out otherwise than in results.csv, which "
+              f"keeps them as they were: {', '.join(f'{a} vs {b} game {j}' for a, b, j in log.differ[:5])}"
+              f"{' ...' if len(log.differ) > 5 else ''} (an agent that is not reproducible?)", file=sys.stderr)
+    rows = [log.rows[key] for t in tasks for key in task_games(t)]
     seconds = time.perf_counter() - start
     score = {"win": 1.0, "draw": 0.5, "loss": 0.0}
     ratings = elo_ratings([(r["a"], r["b"], score[r["result"]]) for r in rows], players=[a.name for a in config.agents],
                           bootstrap=config.bootstrap, seed=config.seed)
-    return TournamentResult(config, rows, ratings, seconds)
+    result = TournamentResult(config, rows, ratings, seconds)
+    if out is not None:
+        result.files = result.write(out)
+        record = json.loads((out / "tournament.json").read_text(encoding="utf-8"))
+        record.update(status="finished", finished=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        atomic.write_text(out / "tournament.json", json.dumps(record, indent=1) + "\n")
+    return result
 
 
 # -------------------------------------------------------------------------------------------- CLI
@@ -432,8 +667,11 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
                         "its agents are specs: random, rule, rule:<name>, sb3:<path>, onnx:<path>, "
                         "py:<module>:<Name>")
     p.add_argument("--out", default=None, metavar="DIR",
-                   help="output folder for results.csv, pairs.csv, ratings.csv, tournament.png "
-                        "(default runs/tournament/<name>)")
+                   help="output folder for results.csv (a row as each game ends), pairs.csv, ratings.csv, "
+                        "tournament.png, tournament.json (default runs/tournament/<name>)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted tournament in --out (the same config and --games): play only "
+                        "the games missing from its results.csv, to the same final tables")
     p.add_argument("--workers", type=positive_int, default=None, help="local worker processes (default: the config's, "
                                                               "else all cores)")
     p.add_argument("--ray-address", default=None, metavar="ADDR",
@@ -468,22 +706,45 @@ def run_tournament_cli(args: argparse.Namespace) -> int:
     pairs = len(config.agents) * (len(config.agents) - 1) // 2
     out = Path(args.out or Path("runs") / "tournament" / config.name)
     update, close = progress_bar(pairs * config.games_per_pair, not args.quiet, desc="tournament")
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None  # as Ctrl-C: rows stay
     try:
         result = run_tournament(config, workers=args.workers, ray_address=args.ray_address, progress=update,
-                                replay_dir=(out / "replays").resolve() if args.replays else None)
+                                replay_dir=(out / "replays").resolve() if args.replays else None, out=out,
+                                resume=args.resume)
+    except KeyboardInterrupt as err:
+        close()
+        done = len(read_results(out / "results.csv"))
+        again = " ".join(["wargym tournament --config", str(args.config), "--out", str(out)]
+                         + (["--games", str(args.games)] if args.games is not None else [])
+                         + (["--replays"] if args.replays else []) + ["--resume"])
+        what = "SIGTERM" if isinstance(err, Interrupted) else "interrupted"
+        print(f"wargym tournament: {what}: {done} of {pairs * config.games_per_pair} games are in "
+              f"{out / 'results.csv'}; {again} plays the rest", file=sys.stderr)
+        return 128 + (signal.SIGTERM if isinstance(err, Interrupted) else signal.SIGINT)
     finally:
         close()
-    paths = result.write(out)
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    paths = result.files
     if args.json:
         summary = {"config": result.config.model_dump(), "pairs": result.pairs(), "seconds": result.seconds,
                    "ratings": {p: {"elo": result.ratings.elo[p], "stderr": result.ratings.stderr[p]}
                                for p in result.ratings.order}}
-        paths["summary"] = out / "summary.json"
-        paths["summary"].write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        paths["summary"] = atomic.write_text(out / "summary.json", json.dumps(summary, indent=1) + "\n")
     print("\n".join(result.table()))
     print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
 
 
-__all__ = ["AgentEntry", "TournamentConfig", "TournamentResult", "add_tournament_arguments", "load_config",
-           "make_tasks", "play_task", "plot", "run_tournament", "run_tournament_cli"]
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM during ``wargym tournament``: raised like Ctrl-C's KeyboardInterrupt."""
+
+
+def _interrupt(signum, frame) -> None:
+    raise Interrupted(signum)
+
+
+__all__ = ["AgentEntry", "ResultsLog", "TournamentConfig", "TournamentResult", "add_tournament_arguments",
+           "load_config", "make_tasks", "open_results", "play_task", "plot", "read_results", "run_tournament",
+           "run_tournament_cli", "task_done", "task_games"]

@@ -24,8 +24,18 @@ The output folder::
     DIR/final.zip                      the trained model (``SB3Agent(path)`` plays it)
 
 A step is one decision of the agent's side (the opponent's decisions are inside the env).
-``steps`` is the run's total: ``--resume`` reloads the latest checkpoint and trains on up to it
+``steps`` is the run's total: ``--resume`` reloads the newest checkpoint and trains on up to it
 (the games themselves restart; the checkpoint holds the model and optimizer, not the envs).
+
+What survives a kill (kill -9 at any moment, the machine's power): run.json, every checkpoint and
+final.zip are written to a temporary file in their folder and renamed over the target
+(wargym.atomic), so each is whole or absent; curve.csv is appended a whole row at a time, each
+flushed and fsynced.  ``--resume`` deletes the temporary files a kill left, takes the newest
+checkpoint that is whole and loads, saying on stderr which it skipped and why (a 0-byte or cut
+zip from an older wargym, a damaged member), fails naming them if none loads, and cuts curve.csv
+back to that checkpoint's steps (and a last line cut short).  A run stopped before its first
+checkpoint starts again from step 0 under its name.  TensorBoard's event files are SB3's: a kill
+may cut their last event.
 """
 
 from __future__ import annotations
@@ -36,11 +46,14 @@ import platform
 import re
 import sys
 import time
+import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import yaml
+
+from wargym import atomic
 
 # Every key a config may set, with the value used when it does not.
 DEFAULTS: dict[str, Any] = {
@@ -197,11 +210,89 @@ def versions() -> dict[str, str]:
             "platform": platform.platform()}
 
 
-def latest_checkpoint(out_dir: Path) -> Path | None:
-    """The checkpoint in DIR/checkpoints with the most env steps."""
-    found = [(int(m.group(1)), p) for p in (out_dir / "checkpoints").glob("model_*_steps.zip")
+def checkpoints(out_dir: str | Path) -> list[tuple[int, Path]]:
+    """(env steps, path) of every DIR/checkpoints/model_<N>_steps.zip, fewest steps first."""
+    found = [(int(m.group(1)), p) for p in (Path(out_dir) / "checkpoints").glob("model_*_steps.zip")
              if (m := re.fullmatch(r"model_(\d+)_steps\.zip", p.name))]
-    return max(found)[1] if found else None
+    return sorted(found)
+
+
+def latest_checkpoint(out_dir: Path) -> Path | None:
+    """The checkpoint in DIR/checkpoints with the most env steps (whole or not: see load_latest)."""
+    found = checkpoints(out_dir)
+    return found[-1][1] if found else None
+
+
+def checkpoint_problem(path: Path) -> str | None:
+    """Why ``path`` is not a whole SB3 model file, or None: empty, not a zip file, a member that
+    fails its CRC, or no ``data`` / ``policy.pth`` in it (a save cut short, or another file)."""
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            return "0 bytes (a save cut short)"
+        if not zipfile.is_zipfile(path):
+            return f"not a zip file ({size:,} bytes: a save cut short?)"
+        with zipfile.ZipFile(path) as archive:
+            damaged = archive.testzip()
+            if damaged is not None:
+                return f"{damaged} in it fails its CRC check"
+            missing = [name for name in ("data", "policy.pth") if name not in archive.namelist()]
+            if missing:
+                return f"no {' or '.join(missing)} in it: not an SB3 model"
+    except (OSError, zipfile.BadZipFile, EOFError) as err:
+        return f"unreadable ({type(err).__name__}: {err})"
+    return None
+
+
+def load_latest(out_dir: Path, load: Callable[[Path], Any]) -> tuple[Any, Path]:
+    """(``load(path)``, path) of the newest checkpoint of the run in ``out_dir`` that is whole
+    (``checkpoint_problem``) and loads; each one skipped is named on stderr with why.
+    FileNotFoundError naming them all when none loads."""
+    skipped = []
+    for _, path in reversed(checkpoints(out_dir)):
+        problem = checkpoint_problem(path)
+        if problem is None:
+            try:
+                return load(path), path
+            except Exception as err:  # whole but not loadable here (another SB3, another policy class)
+                problem = f"does not load ({type(err).__name__}: {err})"
+        print(f"--resume: skipping {path}: {problem}", file=sys.stderr)
+        skipped.append(f"{path.name}: {problem}")
+    raise FileNotFoundError(f"nothing to resume in {out_dir}: no checkpoint loads"
+                            + (f" ({'; '.join(skipped)})" if skipped else " (there is none)"))
+
+
+def save_model(model, path: Path) -> Path:
+    """``model.save(path)``, written whole or not at all (wargym.atomic): a kill while it saves
+    leaves the file as it was, never a part of a zip."""
+    with atomic.atomic_open(path, "wb") as f:
+        model.save(f)
+    return path
+
+
+# ---------------------------------------------------------------------------------- the curve
+CURVE_COLUMNS = ("steps", "seconds", "games", "win_rate", "loss_rate")
+
+
+def read_curve(path: str | Path) -> list[dict[str, float]]:
+    """The rows of a run's curve.csv (steps and games as int), without a last line cut short by
+    a kill; [] when there is no curve."""
+    text, _ = atomic.complete_text(path)
+    rows = []
+    for line in text.splitlines()[1:]:
+        values = dict(zip(CURVE_COLUMNS, line.split(",")))
+        rows.append({k: int(v) if k in ("steps", "games") else float(v) for k, v in values.items()})
+    return rows
+
+
+def trim_curve(path: Path, steps: int) -> None:
+    """Keep the rows of curve.csv up to ``steps`` env steps (a resumed run trains the rest again
+    from its checkpoint, and writes those rows anew) and no line cut short."""
+    text, torn = atomic.complete_text(path)
+    lines = text.splitlines(keepends=True)
+    keep = lines[:1] + [line for line in lines[1:] if int(line.split(",", 1)[0]) <= steps]
+    if torn or keep != lines:
+        atomic.write_text(path, "".join(keep))
 
 
 def progress_bar_available() -> bool:
@@ -223,8 +314,9 @@ def _callbacks():
         """charts/win_rate: games won by the agent's side / games finished (the last
         WIN_RATE_WINDOW), from each finished game's result (``infos[g]["result"]``: +1 win, -1
         loss, 0 draw or truncated by max_decisions).  Each rollout also appends a row to
-        ``curve`` (CSV: env steps, seconds since ``started``, games, win rate): the learning curve
-        against steps and wall time.  Stops the run after ``max_seconds`` since ``started``."""
+        ``curve`` (CSV: env steps, seconds since ``started``, games, win rate; each row flushed
+        and fsynced as it is written): the learning curve against steps and wall time.  Stops the
+        run after ``max_seconds`` since ``started``."""
 
         def __init__(self, curve: Path, started: float, max_seconds: float | None = None,
                      window: int = WIN_RATE_WINDOW):
@@ -232,9 +324,8 @@ def _callbacks():
             self.results: list[float] = []
             self.window = window
             self.finished = 0
-            self.curve, self.started, self.max_seconds = curve, started, max_seconds
-            if not curve.exists():
-                curve.write_text("steps,seconds,games,win_rate,loss_rate\n")
+            self.started, self.max_seconds = started, max_seconds
+            self.curve, _ = atomic.open_lines(curve, ",".join(CURVE_COLUMNS) + "\n")
 
         def _on_step(self) -> bool:
             dones, infos = self.locals["dones"], self.locals["infos"]
@@ -252,9 +343,12 @@ def _callbacks():
                 win, loss = float((results > 0).mean()), float((results < 0).mean())
                 self.logger.record("charts/win_rate", win)
                 self.logger.record("charts/loss_rate", loss)
-            with self.curve.open("a") as f:
-                f.write(f"{self.num_timesteps},{time.perf_counter() - self.started:.1f},{self.finished},"
-                        f"{win:.4f},{loss:.4f}\n")
+            self.curve.write(f"{self.num_timesteps},{time.perf_counter() - self.started:.1f},{self.finished},"
+                             f"{win:.4f},{loss:.4f}\n")
+            atomic.sync(self.curve)  # a whole line, on disk: a kill leaves the curve readable
+
+        def _on_training_end(self) -> None:
+            self.curve.close()
 
     class CleanRLTensorBoard(TensorBoardOutputFormat):
         """TensorBoard with CleanRL's names: SB3's train/* under losses/, rollout/* under charts/."""
@@ -270,7 +364,21 @@ def _callbacks():
         def _name(self, key: str) -> str:
             return self.RENAME.get(key) or re.sub(r"^train/", "losses/", key)
 
-    return WinRateCallback, CleanRLTensorBoard
+    class CheckpointCallback(BaseCallback):
+        """Every ``every`` calls (one env step of all the games each), the model to
+        ``folder/model_<N>_steps.zip``, written whole or not at all (``save_model``), where SB3's
+        CheckpointCallback writes in place and a kill can leave a file ``--resume`` cannot read."""
+
+        def __init__(self, every: int, folder: Path):
+            super().__init__()
+            self.every, self.folder = every, folder
+
+        def _on_step(self) -> bool:
+            if self.n_calls % self.every == 0:
+                save_model(self.model, self.folder / f"model_{self.num_timesteps}_steps.zip")
+            return True
+
+    return WinRateCallback, CleanRLTensorBoard, CheckpointCallback
 
 
 # ---------------------------------------------------------------------------------------- train
@@ -282,13 +390,12 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
 
     ``config``: dict, YAML path or name in configs/train/ (see DEFAULTS for the keys).  ``ruleset``,
     ``side``, ``opponent``, ``steps``, ``seed``, ``progress_bar`` and ``max_minutes`` override the
-    config's values when given.  ``resume``: continue the run in ``out_dir`` from its latest checkpoint up to
-    ``steps`` env steps in all.
+    config's values when given.  ``resume``: continue the run in ``out_dir`` from its newest
+    checkpoint that loads up to ``steps`` env steps in all (the module docstring).
     """
     import gymnasium
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import CheckpointCallback
     from stable_baselines3.common.logger import HumanOutputFormat, Logger
     from stable_baselines3.common.vec_env import VecMonitor
 
@@ -324,17 +431,23 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     record_path = out / "run.json"
-    checkpoint = None
+    for folder in (out, out / "checkpoints"):
+        atomic.remove_leftovers(folder)  # a save a kill cut short
     if resume:
-        checkpoint = latest_checkpoint(out)
-        if checkpoint is None or not record_path.exists():
-            raise FileNotFoundError(f"nothing to resume in {out}: no checkpoints/model_*_steps.zip and run.json")
+        if not record_path.exists():
+            raise FileNotFoundError(f"nothing to resume in {out}: no run.json")
         record = json.loads(record_path.read_text())
         changed = sorted(k for k in cfg if k not in RESUMABLE and cfg[k] != record["config"].get(k))
         if changed:
             raise ValueError(f"--resume: {', '.join(f'{k}={cfg[k]!r}' for k in changed)} differ from the run in "
                              f"{out} (" + ", ".join(f"{k}={record['config'].get(k)!r}" for k in changed) + ")")
         run_name = record["run_name"]
+        if not checkpoints(out):  # stopped before its first checkpoint: nothing to continue from
+            print(f"--resume: {out} holds no checkpoint yet: {run_name} starts again from step 0")
+            resume = False
+            trim_curve(out / "curve.csv", 0)
+            record["resumes"].append({"checkpoint": None, "num_timesteps": 0,
+                                      "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
     else:
         if record_path.exists():
             raise FileExistsError(f"{out} already holds a run (run.json): continue it with --resume, "
@@ -345,7 +458,11 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
                   "resumes": []}
     record["config"] = cfg
     record["status"] = "running"
-    record_path.write_text(json.dumps(record, indent=2, default=str))
+
+    def write_record() -> None:
+        atomic.write_text(record_path, json.dumps(record, indent=2, default=str))
+
+    write_record()
 
     # 3. the env: N games in one batched core, the opponent's decisions played inside
     vector_env = gymnasium.make_vec(env_id(cfg["ruleset"]), num_envs=cfg["n_envs"],
@@ -356,8 +473,9 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
                                     core_options=cfg["core_options"])
     env = VecMonitor(SB3VecEnv(vector_env))  # VecMonitor: episode returns and lengths for charts/
 
-    # 4. the model: new, or the latest checkpoint
-    if checkpoint is None:
+    # 4. the model: new, or the newest checkpoint that loads
+    checkpoint = None
+    if not resume:
         policy, policy_kwargs = "MultiInputPolicy", {"features_extractor_class": HexMapExtractor}
         if cfg["policy"] == "hex_pointer":
             policy = HexPointerPolicy
@@ -370,7 +488,13 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
                             policy_kwargs=policy_kwargs, tensorboard_log=str(out / "tb"), seed=cfg["seed"],
                             device=cfg["device"], verbose=0)
     else:
-        model = MaskablePPO.load(checkpoint, env=env, device=cfg["device"], tensorboard_log=str(out / "tb"))
+        try:
+            model, checkpoint = load_latest(out, lambda path: MaskablePPO.load(
+                path, env=env, device=cfg["device"], tensorboard_log=str(out / "tb")))
+        except BaseException:
+            env.close()
+            raise
+        trim_curve(out / "curve.csv", model.num_timesteps)
         resume_seed = cfg["seed"] + model.num_timesteps  # a fresh but reproducible stream for the restarted games
         model.set_random_seed(resume_seed)
         record["resumes"].append({"checkpoint": str(checkpoint), "num_timesteps": model.num_timesteps,
@@ -382,17 +506,16 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
         deadline = None if cfg["max_minutes"] is None else run_started + 60.0 * cfg["max_minutes"]
         record["pretrain"] = pretrain(model, vector_env.unwrapped, cfg["pretrain"], seed=cfg["seed"],
                                       progress=bool(cfg["progress_bar"]), deadline=deadline)
-        record_path.write_text(json.dumps(record, indent=2, default=str))
-        model.save(out / "checkpoints" / "model_0_steps.zip")  # the cloned policy, before any PPO step
+        write_record()
+        save_model(model, out / "checkpoints" / "model_0_steps.zip")  # the cloned policy, before any PPO step
 
     # 5. logging and callbacks: TensorBoard under DIR/tb/<run_name>, checkpoints, win rate
-    WinRateCallback, CleanRLTensorBoard = _callbacks()
+    WinRateCallback, CleanRLTensorBoard, CheckpointCallback = _callbacks()
     formats = [CleanRLTensorBoard(str(out / "tb" / run_name))]
     if not cfg["progress_bar"]:
         formats.append(HumanOutputFormat(sys.stdout))
     model.set_logger(Logger(str(out / "tb" / run_name), formats))
-    checkpoints = CheckpointCallback(save_freq=max(cfg["checkpoint_every"] // cfg["n_envs"], 1),
-                                     save_path=str(out / "checkpoints"), name_prefix="model")
+    saving = CheckpointCallback(max(cfg["checkpoint_every"] // cfg["n_envs"], 1), out / "checkpoints")
 
     # 6. learn up to cfg["steps"] env steps in all
     start_steps, start = model.num_timesteps, time.perf_counter()
@@ -400,22 +523,21 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     if remaining > 0:
         max_seconds = None if cfg["max_minutes"] is None else 60.0 * cfg["max_minutes"]
         win_rate = WinRateCallback(out / "curve.csv", run_started, max_seconds)
-        model.learn(total_timesteps=remaining, callback=[checkpoints, win_rate], tb_log_name=run_name,
+        model.learn(total_timesteps=remaining, callback=[saving, win_rate], tb_log_name=run_name,
                     reset_num_timesteps=checkpoint is None, progress_bar=bool(cfg["progress_bar"]))
     seconds = time.perf_counter() - start
 
     # 7. save: the final model, a checkpoint of it (the next --resume starts there), the record
-    final = out / "final.zip"
-    model.save(final)
+    final = save_model(model, out / "final.zip")
     last = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
     if not last.exists():
-        model.save(last)
+        save_model(model, last)
     env.close()
     done = model.num_timesteps - start_steps
     record.update(status="finished", finished=time.strftime("%Y-%m-%dT%H:%M:%S"), num_timesteps=model.num_timesteps,
                   seconds=round(seconds, 2), steps_per_second=round(done / seconds, 1) if seconds > 0 else None,
                   wall_seconds=round(time.perf_counter() - run_started, 1))
-    record_path.write_text(json.dumps(record, indent=2, default=str))
+    write_record()
     return final
 
 
@@ -439,7 +561,8 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="runs/train", help="output folder (default ./runs/train)")
     p.add_argument("--seed", type=non_negative_int, default=None,
                    help="seed of the model and the games (default: the config's)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out from its newest checkpoint that loads (it names the ones it skips)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 

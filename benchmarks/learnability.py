@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import subprocess
 import sys
 import time
@@ -208,25 +207,14 @@ def selection_key(point: dict) -> tuple:
     return (point["win_rate"], -point["steps"])
 
 
-def checkpoints(run: Path) -> list[tuple[int, Path]]:
-    found = []
-    for path in (run / "checkpoints").glob("model_*_steps.zip"):
-        m = re.fullmatch(r"model_(\d+)_steps\.zip", path.name)
-        if m:
-            found.append((int(m.group(1)), path))
-    return sorted(found)
-
-
 def seconds_at(run: Path, steps: int) -> float | None:
     """Wall seconds of the run when it reached ``steps`` env steps (from its curve.csv)."""
-    curve = run / "curve.csv"
-    if not curve.exists():
-        return None
+    from wargym.agents.train import read_curve
+
     best = None
-    for line in curve.read_text().splitlines()[1:]:
-        s, sec = line.split(",")[:2]
-        if int(s) <= steps:
-            best = float(sec)
+    for row in read_curve(run / "curve.csv"):
+        if row["steps"] <= steps:
+            best = row["seconds"]
     return best
 
 
@@ -243,6 +231,8 @@ def checkpoint_seconds(run: Path, record: dict, steps: int) -> float | None:
 
 def evaluate_side(ruleset: str, out: Path, side: str, games: int, curve_games: int, seed: int,
                   validation_seed: int, name: str = CONFIG_NAME) -> dict:
+    from wargym.agents.train import checkpoints
+
     run = out / side
     record = json.loads((run / "run.json").read_text())
     curve = []

@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from wargym import atomic
 from wargym.core import BaseState, IllegalActionError
 
 REPLAY_FORMAT = 1
@@ -148,12 +149,9 @@ def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any
 
 def save_replay(record: GameRecord | Mapping[str, Any], path: str | Path, viewer: str | None = None) -> Path:
     """Write a replay (a GameRecord or a replay record); with ``viewer``, the replay saved for that
-    player (module docstring)."""
+    player (module docstring).  The file is written whole or not at all (wargym.atomic)."""
     data = record.to_json(viewer) if isinstance(record, GameRecord) else dict(record)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-    return path
+    return atomic.write_text(path, json.dumps(data, separators=(",", ":")) + "\n")
 
 
 @dataclass

@@ -465,8 +465,12 @@ class BotServer:
 
     def view(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         session, player = self._joined(req)
-        out = {"game": req["game"], **self._seeding(session),
-               "left": [self.core.players[p] for p in sorted(session.left)]}
+        return self._side_view(req["game"], session, player)
+
+    def _side_view(self, game: str, session: Session, player: int) -> dict[str, Any]:
+        """What ``view`` and ``play`` answer: how the game was dealt, who left, and the side's view
+        (``session_view``) once the game is dealt."""
+        out = {"game": game, **self._seeding(session), "left": [self.core.players[p] for p in sorted(session.left)]}
         if session.state is None:
             return {**out, "side": self.core.players[player]}
         return {**out, **session_view(self.core, session.state, player)}
@@ -486,7 +490,7 @@ class BotServer:
             raise RequestError(refusal)
         state = core.step(session.state, np.array([action], dtype=np.int64))
         session.state = self._server_moves(state, session.server_plays)
-        return {"game": req["game"], **session_view(core, session.state, player)}
+        return self._side_view(req["game"], session, player)
 
     def close(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         """The side leaves the game (its token no longer works); the game is dropped when no

@@ -767,6 +767,7 @@ def listen(server: BotServer, host: str, port: int, ready: threading.Event | Non
     class Server(socketserver.ThreadingTCPServer):
         allow_reuse_address = True
         daemon_threads = True
+        request_queue_size = 256  # the listen backlog: socketserver's 5 reset most of 200 clients connecting at once
 
         def handle_error(self, request, client_address) -> None:
             err = sys.exc_info()[1]

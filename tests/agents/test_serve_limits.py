@@ -171,6 +171,28 @@ def test_a_line_past_the_limit_over_tcp_is_not_held_and_the_connection_goes_on(t
     client.close()
 
 
+def test_200_clients_connecting_at_once_are_all_answered(tcp_server):
+    """The listen backlog holds 200 connections made at the same moment (socketserver's default
+    of 5 reset most of them)."""
+    import threading
+
+    _, port, _ = tcp_server
+    answers, start = [], threading.Barrier(200)
+
+    def one():
+        start.wait()
+        client = Client(port)
+        answers.append(client.send(b'{"cmd":"ping"}')[0]["pong"])
+        client.close()
+
+    threads = [threading.Thread(target=one) for _ in range(200)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert answers.count(True) == 200
+
+
 # ------------------------------------------------------------------------------------------- fuzz
 KEYS = ("cmd", "id", "state", "history", "action", "game", "token", "side", "seed", "server_plays", "ruleset",
         "scenario")

@@ -17,7 +17,7 @@ One JSON object per line in, one JSON object per line out (flushed), in order.  
   or its options, and no way to set the dice.  The game is dealt when every client side has joined,
   from 128 bits of the operating system's entropy (``wargym.rng.entropy_keys``), or from a seed
   only when every side agreed to it.  ``session_view``, ``session_observation``,
-  ``session_descriptions`` and ``session_refusals`` build every payload a side receives, and the
+  ``described`` and ``session_refusals`` build every payload a side receives, and the
   contract's leak test checks them.
 
 Whatever a client sends, the server answers each request line with exactly one JSON line and goes
@@ -98,8 +98,7 @@ def session_view(core, state, viewer: int) -> dict[str, Any]:
         out["rewards"] = dict(zip(core.players, (float(r) for r in core.rewards(state)[0])))
     if to_move == viewer:
         legal = np.flatnonzero(core.legal_mask(state)[0]).tolist()
-        out["legal"] = [{"action": a, "description": text}
-                        for a, text in zip(legal, core.describe_actions(legal, state, 0, viewer))]
+        out["legal"] = described(core, state, legal, viewer)
     return out
 
 
@@ -115,8 +114,9 @@ def session_observation(core, state, viewer: int) -> dict[str, Any]:
             "action_mask": np.flatnonzero(mask).tolist()}
 
 
-def session_descriptions(core, state, viewer: int, actions: list[int]) -> list[dict[str, Any]]:
-    """``describe`` in a session: each action in words as player ``viewer`` may read them."""
+def described(core, state, actions: list[int], viewer: int | None = None) -> list[dict[str, Any]]:
+    """``[{"action", "description"}]`` of ``actions`` (``describe``, ``legal``, a view's legal
+    list): in a session, as player ``viewer`` may read them."""
     return [{"action": a, "description": text} for a, text in zip(actions, core.describe_actions(actions, state, 0, viewer))]
 
 
@@ -332,7 +332,7 @@ class BotServer:
         state = self._state(req)
         out = self._result(state)
         legal = [] if out["game_over"] else np.flatnonzero(core.legal_mask(state)[0]).tolist()
-        out["actions"] = [{"action": a, "description": text} for a, text in zip(legal, core.describe_actions(legal, state))]
+        out["actions"] = described(core, state, legal)
         return out
 
     def describe(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -349,11 +349,8 @@ class BotServer:
             state = self._state(req) if ("state" in req or "history" in req) else None
         if "action" in req:
             actions, many = self._actions(req)
-            if viewer is not None:
-                described = session_descriptions(core, state, viewer, actions)
-            else:
-                described = [{"action": a, "description": t} for a, t in zip(actions, core.describe_actions(actions, state))]
-            return {"actions": described} if many else described[0]
+            told = described(core, state, actions, viewer)
+            return {"actions": told} if many else told[0]
         if state is not None:
             out = self._result(state)
             out["turn"] = int(state.turn[0])

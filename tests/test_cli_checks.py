@@ -225,7 +225,7 @@ def test_serve_refuses_actions_out_of_range():
     for request, says in requests:
         reply = server.handle(json.dumps(request))
         assert reply["ok"] is False and says in reply["error"], (request, reply)
-    game_id = server.handle(json.dumps({"cmd": "new", "seed": 1}))["game"]
+    game_id = server.handle(json.dumps({"cmd": "new", "server_plays": ["us"]}))["game"]
     token = server.handle(json.dumps({"cmd": "join", "game": game_id, "side": "japan"}))["token"]
     reply = server.handle(json.dumps({"cmd": "play", "game": game_id, "token": token, "action": -1}))
     assert reply["ok"] is False and "'action' -1 is out of range" in reply["error"]

@@ -222,7 +222,7 @@ def viewer_payloads(core, state: BaseState, viewer: int, images: bool) -> dict[s
     """Everything a client playing ``viewer`` receives about ``state`` (a batch of one), every
     text included: each action's description and the error ``play`` would answer for it, legal
     or not, whether the viewer decides or waits."""
-    from wargym.agents.serve import session_descriptions, session_observation, session_refusals, session_view
+    from wargym.agents.serve import described, session_observation, session_refusals, session_view
     from wargym.envs.single import env_view
 
     every = list(range(core.num_actions))
@@ -231,7 +231,7 @@ def viewer_payloads(core, state: BaseState, viewer: int, images: bool) -> dict[s
                            "summary": core.summary(state, 0, viewer=viewer),
                            "session": session_view(core, state, viewer),
                            "session observation": session_observation(core, state, viewer),
-                           "descriptions": session_descriptions(core, state, viewer, every),
+                           "descriptions": described(core, state, every, viewer),
                            "refusals": session_refusals(core, state, viewer, every)}
     if int(core.current_player(state)[0]) == viewer:
         out["legal mask"] = np.asarray(core.legal_mask(state))[0]

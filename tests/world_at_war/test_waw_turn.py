@@ -388,7 +388,7 @@ def test_waw_the_defender_deciding_in_the_attackers_turn_is_told_only_of_its_own
     action space is its own hand's.  The words it is sent for that slot (the refusal of ``play``,
     ``describe``) name its own card there, or none, never the attacker's card in that slot; the
     attacker, waiting, is told of no card at all."""
-    from wargym.agents.serve import session_descriptions, session_refusals
+    from wargym.agents.serve import described, session_refusals
     from wargym.replay import make_core_for
     from wargym.world_at_war.state import P_AIR_DEFEND, P_AIR_PLAY
 
@@ -405,7 +405,7 @@ def test_waw_the_defender_deciding_in_the_attackers_turn_is_told_only_of_its_own
         if decider != active and state.phase[0] not in (P_AIR_PLAY, P_AIR_DEFEND):
             seen += 1
             refusals = session_refusals(core, state, decider, slots)
-            told = session_descriptions(core, state, decider, slots)
+            told = described(core, state, slots, decider)
             for k, (a, refusal, text) in enumerate(zip(slots, refusals, told)):
                 own = np.flatnonzero((state.card_pile[0] == PILE_HAND + decider) & (state.card_pos[0] == k))
                 theirs = np.flatnonzero((state.card_pile[0] == PILE_HAND + active) & (state.card_pos[0] == k))
@@ -414,7 +414,7 @@ def test_waw_the_defender_deciding_in_the_attackers_turn_is_told_only_of_its_own
                 assert refusal.startswith(f"action {a} is illegal: {want}: ")
                 if len(theirs) and not (len(own) and names[int(own[0])] == names[int(theirs[0])]):
                     assert names[int(theirs[0])] not in refusal
-            waiting = session_descriptions(core, state, active, slots)
+            waiting = described(core, state, slots, active)
             assert [t["description"] for t in waiting] == [f"card #{k + 1} of the hand" for k in range(len(slots))]
         mask = state.legal_action_mask[0]
         state = core.step(state, np.array([rng.choice(np.flatnonzero(mask))]))

@@ -32,6 +32,7 @@ State fields every game has first (``BaseState``)::
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -67,10 +68,10 @@ class BaseState:
     terminated: np.ndarray = var("bool")
     truncated: np.ndarray = var("bool")
     rewards: np.ndarray = var("float32", ("P",), low=-1, high=1)
-    turn: np.ndarray = var("int16", init=1, low=0)
+    turn: np.ndarray = var("int16", init=1, low=0, high="TURNS", grows=True)
     phase: np.ndarray = var("int8", low=0, high="PHASES-1")
     rng_key: np.ndarray = var("uint64", (KEY_WORDS,))
-    rng_counter: np.ndarray = var("uint32")
+    rng_counter: np.ndarray = var("uint32", grows=True)
     forced: np.ndarray = var("int16", ("Q",), low=0)
     forced_n: np.ndarray = var("int8", low=0, high="Q")
 
@@ -257,8 +258,54 @@ class BaseCore(ABC):
 
     def check_state(self, state: BaseState) -> list[str]:
         """The ruleset's invariants no single field states (a unit's hex and its location agree,
-        a queue's entries are units ...): one message per broken one, naming game and field."""
+        a queue's entries are units ..., and whether the game is over agrees with its position):
+        one message per broken one, naming game and field."""
         return []
+
+    def check_outcome(self, state: BaseState) -> list[str]:
+        """What every ruleset's games hold of their end (from_dict and the contract's fuzz check
+        it; the ruleset's ``check_state`` adds whether its position agrees): a game is never both
+        terminated and truncated; a running game has legal actions, a finished one none; rewards
+        are 0 while a game runs and in a game cut short (which has no result), and in a finished
+        game -1, 0 or +1, zero-sum between two players; a game is truncated only where the rules
+        allow it (``_cut_short``: the decision cap reached, or a dead end: a position where the
+        rules give no legal action).  One message per broken rule, naming field, game and value."""
+        errors: list[str] = []
+        over, cut = state.terminated, state.truncated
+        live = ~(over | cut)
+        mask = state.legal_action_mask
+
+        def first(bad: np.ndarray, message) -> None:
+            if bad.any():
+                errors.append(message(int(np.argmax(bad))))
+
+        first(over & cut, lambda g: f"field truncated: game {g} is both terminated and truncated")
+        first(live & ~mask.any(axis=1), lambda g: f"field legal_action_mask: game {g} is running but has no legal action")
+        first(~live & mask.any(axis=1), lambda g: f"field legal_action_mask: game {g} is over but has legal actions")
+        rewards = state.rewards
+        first(~over & (rewards != 0).any(axis=1),
+              lambda g: f"field rewards: game {g} has {rewards[g].tolist()} but is "
+                        f"{'cut short' if cut[g] else 'running'}: rewards come only with a result")
+        first(over & ~np.isin(rewards, (-1.0, 0.0, 1.0)).all(axis=1),
+              lambda g: f"field rewards: game {g} ended with {rewards[g].tolist()}, not -1, 0 or +1 each")
+        if rewards.shape[1] == 2:
+            first(over & (rewards.sum(axis=1) != 0),
+                  lambda g: f"field rewards: game {g} ended with {rewards[g].tolist()}, not zero-sum")
+        suspect = cut & ~over & ~self._cut_short(state)
+        if suspect.any():  # truncated below the cap: only a dead end allows it
+            games = np.flatnonzero(suspect)
+            probe = state.take(games)
+            probe.truncated[:] = False
+            masks, _ = self._legal(probe)
+            first(np.isin(np.arange(state.batch_size), games[masks.any(axis=1)]),
+                  lambda g: f"field truncated: game {g} is truncated, but it is below the decision cap and "
+                            f"the rules give its position legal actions")
+        return errors
+
+    def _cut_short(self, state: BaseState) -> np.ndarray:
+        """bool[B]: games the rules may truncate whatever their position (a decision cap reached);
+        elsewhere only a dead end truncates."""
+        return np.zeros(state.batch_size, dtype=bool)
 
     def score(self, state: BaseState) -> np.ndarray | None:
         """float[B, P]: how well each player stands by the rules' own measure (victory points and
@@ -338,8 +385,11 @@ class BaseCore(ABC):
     # -- dimensions and new games ----------------------------------------------------------------
     @property
     def dims(self) -> dict[str, int]:
+        """The sizes and limits the state declaration names: "P" players, "A" actions, "Q" the
+        forced queue, "PHASES", "TURNS" (the last turn a game can reach: the int16 limit unless the
+        ruleset knows a lower one) and the ruleset's own (``_dims``)."""
         return {"P": len(self.players), "A": self.num_actions, "Q": FORCED_MAX,
-                "PHASES": len(self.phase_names), **self._dims()}
+                "PHASES": len(self.phase_names), "TURNS": int(np.iinfo(np.int16).max), **self._dims()}
 
     def blank(self, keys: np.ndarray, **given: np.ndarray) -> BaseState:
         """Games with every field at its declared start (``given`` arrays override), keyed ``keys``:
@@ -508,21 +558,25 @@ class BaseCore(ABC):
         """JSON-able record of game ``game``; ``from_dict`` restores it exactly."""
         if not 0 <= game < state.batch_size:
             raise IndexError(f"game {game} not in batch of {state.batch_size}")
-        fields = {name: {"dtype": str(arr.dtype), "value": arr[game].tolist()} for name, arr in state.arrays().items()}
+        dtypes = _dtype_names(self.state_class)
+        fields = {name: {"dtype": dtypes[name], "value": arr[game].tolist()} for name, arr in state.arrays().items()}
         return {**self.record_header(), "fields": fields}
 
     def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState:
         """The games of ``records`` (one record or a list), checked before any kernel sees them:
-        the header, every field's dtype, shape and range, the ruleset's invariants (``check_state``)
-        and the legal mask and player to decide against the rules' own for the position.  A queue
-        of forced dice (tests only) is refused unless ``allow_forced``.  ``RecordError`` names what
-        is wrong: record, field, game and value."""
+        the header, every field's dtype, shape and range, the ruleset's invariants (``check_state``,
+        whether the game is over by its position among them), the end of the game
+        (``check_outcome``: rewards, terminated, truncated, the decision cap) and the legal mask
+        and player to decide against the rules' own for the position.  A queue of forced dice
+        (tests only) is refused unless ``allow_forced``.  ``RecordError`` names what is wrong:
+        record, field, game and value."""
         if isinstance(records, dict):
             records = [records]
         if not isinstance(records, list) or not records:
             raise RecordError("from_dict needs a record (a dict) or a non-empty list of them")
         header = self.record_header()
-        names = [f.name for f in dataclasses.fields(self.state_class)]
+        dtypes = _dtype_names(self.state_class)
+        names = list(dtypes)
         columns: dict[str, list[np.ndarray]] = {n: [] for n in names}
         for i, rec in enumerate(records):
             if not isinstance(rec, dict):
@@ -550,7 +604,7 @@ class BaseCore(ABC):
                 entry = fields[n]
                 if not isinstance(entry, dict) or "value" not in entry:
                     raise RecordError(f"record {i}: field {n} must be {{'dtype': ..., 'value': ...}}")
-                want = str(schema.spec(self.state_class, n).dtype)
+                want = dtypes[n]
                 if entry.get("dtype") != want:
                     raise RecordError(f"record {i}: field {n} has dtype {entry.get('dtype')!r}, needs {want!r}")
                 values[n] = entry["value"]
@@ -578,7 +632,7 @@ class BaseCore(ABC):
             g = int(np.argmax(state.forced_n > 0))
             raise RecordError(f"field forced_n: game {g} has {int(state.forced_n[g])} forced dice or cards; "
                               "only tests may force them (force), a record may not")
-        errors = self.check_state(state)
+        errors = self.check_state(state) or self.check_outcome(state)  # kernels probe positions checked first
         if errors:
             raise RecordError("; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else ""))
         masks, players = self._legal(state)
@@ -591,12 +645,6 @@ class BaseCore(ABC):
                 diff = np.flatnonzero(masks[g] != state.legal_action_mask[g])
                 raise RecordError(f"field legal_action_mask: game {g} differs from the rules' mask for "
                                   f"this position at actions {diff[:8].tolist()}")
-            if not masks[g].any():
-                raise RecordError(f"field legal_action_mask: game {g} is running but has no legal action")
-        done = ~live
-        if (state.legal_action_mask[done]).any():
-            g = int(np.flatnonzero(done & state.legal_action_mask.any(axis=1))[0])
-            raise RecordError(f"field legal_action_mask: game {g} is over but has legal actions")
         return state
 
 
@@ -608,6 +656,13 @@ def _from_format_2(rec: dict) -> dict:
         return rec
     key = fields["rng_key"]
     return {**rec, "format": RECORD_FORMAT, "fields": {**fields, "rng_key": {**key, "value": [key.get("value"), 0]}}}
+
+
+@functools.lru_cache(maxsize=None)
+def _dtype_names(state_class: type) -> dict[str, str]:
+    """{field: its dtype's name} as records write it (numpy works the name out anew at each ask:
+    a fifth of the time of a record, when the fuzz sends every position through one)."""
+    return {name: str(v.dtype) for name, v in schema.specs(state_class).items()}
 
 
 def phase_ids(names: tuple[str, ...], phases, owner: str) -> list[int]:

@@ -412,9 +412,41 @@ class KernelCore(BaseCore):
 
     def setup_kernels(self, tables, threads: int) -> None:
         self.plain_tables = tables
+        self.max_decisions = int(tables.max_decisions)  # the decision cap (step_game truncates there)
         self.chunks = GameChunks(threads, lambda: self.tables_arg.of(tables))  # one tables struct per thread
         self.threads = self.chunks.threads
         self.tables = self.chunks.tables[0]
+
+    @property
+    def dims(self) -> dict[str, int]:
+        """BaseCore's, with "DECISIONS": the cap, which bounds the ``decisions`` field."""
+        return {**super().dims, "DECISIONS": self.max_decisions}
+
+    def check_outcome(self, state: BaseState) -> list[str]:
+        """BaseCore's, and the decision cap: ``step_game`` truncates a game the moment its
+        ``decisions`` reach ``max_decisions``, so a running game is below it."""
+        errors = super().check_outcome(state)
+        at_cap = ~(state.terminated | state.truncated) & (state.decisions >= self.max_decisions)
+        if at_cap.any():
+            g = int(np.argmax(at_cap))
+            errors.append(f"field decisions: game {g} is running at {int(state.decisions[g])} decisions, the cap "
+                          f"({self.max_decisions}) truncates a game there")
+        return errors
+
+    def _cut_short(self, state: BaseState) -> np.ndarray:
+        return state.decisions >= self.max_decisions
+
+    def reopened(self, state: BaseState, **fields) -> tuple[BaseState, Any]:
+        """A copy of ``state`` with every game's end undone (not terminated, rewards 0, and
+        ``fields`` set as given: the ruleset's record of the result) and the kernel struct of the
+        copy: for asking the rules' own end conditions (functions of one game, ``(T, S, g)``)
+        whether, and how, each position ends its game."""
+        probe = state.copy()
+        probe.terminated[:] = False
+        probe.rewards[:] = 0
+        for name, value in fields.items():
+            getattr(probe, name)[:] = value
+        return probe, self.kernel_state(probe)
 
     def kernel_state(self, state: BaseState) -> Any:
         """The state as the kernels take it (writes go to the state's own arrays)."""

@@ -14,11 +14,16 @@ actions, "P" players, ...), with an offset ("H-1").  From the declaration the sh
 new games (``blank``) and checks a record from outside before any kernel sees it (``check``:
 dtype, shape and range of every field, naming field, game and value); a ruleset adds the
 invariants no single field can state (``BaseCore.check_state``).
+
+A field the rules only ever add to (the turn, the decisions taken, a casualty track, victory points
+scored) says so with ``grows=True``: the contract's fuzz checks after every decision that no game
+in play saw it decrease (``growing``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Union
@@ -36,14 +41,16 @@ class Var:
     init: Any                      # a value, or a callable(core) -> array of the per-game shape
     low: Bound
     high: Bound
+    grows: bool = False            # the rules never decrease it while a game is played
 
 
 def var(dtype: str | type, shape: tuple[int | str, ...] = (), *, init: Any = 0, low: Bound = None,
-        high: Bound = None) -> Any:
+        high: Bound = None, grows: bool = False) -> Any:
     """A state field: numpy ``dtype``, per-game ``shape`` (ints or dimension names), its value in
-    a new game (``init``: a value or ``callable(core)``) and its legal range [low, high] (None:
-    the dtype's; bools need none)."""
-    return dataclasses.field(metadata={"var": Var(np.dtype(dtype), tuple(shape), init, low, high)})
+    a new game (``init``: a value or ``callable(core)``), its legal range [low, high] (None:
+    the dtype's; bools need none) and whether play only ever adds to it (``grows``: a counter or
+    a track; for an array field, each element)."""
+    return dataclasses.field(metadata={"var": Var(np.dtype(dtype), tuple(shape), init, low, high, grows)})
 
 
 def spec(state_class: type, name: str) -> Var:
@@ -61,6 +68,11 @@ def specs(state_class: type) -> dict[str, Var]:
             raise TypeError(f"{state_class.__name__}.{f.name} is not declared with wargym.schema.var")
         out[f.name] = f.metadata["var"]
     return out
+
+
+def growing(state_class: type) -> tuple[str, ...]:
+    """The fields declared ``grows=True``."""
+    return tuple(name for name, v in specs(state_class).items() if v.grows)
 
 
 def resolve(value: int | str, dims: Mapping[str, int]) -> int:
@@ -150,6 +162,25 @@ def _leaves(value):
         yield value
 
 
+def _kinds(value) -> set[type]:
+    """The types of the scalars of a nested list (a JSON value), a set: one pass in C per list
+    (the fuzz sends every position through its record; a generator over each scalar cost half of
+    from_dict)."""
+    if not isinstance(value, (list, tuple)):
+        return {type(value)}
+    kinds = set(map(type, value))
+    if list in kinds or tuple in kinds:
+        kinds -= {list, tuple}
+        for v in value:
+            if isinstance(v, (list, tuple)):
+                kinds |= _kinds(v)
+    return kinds
+
+
+BOOLS = {bool, np.bool_}
+WHOLE = {int}
+
+
 def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """Arrays of the declared dtypes from JSON values (nested lists of one game each), without the
     range check: a ValueError naming the field when a value is not of its kind (a whole number for
@@ -158,6 +189,15 @@ def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.nd
     for name, v in specs(state_class).items():
         if name not in values:
             continue
+        kinds, want = _kinds(values[name]), v.dtype.kind
+        if kinds <= (BOOLS if want == "b" else WHOLE if want in "iu" else set()):
+            try:  # the common case, JSON's own kind: numpy converts and range-checks in one pass
+                out[name] = np.asarray(values[name], dtype=v.dtype)
+                continue
+            except OverflowError:
+                pass  # named below
+            except ValueError as err:  # ragged lists
+                raise ValueError(f"field {name}: not an array of numbers ({err})") from None
         try:
             if v.dtype == np.uint64 and _whole_within(values[name], np.iinfo(v.dtype)):
                 arr = np.asarray(values[name], dtype=v.dtype)  # numpy reads [2**63, 0] as floats: exactly, instead
@@ -166,22 +206,29 @@ def from_values(state_class: type, values: Mapping[str, Any]) -> dict[str, np.nd
         except (TypeError, ValueError) as err:  # ragged lists
             raise ValueError(f"field {name}: not an array of numbers ({err})") from None
         kind = arr.dtype.kind
-        bools = [isinstance(x, (bool, np.bool_)) for x in _leaves(values[name])]
-        if v.dtype == np.bool_:
-            ok = all(bools)
-        elif np.issubdtype(v.dtype, np.integer):
-            ok = (kind in "iu" or arr.size == 0) and not any(bools)
+        if want == "b":
+            ok = kinds <= BOOLS
+        elif want in "iu":
+            ok = (kind in "iu" or arr.size == 0) and not kinds & BOOLS
         else:
-            ok = (kind in "iuf" or arr.size == 0) and not any(bools)
+            ok = (kind in "iuf" or arr.size == 0) and not kinds & BOOLS
         if not ok:
-            want = "true/false" if v.dtype == np.bool_ else "whole numbers" if v.dtype.kind in "iu" else "numbers"
-            raise ValueError(f"field {name}: needs {want}, got {str(values[name])[:60]}")
-        if kind in "iu" and v.dtype.kind in "iu" and arr.size:
-            info = np.iinfo(v.dtype)
-            if int(arr.min()) < info.min or int(arr.max()) > info.max:
-                bad = arr.min() if int(arr.min()) < info.min else arr.max()
-                raise ValueError(f"field {name}: {int(bad)} is outside the range of {v.dtype}")
-        with np.errstate(over="ignore"):  # a float beyond float32 becomes inf: refused by the range check
-            out[name] = arr.astype(v.dtype)
+            need = "true/false" if want == "b" else "whole numbers" if want in "iu" else "numbers"
+            raise ValueError(f"field {name}: needs {need}, got {str(values[name])[:60]}")
+        if want == "f":
+            with np.errstate(over="ignore"):  # a float beyond float32 becomes inf: refused by the range check
+                out[name] = arr.astype(v.dtype)
+            continue
+        if kind in "iu" and arr.size:
+            info = _iinfo(v.dtype)
+            low, high = int(arr.min()), int(arr.max())
+            if low < info.min or high > info.max:
+                raise ValueError(f"field {name}: {low if low < info.min else high} is outside the range of {v.dtype}")
+        out[name] = arr.astype(v.dtype)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _iinfo(dtype: np.dtype) -> np.iinfo:
+    return np.iinfo(dtype)
 

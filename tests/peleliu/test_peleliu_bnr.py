@@ -18,10 +18,11 @@ from peleliu_board import Board, make_core
 from wargym.peleliu import bnr, japanese, us
 from wargym.peleliu.board import across_blocked, eliminate_us, jp_requires, reveal_forts
 from wargym.peleliu.scenario import W_DE
-from wargym.peleliu.sequence import progress
+from wargym.peleliu.actions import UNIT_0
+from wargym.peleliu.sequence import apply, progress
 from wargym.peleliu.state import (
-    DM_POOL, DM_UNIT, JP_MAP, JP_OUT, JP_RESERVE, P_ACT_SELECT, P_AUTO, P_GARRISON, P_HERO_PLACE, P_SETUP, R_DRAW,
-    R_WIN, ST_BNR_SETUP, ST_HQ, US_MAP, US_OUT, US_TRACK,
+    DM_POOL, DM_UNIT, JP_MAP, JP_OUT, JP_RESERVE, P_ACT_SELECT, P_AUTO, P_GARRISON, P_HERO_PLACE, P_SETUP, P_STEP_ADD,
+    R_DRAW, R_WIN, ST_BNR_SETUP, ST_HQ, US_MAP, US_OUT, US_TRACK,
 )
 
 D8 = 1208   # position D8, brown, a fortified mountain position of the Japanese zone (positions.yaml)
@@ -385,6 +386,24 @@ def test_peleliu_18_41_catastrophic_loss_at_ten_infantry_units_eliminated():
     b.us(b.sc.us_names[inf[9]], 1405)
     eliminate_us(b.T, b.S, 0, inf[9])
     assert bnr.catastrophic(b.T, b.S, 0)
+
+
+def test_peleliu_18_41_black_angels_take_no_counter_out_of_the_box():
+    """18.41 counts eliminated units only ("full strength infantry counters do not count"), so the
+    step Black Angels volunteer give a reduced four-step unit takes no counter out of the Infantry
+    Loss Box: 15.1's full-strength counter never went in.  (It took out the counter of an
+    eliminated unit, as 15.1 would.)"""
+    b = bnr_board()
+    four = [u for u in range(len(b.sc.us_names))
+            if b.sc.us_type[u] in (0, 1) and b.sc.us_bnr[u] >= 0 and b.sc.us_steps[u] == 4]
+    reduced, lost = four[0], four[1]
+    b.us(b.sc.us_names[reduced], 1405, steps=2)
+    b.us(b.sc.us_names[lost], 1405)
+    eliminate_us(b.T, b.S, 0, lost)
+    assert b.state.loss_box[0] == 1
+    b.state.phase[0] = P_STEP_ADD
+    apply(b.T, b.S, 0, b.sc.num_hexes + UNIT_0 + reduced)
+    assert b.state.us_steps[0, reduced] == 3 and b.state.loss_box[0] == 1
 
 
 def test_peleliu_18_42_victory_checks():

@@ -20,8 +20,8 @@ from wargym.peleliu.board import step_loss
 from wargym.peleliu.actions import NO, YES
 from wargym.peleliu.sequence import apply, fill_mask, is_minor, minor_default, progress
 from wargym.peleliu.state import (
-    DIS_NEW, DM_OUT, JP_MAP, O_MOVE, P_AUTO, P_CP_RANGE, P_GARRISON, P_HQ_CP, P_REVEAL_PICK, R_DECISIVE, R_LOSS,
-    R_NONE, ST_HQ, US_ELIM,
+    DIS_NEW, DM_OUT, JP_MAP, O_MOVE, P_ACT_SELECT, P_AUTO, P_CP_RANGE, P_GARRISON, P_HIT_PICK, P_HQ_CP, P_OVER,
+    P_REVEAL_PICK, R_DECISIVE, R_LOSS, R_NONE, ST_ACTIONS, ST_FIRE, ST_HQ, US_ELIM,
 )
 from wargym.peleliu.victory import catastrophic_now
 
@@ -381,6 +381,21 @@ def test_peleliu_15_1_catastrophic_loss_level(scenario, turn, short, ends):
     assert bool(catastrophic_now(b.T, b.S, 0)) == ends
     expected = (R_DECISIVE if scenario == "assault" else R_LOSS) if ends else R_NONE
     assert int(b.state.result[0]) == expected and bool(b.state.terminated[0]) == ends
+
+
+@pytest.mark.parametrize("phase,stage,tie", [(P_ACT_SELECT, ST_ACTIONS, 0), (P_HIT_PICK, ST_FIRE, 1)])
+def test_peleliu_15_1_catastrophic_loss_ends_the_game_whatever_decision_waits(phase, stage, tie):
+    """15.1: catastrophic loss ends the game "the moment" the box reaches the level, so no decision
+    is asked after it: not the next unit's action (a step lost in the Action Phase once let play go
+    on to the end of the phase) nor a tie of Japanese fire still to give (6.31)."""
+    b = Board(turn=7)
+    s = b.state
+    s.loss_box[0] = LEVELS[7]
+    s.phase[0], s.stage[0], s.tie_left[0] = phase, stage, tie
+    assert progress(b.T, b.S, 0)
+    assert int(s.result[0]) == R_LOSS and bool(s.terminated[0])
+    b.core.driver.settle(b.T, b.S, 0)
+    assert int(s.phase[0]) == P_OVER and not s.legal_action_mask[0].any()
 
 
 # --------------------------------------------------------------------------------- whole games

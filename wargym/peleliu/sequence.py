@@ -166,6 +166,8 @@ def start_game(T, S, g):
 @njit(cache=True)
 def progress(T, S, g):
     """The next piece of automatic play; False when a decision waits (or the game is over)."""
+    if catastrophic_now(T, S, g):  # 15.1: the moment it occurs, whatever decision was to come
+        return True
     if S.phase[g] != P_AUTO:
         return False
     if S.tie_left[g] > 0:  # a tie of the last Japanese fire or event waits for the player (ties.py)
@@ -176,8 +178,6 @@ def progress(T, S, g):
         return True
     if S.ca_left[g] > 0:  # a tie of the counterattack's set-up waits for the player (13.41)
         S.phase[g] = P_CA_PICK
-        return True
-    if catastrophic_now(T, S, g):
         return True
     if S.cc_hex[g] >= 0:
         cc_progress(T, S, g)
@@ -741,8 +741,8 @@ def apply(T, S, g, a):
     elif ph == P_STEP_ADD:
         u = k - UNIT_0
         S.us_steps[g, u] += 1
-        if T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and S.loss_box[g] > 0:
-            S.loss_box[g] -= 1  # the full-strength counter comes back (15.1)
+        if T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and S.loss_box[g] > 0 and not T.opts[OPT_BNR]:
+            S.loss_box[g] -= 1  # the full-strength counter comes back (15.1; 18.41 counts only eliminations)
     elif ph == P_REVEAL_PICK:
         if S.k[g] != PICK_ADJACENT:
             reveal_closest_in(T, S, g, a, S.k[g] == PICK_PATROL)

@@ -27,8 +27,10 @@ from wargym.peleliu.japanese import Q_HEX
 from wargym.peleliu.observe import N_PLANES, N_SCALARS, N_UNIT, UNIT_PLANE, n_global, observe_batch, static_planes
 from wargym.peleliu.scenario import BOXES, PLAYERS, Scenario, list_scenarios, load_scenario
 from wargym.peleliu.sequence import DRIVER
+from wargym.peleliu.invariants import loss_counters
 from wargym.peleliu.state import (
-    JP_LOC_NAMES, JP_MAP, JP_RESERVE, PHASE_NAMES, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg, TablesArg, make_tables,
+    BNR_HEROES, JP_LOC_NAMES, JP_MAP, JP_RESERVE, PHASE_NAMES, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg,
+    TablesArg, make_tables,
 )
 from wargym.peleliu.victory import standing_batch
 
@@ -77,10 +79,16 @@ class PeleliuCore(KernelCore):
 
     # -- protocol ------------------------------------------------------------------------------
     def _dims(self) -> dict[str, int]:
+        """Units, markers, positions, hexes, cards, and the limits of the tracks: the scenario's last
+        turn (15.0, 17.0, 18.4), the infantry counters that can reach the Infantry Loss Box (15.1: two
+        per four-step regular or heavy infantry unit, one per two-step; 18.41: one per unit), the
+        naval and Dauntless markers (8.5) and the hero markers (10.17; 18.1: four)."""
         sc = self.scenario
         return {"U": len(sc.us_names), "J": len(sc.jp_names), "D": len(sc.dm_kind), "POS": len(sc.pos_id),
                 "H": sc.num_hexes, "C": len(sc.card_symbol), "CMD": len(sc.command_track),
-                "JQ": Q_HEX + len(sc.pos_id)}  # the Fire Phase queue's entries (japanese.py)
+                "JQ": Q_HEX + len(sc.pos_id),  # the Fire Phase queue's entries (japanese.py)
+                "TURNS": sc.spec.last_turn, "LOSSES": int(loss_counters(sc).sum()), "NAVAL": sc.naval_max,
+                "DAUNTLESS": sc.dauntless_max, "HEROES": BNR_HEROES if sc.spec.kind == "bnr" else len(sc.hero_names)}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         return observe_batch(self, state)

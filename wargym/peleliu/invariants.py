@@ -9,11 +9,23 @@ every decision and ``from_dict`` before any kernel sees a record:
              on land, in a box a box number 0-4
 * 9.0        at most one Japanese unit a hex, on a position hex or in a close combat (19.0: a
              fortification marker may share it)
-* 15.1       the Infantry Loss Box counts each infantry counter once: at most two per four-step
-             infantry unit, one per two-step
+* 15.1       the Infantry Loss Box holds exactly the infantry counters that went there: two per
+             eliminated four-step regular or heavy infantry unit, one per two-step one, one per unit
+             in play on its reduced counter (18.41, Bloody Nose Ridge: one per eliminated unit)
 * 6.31       a tie of Japanese fire waits (P_HIT_PICK) exactly while hits of it are left, among more
              tied units in play than hits; a tied assault (P_ASSAULT_PICK) offers two hexes or
              more, the counterattack's set-up (P_CA_PICK) more tied units than places (13.41)
+* 7.2, 8.5   the action being declared (``declaration``): units act together only while one is
+             declared or carried out, costing no more than the actions left (7.21); a naval or
+             Dauntless marker only on an attack, and only while held; a tied assault's start hex
+             only while its hex is asked (12.8)
+* 14.0       ``sel`` = SEL_HQ_AHEAD only in the HQ phase (its first step still to come)
+* the end    (``check_end``) a game is over exactly when it has a result and stands in "game over";
+             its reward is the result's; a decisive defeat only in the Peleliu Assault (17.0), a
+             draw only in Bloody Nose Ridge (18.42); the result is the one the rules' own end
+             conditions give the position (victory.py: catastrophic loss, 15.1 and 18.41; the
+             victory checks at the end of the last turn, 15.2, 17.1-17.2, 18.42; the night turn
+             check, 18.42); and a running game is not at catastrophic loss (15.1 ends it at once)
 """
 
 from __future__ import annotations
@@ -21,14 +33,44 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.cards import check_deck
+from wargym.peleliu.bnr import is_night, night_check
 from wargym.peleliu.japanese import Q_CA, Q_CAVE, Q_HEX
 from wargym.peleliu.scenario import HEAVY, INF, REG_HQ
 from wargym.peleliu.state import (
     DM_UNIT, JP_MAP, N_PILES, O_DAUNTLESS, O_NAVAL, P_ACT_ORDER, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS,
     P_ASSAULT_PICK, P_CA_PICK, P_CC_WITHDRAW, P_DRIFT, P_HERO_BONUS, P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST,
     P_OVER, P_STACK_ELIM,
-    P_STACK_JOIN, P_TARGET, PILE_CC_JP, PILE_CC_US, US_BOX, US_MAP, US_TRACK,
+    P_STACK_JOIN, P_TARGET, PILE_CC_JP, PILE_CC_US, R_DECISIVE, R_DRAW, R_LOSS, R_NONE, R_WIN, RESULTS, SEL_HQ_AHEAD,
+    ST_HQ, US_BOX, US_ELIM, US_MAP, US_TRACK,
 )
+from wargym.peleliu.us import cost_of
+from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory
+
+REWARD = {R_NONE: 0.0, R_WIN: 1.0, R_LOSS: -1.0, R_DECISIVE: -1.0, R_DRAW: 0.0}   # victory.finish
+# the decisions with units acting together (7.2, 8.1: a stack moving, an attack's units; a move's
+# destination and a target are asked of the selected unit alone, before its partners join)
+DECLARING = (P_STACK_JOIN, P_INFIL, P_ATTACK_JOIN, P_ATTRITION, P_HERO_BONUS)
+UNPAID = (P_STACK_JOIN, P_ATTACK_JOIN)   # before the action is paid for (sequence.apply, us.execute_move)
+
+
+def loss_counters(sc) -> np.ndarray:
+    """int64[U]: the counters each U.S. unit puts in the Infantry Loss Box once eliminated (15.1:
+    both counters of a four-step regular or heavy infantry unit, the one of a two-step unit; 18.41:
+    one per infantry unit of Bloody Nose Ridge), 0 for the others."""
+    inf = np.isin(sc.us_type, (INF, HEAVY))
+    if sc.spec.kind == "bnr":
+        return (inf & (sc.us_bnr >= 0)).astype(np.int64)
+    return np.where(inf, np.where(sc.us_steps == 4, 2, 1), 0).astype(np.int64)
+
+
+def in_loss_box(sc, state) -> np.ndarray:
+    """int64[B]: the infantry counters in the Infantry Loss Box by the position (15.1, 18.41)."""
+    out = ((state.us_loc == US_ELIM) * loss_counters(sc)[None, :]).sum(axis=1)
+    if sc.spec.kind != "bnr":  # a four-step unit on its reduced counter: its full-strength one is there
+        four = np.isin(sc.us_type, (INF, HEAVY)) & (sc.us_steps == 4)
+        playing = np.isin(state.us_loc, (US_TRACK, US_BOX, US_MAP))
+        out += (playing & four[None, :] & (state.us_steps >= 1) & (state.us_steps <= 2)).sum(axis=1)
+    return out
 
 
 def check(core, state) -> list[str]:
@@ -97,17 +139,98 @@ def check(core, state) -> list[str]:
         why = decision_context(sc, state, g)
         if why:
             errors.append(f"field phase: game {g} {why}")
+        errors += declaration(core, state, g)
         if state.phase[g] == P_DRIFT and not (0 <= state.k[g] < len(sc.card_symbol) and 0 <= state.sel[g] < 5):
             errors.append(f"field k: game {g} drifts by card {int(state.k[g])} from box {int(state.sel[g])} (5.1)")
-        inf = np.isin(sc.us_type, (INF, HEAVY))
-        most = int((np.where(sc.us_steps[inf] == 4, 2, 1)).sum())
-        if sc.spec.kind == "bnr":
-            most = int((inf & (sc.us_bnr >= 0)).sum())  # 18.41: one counter per unit eliminated
-        if state.loss_box[g] > most:
-            errors.append(f"field loss_box: game {g} counts {int(state.loss_box[g])} infantry counters, more "
-                          f"than the {most} there are (15.1)")
         if errors:
             break
+    if errors:
+        return errors
+    counted = in_loss_box(sc, state)
+    for g in np.flatnonzero(state.loss_box != counted)[:1]:
+        errors.append(f"field loss_box: game {g} has {int(state.loss_box[g])} infantry counters in the Infantry Loss "
+                      f"Box, its eliminated and reduced units put {int(counted[g])} there (15.1, 18.41)")
+    for g in np.flatnonzero((state.sel == SEL_HQ_AHEAD) & (state.stage != ST_HQ))[:1]:
+        errors.append(f"field sel: game {g} has {SEL_HQ_AHEAD} (the HQ phase still to begin) in stage "
+                      f"{int(state.stage[g])}, not the HQ phase (14.0)")
+    return errors or check_end(core, state)
+
+
+def check_end(core, state) -> list[str]:
+    """Whether each game is over agrees with its position (module docstring, "the end")."""
+    sc = core.scenario
+    errors: list[str] = []
+    over = state.terminated
+    result = state.result.astype(np.int64)
+    kind = sc.spec.kind
+    reward = np.vectorize(REWARD.get, otypes=[np.float32])(result)
+    for name, bad, why in (
+            ("result", over != (result != R_NONE), "a finished game has a result, a running one none"),
+            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other"),
+            ("rewards", over & (state.rewards[:, 0] != reward), "the reward is the result's"),
+            ("result", (result == R_DECISIVE) & (sc.spec.victory != "assault"),
+             "a decisive defeat is a result of the Peleliu Assault only (17.0)"),
+            ("result", (result == R_DRAW) & (kind != "bnr"), "a draw is a result of Bloody Nose Ridge only (18.42)")):
+        for g in np.flatnonzero(bad)[:1]:
+            errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with result "
+                          f"{RESULTS[result[g]]!r}, reward {state.rewards[g, 0]:+g}, phase {int(state.phase[g])}: {why}")
+    if errors:
+        return errors
+    probe, S = core.reopened(state, result=R_NONE)
+    T = core.tables
+    for g in range(state.batch_size):
+        if over[g]:
+            verdict = _verdict(T, S, probe, g, kind == "bnr")
+            if verdict != result[g]:
+                errors.append(f"field terminated: game {g} is over with result {RESULTS[result[g]]!r}, but its "
+                              f"position (turn {int(state.turn[g])}, {int(state.loss_box[g])} infantry counters lost) "
+                              + (f"gives {RESULTS[verdict]!r}" if verdict != R_NONE else "ends no game")
+                              + " (15.1, 15.2, 17.0, 18.4)")
+        elif not state.truncated[g] and catastrophic_now(T, S, g):
+            errors.append(f"field loss_box: game {g} runs on at turn {int(state.turn[g])} with {int(state.loss_box[g])} "
+                          f"infantry counters lost: catastrophic loss ends the game the moment it occurs (15.1, 18.41)")
+        if errors:
+            break
+    return errors
+
+
+def _verdict(T, S, probe, g: int, bnr: bool) -> int:
+    """The result the rules give game g of ``probe`` (reopened: not over) by the end conditions
+    in the order play meets them: catastrophic loss at any moment, the night turn check of
+    Bloody Nose Ridge, the victory check at the end of the turn; R_NONE when none ends it."""
+    if catastrophic_now(T, S, g):
+        return int(probe.result[g])
+    if bnr and is_night(T, S, g) and night_check(T, S, g):
+        return R_WIN
+    if end_of_turn_victory(T, S, g):
+        return int(probe.result[g])
+    return R_NONE
+
+
+def declaration(core, state, g: int) -> list[str]:
+    """The U.S. action being declared (7.2, 8.1): units act together only while an action is
+    declared or carried out; before it is paid for, the hexes they act from cost no more than the
+    actions left (7.21); a naval or Dauntless marker is added to an attack only while it is held
+    (8.5) and stays with it until the attack's follow-ups; a tied assault's start hex stands only
+    while its hex waits for the player (12.8)."""
+    ph = int(state.phase[g])
+    if state.terminated[g] or state.truncated[g] or ph == P_AUTO:
+        return []
+    errors = []
+    if state.att_units[g].any():
+        if ph not in DECLARING:
+            errors.append(f"field att_units: game {g} has units acting together in phase {ph}, where no action "
+                          f"is declared (7.2)")
+        elif ph in UNPAID and cost_of(core.tables, core.kernel_state(state), g, state.att_units[g]) > state.actions_left[g]:
+            errors.append(f"field att_units: game {g} declares units costing more than its "
+                          f"{int(state.actions_left[g])} actions left (7.21)")
+    marker = int(state.att_marker[g])
+    held = state.naval[g] if marker == 0 else state.dauntless[g]
+    if marker >= 0 and (ph not in (P_ATTACK_JOIN, P_ATTRITION, P_HERO_BONUS) or (ph == P_ATTACK_JOIN and held < 1)):
+        errors.append(f"field att_marker: game {g} adds marker {marker} to an attack in phase {ph} holding {int(held)} (8.5)")
+    if state.tie_from[g] >= 0 and ph != P_ASSAULT_PICK:
+        errors.append(f"field tie_from: game {g} has a tied assault from hex {int(state.tie_from[g])} waiting in "
+                      f"phase {ph} (12.8)")
     return errors
 
 
@@ -145,6 +268,8 @@ def decision_context(sc, state, g) -> str:
                     or (ph == P_CA_PICK and n_hexes <= state.ca_left[g])):
         return (f"waits at phase {ph} with {int(state.ca_left[g])} counterattack places left to {n_hexes} tied "
                 f"units (13.41)")
+    if ph == P_CC_LOSS and state.cc_hits[g] < 1:
+        return "asks for a close combat step loss with no hit left to take (8.6)"
     if (ph in (P_CC_LOSS, P_CC_WITHDRAW) or state.cc_hex[g] >= 0) and not (
             0 <= int(state.cc_hex[g]) < H and 0 <= int(state.cc_jp[g]) < NJ):
         return f"resolves a close combat in hex {int(state.cc_hex[g])} with unit {int(state.cc_jp[g])} (8.6)"

@@ -53,7 +53,7 @@ from wargym.peleliu.state import (
     ST_AOP_CHECK, ST_AOP_LAND,
     ST_CC, ST_END_TURN, ST_EVENT1, ST_EVENT2, ST_FIRE, ST_FIRE_START, ST_HQ, ST_STACKING, US_BOX, US_MAP,
     US_OUT, US_TRACK, OPT_BNR, P_CC_RETREAT, P_CP_RANGE, P_FLAME, P_FORT_ROTATE, P_GARRISON, P_SETUP, P_UNDISRUPT,
-    P_WITHDRAW, ST_BNR_SETUP, ST_RELIEF,
+    P_WITHDRAW, SEL_HQ_AHEAD, ST_BNR_SETUP, ST_RELIEF,
 )
 from wargym.peleliu.us import (
     box_mask, target_mask, clear_order, cost_of, cp_eligible, dest_mask, drift, drift_mask, end_disruption,
@@ -273,12 +273,12 @@ def progress(T, S, g):
         return True
     if st == ST_EVENT2:
         S.stage[g] = ST_HQ
-        S.sel[g] = -2  # the HQ phase's first step is still to come (the event's decisions use S.k)
+        S.sel[g] = SEL_HQ_AHEAD  # the event's decisions use S.k
         if turn >= 5 and turn != 13:
             event_phase(T, S, g, turn)
         return True
     if st == ST_HQ:  # V (14.0), from turn 8: garrisons, then the command ranges, then new CPs
-        if S.sel[g] == -2:
+        if S.sel[g] == SEL_HQ_AHEAD:
             S.sel[g] = -1
             S.k[g] = HQ_GARRISONS if turn >= 8 and turn != 13 else HQ_NEW_CPS
             return True
@@ -373,11 +373,11 @@ def bnr_progress(T, S, g):
         return True
     if st == ST_EVENT2:
         S.stage[g] = ST_HQ
-        S.sel[g] = -2  # the HQ phase's first step is still to come (the event's decisions use S.k)
+        S.sel[g] = SEL_HQ_AHEAD  # the event's decisions use S.k
         event_phase(T, S, g, 0)
         return True
     if st == ST_HQ:  # 18.2 IV
-        if S.sel[g] == -2:
+        if S.sel[g] == SEL_HQ_AHEAD:
             S.sel[g] = -1
             S.k[g] = 0
             return True

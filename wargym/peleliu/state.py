@@ -45,6 +45,7 @@ NC cards "C"), besides the fields every game has (wargym.core.BaseState)::
     actions_left      the two actions of a turn                                            7.0
     cancels           declarations taken back with NO this Action Phase (MAX_CANCELS; README)
     sel, order, target, att_*   the U.S. action being declared                              7.x, 8.x
+                      (sel = SEL_HQ_AHEAD: the HQ phase is still to begin after the second event)
     cc_*              the close combat being resolved                                       8.6
 """
 
@@ -72,6 +73,9 @@ DIS_NONE, DIS_OLD, DIS_NEW = range(3)
 HERO, INSPIRED = 1, 2
 QMAX = 96
 MAX_CANCELS = 8  # declarations taken back (NO) in one Action Phase before the rest must be carried out
+# ``sel`` while the second event's decisions run (ST_HQ, which they share ``k`` with): the HQ phase's
+# first step (14.0 V, 18.2 IV) is still to come; sequence.progress starts it when the event is done
+SEL_HQ_AHEAD = -2
 BNR_HEROES = 4   # 18.1: two hero markers on units at the start, two aside for possible entry
 MORNING, MIDDAY, AFTERNOON, NIGHT = range(4)  # scenario.BNR_KINDS
 
@@ -111,7 +115,7 @@ NONE = {"init": -1, "low": -1}
 
 @dataclass(frozen=True)
 class State(BaseState):
-    decisions: np.ndarray = var("int32", low=0)
+    decisions: np.ndarray = var("int32", low=0, high="DECISIONS", grows=True)
     stage: np.ndarray = var("int8", low=0, high=ST_RELIEF)
     us_loc: np.ndarray = var("int8", ("U",), low=US_OUT, high=US_ELIM)
     us_hex: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
@@ -124,7 +128,7 @@ class State(BaseState):
     us_fired: np.ndarray = var("bool", ("U",))
     tie_units: np.ndarray = var("bool", ("U",))
     tie_eff: np.ndarray = var("int8", ("U",), low=0, high=64)
-    tie_left: np.ndarray = var("int8", low=0)
+    tie_left: np.ndarray = var("int8", low=0, high="U")  # 6.31: fewer hits than tied units
     tie_nodis: np.ndarray = var("bool")
     tie_ok: np.ndarray = var("bool")
     tie_from: np.ndarray = var("int16", high="H-1", **NONE)
@@ -140,7 +144,7 @@ class State(BaseState):
     us_start: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
     us_auf: np.ndarray = var("bool", ("U",))        # BNR Action Under Fire marker (18.34)
     result: np.ndarray = var("int8", low=0, high=4)
-    loss_box: np.ndarray = var("int16", low=0)
+    loss_box: np.ndarray = var("int16", low=0, high="LOSSES")  # 15.1, 18.41: the infantry counters there are
     jp_loc: np.ndarray = var("int8", ("J",), low=JP_OUT, high=JP_ELIM)
     jp_hex: np.ndarray = var("int16", ("J",), high="H-1", **NONE)
     jp_rev: np.ndarray = var("bool", ("J",))
@@ -163,20 +167,20 @@ class State(BaseState):
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     fire_card: np.ndarray = var("int16", high="C-1", **NONE)
     letter_order: np.ndarray = var("int8", (5,), init=lambda core: np.arange(1, 6, dtype=np.int8), low=1, high=5)
-    naval: np.ndarray = var("int8", low=0, high=9)
-    dauntless: np.ndarray = var("int8", low=0, high=9)
-    heroes_placed: np.ndarray = var("int8", low=0, high=9)
-    ca_done: np.ndarray = var("bool")
+    naval: np.ndarray = var("int8", low=0, high="NAVAL")            # 8.54: the markers of the counter mix
+    dauntless: np.ndarray = var("int8", low=0, high="DAUNTLESS")
+    heroes_placed: np.ndarray = var("int8", low=0, high="HEROES", grows=True)   # 10.17, 18.1
+    ca_done: np.ndarray = var("bool", grows=True)   # 13.48: the Counterattack event occurs once
     smoke: np.ndarray = var("bool", (6,))
     cp_fire: np.ndarray = var("int16", high="U-1", **NONE)
     jq: np.ndarray = var("int16", (QMAX,), high="JQ-1", **NONE)
     jq_n: np.ndarray = var("int16", low=0, high=QMAX)
     jq_i: np.ndarray = var("int16", low=0, high=QMAX)
-    jq_pass: np.ndarray = var("int8", low=0, high=3)
+    jq_pass: np.ndarray = var("int8", low=0, high=1)  # 16.0: the night's second Fire Phase
     k: np.ndarray = var("int16", high="H-1", **NONE)
     actions_left: np.ndarray = var("int8", low=0, high=2)
     cancels: np.ndarray = var("int16", low=0, high=MAX_CANCELS)
-    sel: np.ndarray = var("int16", high="U-1", **NONE)
+    sel: np.ndarray = var("int16", init=-1, low=SEL_HQ_AHEAD, high="U-1")
     order: np.ndarray = var("int8", high=O_DAUNTLESS, **NONE)
     target: np.ndarray = var("int16", high="H-1", **NONE)
     att_units: np.ndarray = var("bool", ("U",))
@@ -192,7 +196,7 @@ class State(BaseState):
     cc_withdraw: np.ndarray = var("int8", low=0, high=3)
     cc_to: np.ndarray = var("int16", high="H-1", **NONE)   # 8.63: the hex the withdrawing units chose
     cc_tr: np.ndarray = var("bool")
-    cc_hits: np.ndarray = var("int8", low=0)
+    cc_hits: np.ndarray = var("int8", low=0, high=2)  # 8.6: a card's hit and a Withdrawal hit, taken before the next card
     # Bloody Nose Ridge (18.0)
     rupertus: np.ndarray = var("bool")               # General Rupertus in command (18.32)
     att_order: np.ndarray = var("bool", ("POS",))    # Attack Orders markers (event)

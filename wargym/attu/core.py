@@ -22,8 +22,11 @@ from wargym.attu import actions as act, invariants
 from wargym.attu.fog import HIDDEN
 from wargym.attu.movement import goal_distances
 from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, static_planes
-from wargym.attu.scenario import SIDES, UNIT_TYPES, WEATHERS, Scenario, list_scenarios, load_scenario
+from wargym.attu.scenario import (
+    JAPAN, SIDES, TURN_0_DATE, UNIT_TYPES, WEATHERS, Scenario, list_scenarios, load_scenario,
+)
 from wargym.attu.sequence import DRIVER
+from wargym.attu.setup import MAX_WAIT_TURN
 from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, StateArg, TablesArg, make_tables
 from wargym.attu.victory import standing_batch
 from wargym.core import DECISION_MODES, SystemPlay
@@ -65,8 +68,18 @@ class AttuCore(KernelCore):
 
     # -- protocol --------------------------------------------------------------------------------
     def _dims(self) -> dict[str, int]:
+        """Units, hexes, steps, and the limits of the tracks: the last turn the game can reach (the
+        last turn, 12.1: the latest Komandorski effect and delay, else the scenario's end date, at
+        whose end 3.8.3 ends the game; or a landing that waited to May 23, 12.6, README), the
+        Airpower Table's most factors (3.4), the Casualty Track's last box (8.4) and the Japanese
+        counters (2.5)."""
         sc = self.scenario
-        return {"U": sc.num_units, "H": sc.num_hexes, "STEPS": int(sc.unit_steps.max())}
+        last = (int(sc.effect_chits.max()) - TURN_0_DATE + int(sc.delay_chits.max()) - 1
+                if sc.spec.end == "komandorski" else sc.spec.end_date - TURN_0_DATE)
+        return {"U": sc.num_units, "H": sc.num_hexes, "STEPS": int(sc.unit_steps.max()),
+                "TURNS": max(last, MAX_WAIT_TURN),
+                "AIR": int(sc.airpower.max()), "CASUALTIES": int(sc.casualty_max),
+                "JP": int((sc.unit_side == JAPAN).sum())}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         g = self.scenario.grid

@@ -7,11 +7,20 @@ outside against them before any kernel sees it:
            a staging box (9.2, 12.5) has one of the nine zones
 * 5.7/15.0 units on the map stand on land in play
 * 8.0      no hex holds units of both sides
+* 8.2.1.4  only U.S. artillery is captured, and a captured unit stands on the map (or was
+           eliminated there)
 * 4.1/4.2  U.S. stacking by steps and battalion; at most three Japanese Infantry/Artillery a hex
 * 8.4      the Casualty Track within 0..30, and a running game below 30 (3.8.2 ends it there)
 * 3.0      the decision in progress has what it works on: the unit selected, the hex asked about,
            the Melee's hex, the airpower attacks announced, the Japanese unit to place
-* 3.8      "game over" is the phase of a finished game and of no other
+* 3.8      "game over" is the phase of a finished game and of no other; a finished game has a
+           winner (+1) and a loser (-1), the ones the rules' own end conditions give its position
+           (victory.py, in the order play meets them: 3.8.2 at any moment, 3.8.1 at Step 8, 3.8.3
+           after the last turn; with the 14.0 chits, the chits' verdict); a running game is not
+           ended by 3.8.2 (checked whenever units are lost, so at every decision)
+* 12.1     the Komandorski chits are chits of the mix; the last turn is unknown (-1) until the
+           Delay chit is revealed, then the Effect's turn plus the delay less one (or the
+           scenario's end date without the chits); the chits are revealed on their turns (12.1.3)
 """
 
 from __future__ import annotations
@@ -19,11 +28,14 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.attu.board import us_stack_ok
-from wargym.attu.scenario import JAPAN, LANDING_ZONES, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, JAPAN, LANDING_ZONES, TURN_0_DATE, UNKNOWN, US
 from wargym.attu.state import (
-    ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OVER, RANGED_TARGET,
-    RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
+    ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_ELIM, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OPT_END_DATE, OVER,
+    RANGED_TARGET, RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
 )
+from wargym.attu.victory import check_immediate, end_of_turn, step8
+
+END_CONDITIONS = (check_immediate, step8, end_of_turn)   # 3.8.2, 3.8.1 (Step 8), 3.8.3, in play's order
 
 
 def check(core, state) -> list[str]:
@@ -37,7 +49,10 @@ def check(core, state) -> list[str]:
             ("unit_steps", on & (state.unit_steps < 1), "on the map with no step (2.4)"),
             ("unit_steps", state.unit_steps > sc.unit_steps, "more steps than printed (2.4)"),
             ("unit_hex", staged & ((state.unit_hex < 0) | (state.unit_hex >= LANDING_ZONES)),
-             "in a staging box that is not a landing zone (9.2)")):
+             "in a staging box that is not a landing zone (9.2)"),
+            ("captured", state.captured & ~(((sc.unit_side == US) & (sc.unit_type == ARTILLERY))[None, :]
+                                            & np.isin(state.unit_loc, (LOC_MAP, LOC_ELIM))),
+             "captured but not U.S. artillery on the map or eliminated after it (8.2.1.4)")):
         for g, u in np.argwhere(bad)[:2]:
             errors.append(f"field {name}: game {g} unit {u} is {why}")
     if errors:
@@ -71,6 +86,74 @@ def check(core, state) -> list[str]:
         g = int(np.argmax(over != state.terminated))
         errors.append(f"field phase: game {g} is {'over' if over[g] else 'running'} by its phase but "
                       f"terminated is {bool(state.terminated[g])}")
+    return errors or _komandorski(core, state) or check_end(core, state)
+
+
+def _komandorski(core, state) -> list[str]:
+    """12.1: the chits drawn are chits of the mix, and the last turn is known exactly when the
+    rules tell it."""
+    sc, T = core.scenario, core.tables
+    errors = []
+    for name, chits in (("ke_effect", sc.effect_chits), ("ke_delay", sc.delay_chits)):
+        for g in np.flatnonzero(~np.isin(getattr(state, name), chits))[:1]:
+            errors.append(f"field {name}: game {g} has {int(getattr(state, name)[g])}, not a chit of {chits.tolist()} (12.1)")
+    if errors:
+        return errors
+    if sc.spec.end == "komandorski":
+        told = state.turn.astype(np.int64) - 1 + state.ke_delay  # revealed on the Effect's turn (setup.reveal_chits)
+        want = np.where(state.ke_revealed == 2, state.ke_effect.astype(np.int64) - TURN_0_DATE + state.ke_delay - 1, -1)
+        bad = (state.last_turn != want) | ((state.ke_revealed == 2) & (want > told))
+        turn = state.turn.astype(np.int64)
+        late = (((state.ke_revealed == 0) & (turn >= T.ke_turn)) |
+                ((state.ke_revealed == 1) & (turn >= state.ke_effect.astype(np.int64) - TURN_0_DATE)))
+    else:
+        bad = state.last_turn != T.opts[OPT_END_DATE]
+        late = np.zeros(state.batch_size, dtype=bool)
+    for g in np.flatnonzero(bad)[:1]:
+        errors.append(f"field last_turn: game {g} has {int(state.last_turn[g])} with the Komandorski chits "
+                      f"{int(state.ke_effect[g])}/{int(state.ke_delay[g])} revealed {int(state.ke_revealed[g])} (12.1)")
+    for g in np.flatnonzero(late)[:1]:
+        errors.append(f"field ke_revealed: game {g} is at turn {int(state.turn[g])} with the chits "
+                      f"{int(state.ke_effect[g])}/{int(state.ke_delay[g])} revealed {int(state.ke_revealed[g])}; "
+                      f"12.1.3 reveals them at the start of their turns")
+    return errors
+
+
+def check_end(core, state) -> list[str]:
+    """A finished game's rewards are its winner's by the rules' end conditions for its position,
+    and a running game is not ended by 3.8.2 (module docstring).  The position decides: each
+    condition reads only the units, the tracks, the chits and the turn."""
+    errors: list[str] = []
+    over = state.terminated
+    won = over & ~(((state.rewards[:, 0] == 1) & (state.rewards[:, 1] == -1)) |
+                   ((state.rewards[:, 0] == -1) & (state.rewards[:, 1] == 1)))
+    for g in np.flatnonzero(won)[:1]:
+        errors.append(f"field rewards: game {g} ended with {state.rewards[g].tolist()}: an Attu game has a winner "
+                      f"and a loser (3.8)")
+    if errors:
+        return errors
+    probe, S = core.reopened(state)
+    T = core.tables
+    for g in range(state.batch_size):
+        if over[g]:
+            verdict = None
+            for condition in END_CONDITIONS:
+                condition(T, S, g)
+                if probe.terminated[g]:
+                    verdict = probe.rewards[g]
+                    break
+            if verdict is None or not np.array_equal(verdict, state.rewards[g]):
+                gives = "ends no game" if verdict is None else f"gives {verdict.tolist()}"
+                errors.append(f"field terminated: game {g} ended with rewards {state.rewards[g].tolist()} at turn "
+                              f"{int(state.turn[g])}, but its position {gives} (3.8, 14.0)")
+        elif not state.truncated[g]:
+            check_immediate(T, S, g)
+            if probe.terminated[g]:
+                errors.append(f"field terminated: game {g} runs on at turn {int(state.turn[g])}, but its position "
+                              f"ends the game at once (3.8.2: {int(state.casualties[g])} casualties, or no "
+                              f"Japanese Infantry and Artillery left)")
+        if errors:
+            break
     return errors
 
 

@@ -36,13 +36,11 @@ from wargym.attu.state import (
     ACT_SELECT, ADVANCE, ARNOLD, HERO_ARNOLD, HERO_MARTINEZ, LOC_ASIDE, LOC_MAP, LOSS_MELEE_ON_ATTACKER,
     LOSS_MELEE_ON_DEFENDER, M_HIGHER, M_NIGHT, M_SUPPLY, M_SURROUND5, M_SURROUND6, M_UPSLOPE, MARTINEZ, MEL_AMBUSH,
     MEL_DEFENSIVE, MEL_NORMAL, MEL_OFFENSIVE, MEL_OPTION, MEL_RETREATED, MEL_ROUND_END, MEL_YAMASAKI, MELEE_PICK,
-    OPT_HEROES, OPT_SOLITAIRE, RETREAT, RETREAT_OPTION, YAMA_MOVE,
+    MAX_MELEE_ROUNDS, OPT_HEROES, OPT_SOLITAIRE, RETREAT, RETREAT_OPTION, YAMA_MOVE,
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, update_zones
 from wargym.jit import njit
-
-MAX_ROUNDS = 60
 
 
 @njit(cache=True)
@@ -457,7 +455,7 @@ def melee_run(T, S, g):
             if not defenders_left(T, S, g):
                 end_melee(T, S, g)
                 return
-            if S.mel_round[g] >= MAX_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
+            if S.mel_round[g] >= MAX_MELEE_ROUNDS or (side_dice(T, S, g, True) == 0 and side_dice(T, S, g, False) == 0):
                 finish_melee(T, S, g)
                 return
             offensive = st == MEL_OFFENSIVE

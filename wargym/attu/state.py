@@ -72,6 +72,7 @@ ZONES = 6          # victory zones (10.0)
 HEROES = 3         # 11.0, heroes_used slots:
 HERO_MARTINEZ, HERO_ARNOLD, HERO_YAMASAKI = range(HEROES)   # 11.1, 11.2, 11.3
 NO_CHIT = -9       # vp_value / vp_cancel of a hex without a chit (14.0)
+MAX_MELEE_ROUNDS = 60  # rounds after which a Melee stops (melee.py; 8.2.1 sets no limit: a guard)
 
 # decision phases
 (JP_SETUP, US_STAGING, US_WAIT, REFIT_DECISION, REFIT_ALLOC, REINF_PICK, REINF_ZONE, INDEPENDENT, DEPOT,
@@ -101,14 +102,14 @@ NONE = {"init": -1, "low": -1}  # a unit or hex number, -1 for none
 
 @dataclass(frozen=True)
 class State(BaseState):
-    decisions: np.ndarray = var("int32", low=0)
+    decisions: np.ndarray = var("int32", low=0, high="DECISIONS", grows=True)
     weather: np.ndarray = var("int8", low=0, high=len(WEATHERS) - 1)
     night: np.ndarray = var("bool")
     refit: np.ndarray = var("bool")
     first: np.ndarray = var("int8", low=0, high=1)
     acting: np.ndarray = var("int8", low=0, high=1)
     act_step: np.ndarray = var("int8", low=0, high=1)
-    airpower: np.ndarray = var("int8", (2,), low=0)
+    airpower: np.ndarray = var("int8", (2,), low=0, high="AIR")  # 3.4: the Airpower Table's most
     air_target: np.ndarray = var("int16", (MAX_AIR,), high="H-1", **NONE)
     air_n: np.ndarray = var("int8", low=0, high=MAX_AIR)
     air_struck: np.ndarray = var("bool")
@@ -122,15 +123,15 @@ class State(BaseState):
     fought: np.ndarray = var("bool", ("U",))
     captured: np.ndarray = var("bool", ("U",))
     land_order: np.ndarray = var("int16", ("U",), **NONE)
-    casualties: np.ndarray = var("int16", low=0)
-    jp_removed: np.ndarray = var("int16", low=0)
+    casualties: np.ndarray = var("int16", low=0, high="CASUALTIES")  # 8.4: the track's last box
+    jp_removed: np.ndarray = var("int16", low=0, high="JP", grows=True)  # 2.5: the Japanese counters
     zone_cleared: np.ndarray = var("bool", (ZONES,))
-    heroes_used: np.ndarray = var("bool", (HEROES,))
-    secured: np.ndarray = var("bool", (2,))
+    heroes_used: np.ndarray = var("bool", (HEROES,), grows=True)   # 11.0: each hero once a game
+    secured: np.ndarray = var("bool", (2,), grows=True)            # 15.3: captured stays captured
     ke_effect: np.ndarray = var("int8", low=0)
     ke_delay: np.ndarray = var("int8", low=0)
-    ke_revealed: np.ndarray = var("int8", low=0, high=2)
-    last_turn: np.ndarray = var("int16", **NONE)
+    ke_revealed: np.ndarray = var("int8", low=0, high=2, grows=True)   # 12.1.3
+    last_turn: np.ndarray = var("int16", high="TURNS", **NONE)
     vp_value: np.ndarray = var("int8", (ZONES,), init=NO_CHIT, low=NO_CHIT, high=3)
     vp_cancel: np.ndarray = var("int8", (ZONES,), init=NO_CHIT, low=NO_CHIT, high=0)
     selected: np.ndarray = var("int16", high="U-1", **NONE)
@@ -144,7 +145,7 @@ class State(BaseState):
     mel_side: np.ndarray = var("int8", low=0, high=1)
     mel_att: np.ndarray = var("bool", ("U",))
     mel_stage: np.ndarray = var("int8", low=0, high=MEL_RETREATED)
-    mel_round: np.ndarray = var("int8", low=0)
+    mel_round: np.ndarray = var("int8", low=0, high=MAX_MELEE_ROUNDS)
     mel_picker: np.ndarray = var("int8", low=0, high=1)
     mel_martinez: np.ndarray = var("int8", low=0)
     mel_arnold: np.ndarray = var("int16", high="U-1", **NONE)
@@ -170,7 +171,7 @@ class State(BaseState):
     yama_mp: np.ndarray = var("int8", low=0)
     mel_kind: np.ndarray = var("int8", low=0, high=MEL_AMBUSH)
     pinned: np.ndarray = var("bool", ("U",))
-    adhoc_done: np.ndarray = var("bool", (ZONES,))
+    adhoc_done: np.ndarray = var("bool", (ZONES,), grows=True)     # 13.2.2: once a Victory Hex
 
 
 Tables = namedtuple("Tables", [

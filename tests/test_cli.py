@@ -100,10 +100,15 @@ def test_bad_replay_files_give_clear_errors(demo, tmp_path):
     assert code == 1 and "no such replay file" in err
 
     record = json.loads((demo[0] / "replay.json").read_text())
-    record["final"]["fields"]["turn"]["value"] = 7 if record["final"]["fields"]["turn"]["value"] != 7 else 8
+    die = record["final"]["fields"]["last_die"]["value"]
+    record["final"]["fields"]["last_die"]["value"] = die % 6 + 1   # a position of its own, not the game's
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(record))
-    with pytest.raises(ReplayError, match="does not reach the recorded final state: field 'turn'"):
+    with pytest.raises(ReplayError, match="does not reach the recorded final state: field 'last_die'"):
+        load_replay(tampered)
+    record["final"]["fields"]["turn"]["value"] = 8   # Bloody Ridge has 7 Game-Turns
+    tampered.write_text(json.dumps(record))
+    with pytest.raises(ReplayError, match="bad state record: field turn: game 0 has 8, outside"):
         load_replay(tampered)
 
     record = json.loads((demo[0] / "replay.json").read_text())

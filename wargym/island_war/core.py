@@ -60,8 +60,13 @@ class IslandWarCore(KernelCore):
 
     # -- protocol --------------------------------------------------------------------------------
     def _dims(self) -> dict[str, int]:
+        """Units, hexes, objectives, and the limits of the tracks: the scenario's Game-Turns (4.0),
+        two Combat Phases each (4.1), the most Ground Support Points of a Game-Turn (9.14) and the
+        Combat Results Table's columns and lines (7.4)."""
         sc = self.scenario
-        return {"U": sc.num_units, "H": sc.num_hexes, "O": len(sc.objective_hex)}
+        return {"U": sc.num_units, "H": sc.num_hexes, "O": len(sc.objective_hex), "TURNS": sc.game_turns,
+                "COMBAT_PHASES": 2 * sc.game_turns, "GS": int(sc.ground_support.max()),
+                "CRT_LINES": sc.crt_table.shape[0], "CRT_COLUMNS": sc.crt_table.shape[1]}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         b, grid = state.batch_size, self.scenario.grid

@@ -10,6 +10,15 @@ could reach in these respects:
 * 7.91        Paths of Retreat only after a combat's result, each from a combat position, and room
               left for every unit still to retreat
 * 4.0         "game over" is the phase of a finished game and of no other
+* 4.1, 8.41   two Combat Phases a Game-Turn: the count of those played is the Game-Turn's and
+              Player-Turn's (one more in a game ended after its last Game-Turn); a unit's last
+              adverse result comes from one of them
+* 9.14        Ground Support Points left and those added to the combat being declared are at most
+              the Game-Turn's
+* the end     (``check_end``) a finished game's rewards are the ones the rules give its position
+              (victory.py: after the last Game-Turn the Victory Conditions, 4.0, a draw inside the
+              margins; before it, a side with no unit left on the map and none to arrive loses at
+              once, README); a running game between two combats still has both sides
 """
 
 from __future__ import annotations
@@ -19,6 +28,9 @@ import numpy as np
 from wargym.island_war.state import (
     ADVANCE_DEST, ADVANCE_SELECT, DISPLACE, MOVE_DEST, ON_MAP, OVER, RETREAT, WAITING,
 )
+from wargym.island_war.victory import final_result, side_wiped_out
+
+AFTER_A_RESULT = (RETREAT, DISPLACE, ADVANCE_SELECT, ADVANCE_DEST)   # before the combat's end (finish_combat)
 
 
 def check(core, state) -> list[str]:
@@ -43,6 +55,67 @@ def check(core, state) -> list[str]:
         g = int(np.argmax(over != state.terminated))
         errors.append(f"field phase: game {g} is {'over' if over[g] else 'running'} by its phase but "
                       f"terminated is {bool(state.terminated[g])}")
+    return errors or _combat_phases(state) or _ground_support(core, state) or check_end(core, state)
+
+
+def _ground_support(core, state) -> list[str]:
+    """9.14: each side has its Game-Turn's Ground Support Points; those it adds to the combat being
+    declared (as barrage by the phasing side, as FPF by the other) come out of them."""
+    track = core.scenario.ground_support[state.turn.astype(np.int64)]                 # [B, 2]
+    phasing = state.phasing.astype(np.int64)
+    added = np.where(np.arange(2)[None, :] == phasing[:, None], state.cb_gs_attack[:, None], state.cb_gs_defense[:, None])
+    errors = []
+    for g, s in np.argwhere(state.gs_points + added > track)[:1]:
+        errors.append(f"field gs_points: game {g} side {s} has {int(state.gs_points[g, s])} Ground Support Points left "
+                      f"and {int(added[g, s])} in the combat, of the {int(track[g, s])} of Game-Turn "
+                      f"{int(state.turn[g])} (9.14)")
+    return errors
+
+
+def _combat_phases(state) -> list[str]:
+    """4.1: the Combat Phases played so far are two per Game-Turn before this one and one for its
+    First Player-Turn when the Second is playing; end_combat_phase counts the last one before it
+    ends the game (8.41 counts adverse results by them)."""
+    played = 2 * (state.turn.astype(np.int64) - 1) + state.player_turn
+    ended_after_it = state.terminated & (state.combat_phase == played + 1) & (state.player_turn == 1)
+    errors = []
+    for g in np.flatnonzero((state.combat_phase != played) & ~ended_after_it)[:1]:
+        errors.append(f"field combat_phase: game {g} counts {int(state.combat_phase[g])} Combat Phases at Game-Turn "
+                      f"{int(state.turn[g])}, Player-Turn {int(state.player_turn[g]) + 1} (4.1: {int(played[g])})")
+    for g, u in np.argwhere(state.last_adverse > state.combat_phase[:, None])[:1]:
+        errors.append(f"field last_adverse: game {g} unit {u} had an adverse result in Combat Phase "
+                      f"{int(state.last_adverse[g, u])}, of {int(state.combat_phase[g])} played (8.41)")
+    return errors
+
+
+def check_end(core, state) -> list[str]:
+    """The rewards of a finished game agree with the end the rules give its position: a game that
+    counted its last Combat Phase ended after the last Game-Turn (4.0: the Victory Conditions), any
+    other ended when a side lost its last unit (README); and no running game between two combats
+    has a side without units."""
+    errors: list[str] = []
+    T, S = core.tables, core.kernel_state(state)   # the victory functions read the position only
+    for g in range(state.batch_size):
+        if state.truncated[g]:
+            continue
+        loser = side_wiped_out(T, S, g)
+        if state.terminated[g]:
+            after_last = state.combat_phase[g] == 2 * state.turn[g]
+            if after_last:
+                winner = final_result(T, S, g)
+            else:
+                winner = 1 - loser if loser >= 0 else None
+            want = None if winner is None else [0.0, 0.0] if winner < 0 else [1.0 - 2 * winner, 2 * winner - 1.0]
+            if want != state.rewards[g].tolist():
+                how = ("after the last Game-Turn" if after_last else "before its last Game-Turn")
+                gives = "ends no game" if want is None else f"gives rewards {want}"
+                errors.append(f"field terminated: game {g} ended {how} with rewards {state.rewards[g].tolist()}, but its "
+                              f"position {gives} (4.0)")
+        elif loser >= 0 and state.phase[g] not in AFTER_A_RESULT:
+            errors.append(f"field terminated: game {g} runs on, but side {loser} has no unit left on the map and "
+                          f"none to arrive: the game ends at once (README)")
+        if errors:
+            break
     return errors
 
 

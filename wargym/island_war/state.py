@@ -77,23 +77,23 @@ def _first(core) -> int:
 class State(BaseState):
     phasing: np.ndarray = var("int8", init=_first, low=0, high=1)
     player_turn: np.ndarray = var("int8", low=0, high=1)
-    combat_phase: np.ndarray = var("int16", low=0)
-    decisions: np.ndarray = var("int32", low=0)
+    combat_phase: np.ndarray = var("int16", low=0, high="COMBAT_PHASES", grows=True)  # two a Game-Turn (4.1)
+    decisions: np.ndarray = var("int32", low=0, high="DECISIONS", grows=True)
     unit_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.unit_setup, low=-1, high="H-1")
-    unit_status: np.ndarray = var("int8", ("U",), low=WAITING, high=ELIMINATED,
+    unit_status: np.ndarray = var("int8", ("U",), low=WAITING, high=ELIMINATED, grows=True,  # arrives, then dies
                                   init=lambda core: np.where(core.scenario.unit_setup >= 0, ON_MAP, WAITING))
     moved: np.ndarray = var("bool", ("U",))
     attacked: np.ndarray = var("bool", ("U",))
     advanced: np.ndarray = var("bool", ("U",))
     fpf_used: np.ndarray = var("bool", ("U",))
-    last_adverse: np.ndarray = var("int16", ("U",), init=-10, low=-10)
+    last_adverse: np.ndarray = var("int16", ("U",), init=-10, low=-10, high="COMBAT_PHASES", grows=True)  # 8.41
     selected: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
     cb_attacker: np.ndarray = var("bool", ("U",))
     cb_barrage: np.ndarray = var("bool", ("U",))
     cb_defender: np.ndarray = var("bool", ("U",))
     cb_fpf: np.ndarray = var("bool", ("U",))
-    cb_gs_attack: np.ndarray = var("int16", low=0)
-    cb_gs_defense: np.ndarray = var("int16", low=0)
+    cb_gs_attack: np.ndarray = var("int16", low=0, high="GS")   # 9.14: at most a turn's Ground Support Points
+    cb_gs_defense: np.ndarray = var("int16", low=0, high="GS")
     cb_banzai: np.ndarray = var("bool")
     cancels: np.ndarray = var("int16", low=0, high=MAX_CANCELS)
     rt_queue: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
@@ -108,12 +108,12 @@ class State(BaseState):
     path_hex: np.ndarray = var("int16", ("U", PATH_LEN), init=-1, low=-1, high="H-1")
     path_count: np.ndarray = var("int16", low=0, high="U")
     adv_side: np.ndarray = var("int8", init=-1, low=-1, high=1)
-    gs_points: np.ndarray = var("int16", (2,), init=lambda core: core.scenario.ground_support[1], low=0)
+    gs_points: np.ndarray = var("int16", (2,), init=lambda core: core.scenario.ground_support[1], low=0, high="GS")
     objective_owner: np.ndarray = var("int8", ("O",), init=lambda core: core.scenario.objective_owner, low=-1, high=1)
     last_die: np.ndarray = var("int8", low=0, high=6)
     last_result: np.ndarray = var("int8", init=-1, low=-1, high=len(RESULTS) - 1)
-    last_column: np.ndarray = var("int8", init=-1, low=-1)
-    last_line: np.ndarray = var("int8", init=-1, low=-1)
+    last_column: np.ndarray = var("int8", init=-1, low=-1, high="CRT_COLUMNS-1")   # 7.4: a column of the CRT
+    last_line: np.ndarray = var("int8", init=-1, low=-1, high="CRT_LINES-1")
     last_differential: np.ndarray = var("int16")
 
 

@@ -70,9 +70,12 @@ class WorldAtWarCore(KernelCore):
 
     # -- protocol --------------------------------------------------------------------------------
     def _dims(self) -> dict[str, int]:
+        """Pieces, cards, hexes, objectives, air cards, and "TURNS": the book sets no last turn (a
+        side wins at its quota); every player turn begins with a command card played or discarded
+        by its side, a decision, so the decision cap bounds the turns."""
         sc = self.scenario
         return {"U": len(sc.piece_side), "C": len(sc.card_action), "H": sc.num_hexes, "O": len(sc.objective_hex),
-                "AF": len(sc.af_kind), "AS": len(sc.as_planes)}
+                "AF": len(sc.af_kind), "AS": len(sc.as_planes), "TURNS": self.max_decisions + 1}
 
     def _observe(self, state: State, player: int) -> dict[str, np.ndarray]:
         return observe_batch(self, state, player)

@@ -2,8 +2,9 @@
 
 * air cards (appendix 2): the same for the air force and air support cards, each side's in its own
   deck, pool or hand (or lost, played, used, out);
-* cards: every card in one pile, places 0..n-1 in each (wargym.cards.check_deck); no hand holds
-  more than its scenario hand; the card being played lies on the played pile;
+* cards: every card in one pile, places 0..n-1 in each (wargym.cards.check_deck); each side holds
+  its scenario hand, the side playing a card one fewer ("6. Draw a command card" refills it); the
+  card being played lies on the played pile, alone;
 * pieces: eliminated exactly when no figures are left; figures within the card's; vehicles only
   for motorized and mechanized infantry; nobody mounted without vehicles;
 * stacking ("Moving units", "Moving commanders or snipers"): at most one unit a hex, at most one
@@ -13,7 +14,11 @@
 * combat commands: a member's commander is a living commander of its side commanding one, with
   four units at most;
 * victory points never more than the enemy pieces destroyed (and the point for an air attack
-  nobody could counter, appendix 2).
+  nobody could counter, appendix 2);
+* the end (``check_end``): a game is over exactly when it has a winner and stands in "game over",
+  +1 to the winner and -1 to the other side; the winner holds its quota of victory points (with
+  the objectives its units hold); a turn begins (a card to play or discard) only with both sides
+  below their quotas (the end of the turn before checks them).
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ import numpy as np
 
 from wargym.cards import check_deck
 from wargym.world_at_war.scenario import ENTER_NONE, K_COMMANDER, K_SNIPER, MECHANIZED, MOTORIZED
-from wargym.world_at_war.state import N_AF_PILES, N_AS_PILES, N_PILES, PILE_HAND, PILE_PLAYED
+from wargym.world_at_war.sequence import scores
+from wargym.world_at_war.state import N_AF_PILES, N_AS_PILES, N_PILES, P_CARD, P_DISCARD, P_OVER, PILE_HAND, PILE_PLAYED
 
 
 def check(core, state) -> list[str]:
@@ -42,10 +48,16 @@ def check(core, state) -> list[str]:
     max_figures = sc.units.figures[sc.piece_card]
     dist = sc.grid.distance
     for g in range(state.batch_size):
+        playing = int(state.card[g] >= 0)
         for s in range(2):
             n = int((state.card_pile[g] == PILE_HAND + s).sum())
-            if n > sc.hand[s]:
-                errors.append(f"field card_pile: game {g}: {sc.sides[s]} holds {n} cards, the scenario's hand is {int(sc.hand[s])}")
+            want = int(sc.hand[s]) - (playing if s == state.active[g] else 0)
+            if n != want:
+                errors.append(f"field card_pile: game {g}: {sc.sides[s]} holds {n} cards, the scenario's hand is "
+                              f"{int(sc.hand[s])}" + (", one of them in play" if want < sc.hand[s] else ""))
+        if int((state.card_pile[g] == PILE_PLAYED).sum()) != playing:
+            errors.append(f"field card_pile: game {g} has {int((state.card_pile[g] == PILE_PLAYED).sum())} cards on "
+                          f"the played pile, {playing} being played")
         if state.card[g] >= 0 and state.card_pile[g, state.card[g]] != PILE_PLAYED:
             errors.append(f"field card: game {g}: card {int(state.card[g])} is being played but lies in pile "
                           f"{int(state.card_pile[g, state.card[g]])}")
@@ -90,4 +102,41 @@ def check(core, state) -> list[str]:
             destroyed = int((gone & (sc.piece_side == 1 - s)).sum()) + int(state.air_vp[g, s])
             if state.vp[g, s] > destroyed:
                 errors.append(f"field vp: game {g}: {sc.sides[s]} has {int(state.vp[g, s])} points for {destroyed} pieces destroyed")
+    return errors or check_end(core, state)
+
+
+def check_end(core, state) -> list[str]:
+    """Whether each game is over agrees with its position (module docstring).  The rules end a
+    game the moment a side reaches its quota, the active side first when both do; which side
+    reached it first cannot be read from a position where both stand at their quotas, so there
+    the winner is only checked to be a side that did."""
+    sc = core.scenario
+    errors: list[str] = []
+    over = state.terminated
+    winner = state.winner.astype(np.int64)
+    sides = np.arange(2)[None, :]
+    want = np.where(over[:, None], np.where(sides == winner[:, None], 1.0, -1.0), 0.0)
+    for name, bad, why in (
+            ("winner", over != (winner >= 0), "a finished game has a winner, a running one none"),
+            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other"),
+            ("rewards", (state.rewards != want).any(axis=1), "+1 to the winner, -1 to the other side")):
+        for g in np.flatnonzero(bad)[:1]:
+            errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with winner {int(winner[g])}, "
+                          f"rewards {state.rewards[g].tolist()}, phase {int(state.phase[g])}: {why}")
+    if errors:
+        return errors
+    T, S = core.tables, core.kernel_state(state)
+    points = np.zeros(2, np.int64)
+    starting = np.isin(state.phase, (P_CARD, P_DISCARD)) & ~state.truncated
+    for g in np.flatnonzero(over | starting):
+        scores(T, S, g, points)
+        if over[g] and points[winner[g]] < sc.vp_quota[winner[g]]:
+            errors.append(f"field winner: game {g} was won by {sc.sides[winner[g]]} with {int(points[winner[g]])} "
+                          f"victory points, below its quota of {int(sc.vp_quota[winner[g]])}")
+        elif not over[g] and (points >= sc.vp_quota).any():
+            s = int(np.argmax(points >= sc.vp_quota))
+            errors.append(f"field terminated: game {g} runs on into a turn with {sc.sides[s]} at {int(points[s])} "
+                          f"victory points, its quota {int(sc.vp_quota[s])}: the game ends there")
+        if errors:
+            break
     return errors

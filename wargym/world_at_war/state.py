@@ -113,7 +113,7 @@ def _first(core) -> int:
 @dataclass(frozen=True)
 class State(BaseState):
     active: np.ndarray = var("int8", init=_first, low=0, high=1)
-    decisions: np.ndarray = var("int32", low=0)
+    decisions: np.ndarray = var("int32", low=0, high="DECISIONS", grows=True)
     card: np.ndarray = var("int16", init=-1, low=-1, high="C-1")
     order_left: np.ndarray = var("int8", low=0, high=20)
     selected: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
@@ -125,7 +125,7 @@ class State(BaseState):
     rt_left: np.ndarray = var("int8", low=0, high=12)
     rt_voluntary: np.ndarray = var("bool")
     second: np.ndarray = var("bool")
-    vp: np.ndarray = var("int16", (2,), low=0)
+    vp: np.ndarray = var("int16", (2,), low=0, high="U+1", grows=True)  # enemy pieces destroyed, the air point
     winner: np.ndarray = var("int8", init=-1, low=-1, high=1)
     features: np.ndarray = var("uint8", ("H",), init=lambda core: core.scenario.features, low=0, high=63)
     p_hex: np.ndarray = var("int16", ("U",), init=lambda core: core.scenario.piece_hex, low=-1, high="H-1")
@@ -161,14 +161,14 @@ class State(BaseState):
     air_sel: np.ndarray = var("int16", init=-1, low=-1, high=PLANES - 1)
     air_aa: np.ndarray = var("int16", init=-1, low=-1, high="U-1")
     air_free: np.ndarray = var("bool")
-    air_vp: np.ndarray = var("bool", (2,))
+    air_vp: np.ndarray = var("bool", (2,), grows=True)   # appendix 2: scored once
     lit: np.ndarray = var("bool", ("H",))
     card_pile: np.ndarray = var("int8", ("C",), low=0, high=N_PILES - 1)
     card_pos: np.ndarray = var("int16", ("C",), low=0, high="C-1")
     last_throw: np.ndarray = var("int8", (THROW_MAX,), init=-1, low=-1, high=8)
-    last_kills: np.ndarray = var("int8", low=0)
-    last_flags: np.ndarray = var("int8", low=0)
-    last_retreat: np.ndarray = var("int8", low=0)
+    last_kills: np.ndarray = var("int8", low=0, high=THROW_MAX)   # a symbol a die, THROW_MAX dice at most
+    last_flags: np.ndarray = var("int8", low=0, high=THROW_MAX)
+    last_retreat: np.ndarray = var("int8", low=0, high=THROW_MAX)
 
 
 Tables = namedtuple("Tables", [

@@ -7,7 +7,8 @@ env case its record names; a ruleset of one's own passes them by registering.  E
     same_games_in_any_batch(core, seed)   game i alone, in a batch of 7 and in a batch of 256:
                                           equal, field for field, decision after decision
     records_continue(core, seed)          to_dict -> JSON -> from_dict at random points, then the
-                                          same actions: the restored games stay equal
+                                          same actions: the restored games stay equal (the fuzz
+                                          sends every position it reaches through its record)
     masks_are_exact(core, seed)           every legal action steps; a sample of masked-out ones
                                           raise IllegalActionError and leave the state unchanged
     reset_done_replaces_finished(core, seed)
@@ -18,9 +19,12 @@ env case its record names; a ruleset of one's own passes them by registering.  E
                                           every text (each action's description and refusal,
                                           legal or not, deciding or waiting) must not change for
                                           that viewer
-    fuzz(core, decisions, seed)           random masked play with ``core.check_state`` (the
-                                          ruleset's invariants) and the generic invariants after
-                                          every decision
+    fuzz(core, decisions, seed)           random masked play; after every decision every game
+                                          through to_dict -> JSON -> from_dict, which refuses a
+                                          game that breaks ``invariants`` (every field in its
+                                          declared range, the ruleset's ``check_state``, the end
+                                          of the game by ``check_outcome``), and no field
+                                          declared ``grows`` decreased
 
 The random play of these checks is keyed per game (``keyed_actions``: a hash of the game's dice key
 and the step), so a game's actions do not depend on the batch around it.
@@ -34,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from wargym import schema
 from wargym.core import BaseState, IllegalActionError, RecordError
 from wargym.hidden import declarations, perturb
 from wargym.rng import game_keys
@@ -125,15 +130,11 @@ def records_continue(core, seed: int = 0, games: int = 4, points: int = 6, steps
         state = play(core, state, int(rng.integers(1, 120)), keys, t)
         t += 120
         g = int(rng.integers(games))
-        text = json.dumps(core.to_dict(state, g))
+        a = state.take([g])
         try:
-            restored = core.from_dict(json.loads(text))
-        except RecordError as err:
-            raise ContractError(f"{core.name}: from_dict refused its own record of game {g}: {err}") from None
-        bad = _differ(state, restored, g, 0)
-        if bad:
-            raise ContractError(f"{core.name}: the record of game {g} comes back different in {bad}")
-        a, b = state.take([g]), restored
+            b = records_round_trip(core, a)
+        except ContractError as err:
+            raise ContractError(f"{err} (game {g} of the batch, at step {t})") from None
         for k in range(steps):
             a, b = play(core, a, 1, keys[g:g + 1], t + k), play(core, b, 1, keys[g:g + 1], t + k)
             bad = _differ(a, b)
@@ -303,41 +304,75 @@ def _applies_here(core, state, viewer: int, decl) -> bool:
     return int(np.asarray(decl.who(core, state, viewer))[0].sum()) >= 2
 
 
-def invariants(core, state: BaseState) -> list[str]:
-    """What every game must hold after every decision, with the ruleset's own (``check_state``)."""
-    errors = list(core.check_state(state))
-    live = _live(core, state)
-    mask = np.asarray(core.legal_mask(state))
-    if not mask[live].any(axis=1).all():
-        errors.append(f"game {int(np.flatnonzero(live & ~mask.any(axis=1))[0])}: running with no legal action")
-    if mask[~live].any():
-        errors.append(f"game {int(np.flatnonzero(~live & mask.any(axis=1))[0])}: over with legal actions")
-    rewards = np.asarray(core.rewards(state))
-    if not np.isin(rewards, (-1.0, 0.0, 1.0)).all():
-        errors.append("rewards other than +1, -1 and 0")
-    if (rewards[live] != 0).any():
-        errors.append("rewards in a running game")
-    if rewards.shape[1] == 2 and (rewards.sum(axis=1) != 0).any():
-        errors.append("a two-player result that is not zero-sum")
-    players = np.asarray(core.current_player(state))
-    if ((players < 0) | (players >= len(core.players))).any():
-        errors.append("a current player who is not a player")
+def invariants(core, state: BaseState, before: BaseState | None = None) -> list[str]:
+    """What every game must hold after every decision: the ruleset's own invariants
+    (``check_state``: with whether the game is over by its position), the end of the game
+    (``check_outcome``: rewards, terminated and truncated), every field within its declared range
+    and, given the state ``before`` the decision, no field declared ``grows`` smaller in a game
+    that was running then (a finished game is left as it is; a replaced one is not compared)."""
+    errors = schema.check(core.state_class, state.arrays(), core.dims)
+    errors += core.check_state(state) + core.check_outcome(state)
+    if before is not None:
+        errors += shrunk(core, before, state)
     return errors
 
 
+def shrunk(core, before: BaseState, after: BaseState) -> list[str]:
+    """One message per field declared ``grows`` (wargym.schema) that is smaller ``after`` than
+    ``before`` in a game running ``before``."""
+    live = _live(core, before)
+    errors = []
+    for name in schema.growing(core.state_class):
+        a, b = getattr(before, name), getattr(after, name)
+        fell = (b < a).reshape(len(a), -1).any(axis=1) & live
+        if fell.any():
+            g = int(np.argmax(fell))
+            errors.append(f"field {name}: game {g} went from {a[g].tolist()} to {b[g].tolist()}, "
+                          f"but play only adds to it (declared grows)")
+    return errors
+
+
+def records_round_trip(core, state: BaseState) -> BaseState:
+    """Every game of ``state`` through to_dict -> JSON -> from_dict (one list of records, checked
+    as one batch), returned; refused, or back different in any field, is a ContractError."""
+    text = json.dumps([core.to_dict(state, g) for g in range(state.batch_size)])
+    try:
+        restored = core.from_dict(json.loads(text))
+    except RecordError as err:
+        raise ContractError(f"{core.name}: from_dict refused its own record: {err}") from None
+    for f in dataclasses.fields(state):
+        a, b = getattr(state, f.name), getattr(restored, f.name)
+        if not np.array_equal(a, b):
+            g = int(np.argmax((a != b).reshape(len(a), -1).any(axis=1)))
+            raise ContractError(f"{core.name}: the record of game {g} comes back different in {f.name}")
+    return restored
+
+
 def fuzz(core, decisions: int, seed: int = 0, batch: int = 16, probe_every: int = 100) -> tuple[int, int]:
-    """Random masked play of at least ``decisions`` decisions, finished games replaced, with
-    ``invariants`` after every decision and, every ``probe_every`` calls, a masked-out action that
+    """Random masked play of at least ``decisions`` decisions, finished games replaced.  After
+    every decision ``records_round_trip`` of every game, the finished ones before they are
+    replaced (from_dict refuses a game that breaks ``invariants``), and the ``grows`` fields
+    against the state before it (``shrunk``); every ``probe_every`` calls a masked-out action
     must raise and leave the state unchanged.  Returns (decisions, games finished)."""
     from wargym.agents.random_agent import sample_legal
 
     rng = np.random.default_rng(seed)
     state = core.init(batch, seed)
     taken = finished = step = 0
-    while taken < decisions:
-        errors = invariants(core, state)
+
+    def check(state: BaseState, before: BaseState | None) -> None:
+        # from_dict checks every game as ``invariants`` does (and its mask against the rules'), so
+        # the round trip stands for them here: each position is checked once
+        errors = shrunk(core, before, state) if before is not None else []
         if errors:
             raise ContractError(f"{core.name}: after {taken} decisions: " + "; ".join(errors[:5]))
+        try:
+            records_round_trip(core, state)
+        except ContractError as err:
+            raise ContractError(f"{err} (after {taken} decisions)") from None
+
+    check(state, None)
+    while taken < decisions:
         mask = np.asarray(core.legal_mask(state))
         live = _live(core, state)
         if step % probe_every == 0 and live.any():
@@ -355,9 +390,11 @@ def fuzz(core, decisions: int, seed: int = 0, batch: int = 16, probe_every: int 
                    if not np.array_equal(getattr(before, f.name), getattr(state, f.name))]
             if bad:
                 raise ContractError(f"{core.name}: a refused action changed {bad}")
+        before = state
         state = core.step(state, sample_legal(rng, mask))
         taken += int(live.sum())
         step += 1
+        check(state, before)
         done = ~_live(core, state)
         if done.any():
             finished += int(done.sum())

@@ -7,7 +7,7 @@ negative, huge, of the wrong type or shape, a field missing or unknown, a header
 in-range value that may or may not be consistent with the rest.  Every record must either be
 refused with a ``RecordError`` that names a field or the record, or (only an in-range value can
 be) be accepted as a position of the rules, and then step, observe, render and give its views
-without trouble.  With ``--serve N`` the first N records also go to a ``wargym serve`` process as
+without trouble, keeping the invariants (``contract.invariants``) at every step.  With ``--serve N`` the first N records also go to a ``wargym serve`` process as
 ``legal`` and ``step`` requests, each followed by a ``ping``: the server must answer every request
 and stay up.  A crash of the core or of the server ends this script with a non-zero status (the
 test runs it in a subprocess for that reason).  Prints one line of counts; exits 1 on any failure.
@@ -111,8 +111,9 @@ def mutate(core, record: dict, rng: np.random.Generator) -> tuple[dict, str, boo
     return rec, f"{what} = {entry.pop('mutated', '')}", True
 
 
-def exercise(core, state, rng: np.random.Generator) -> None:
-    """Use an accepted state as every client would."""
+def exercise(core, state, rng: np.random.Generator) -> list[str]:
+    """Use an accepted state as every client would; the broken invariants (contract.invariants)
+    of the positions its play reaches."""
     for viewer in range(len(core.players)):
         core.observe(state, viewer)
         core.view(state, viewer)
@@ -122,7 +123,11 @@ def exercise(core, state, rng: np.random.Generator) -> None:
         if core.terminated(state)[0] or core.truncated(state)[0]:
             break
         legal = np.flatnonzero(core.legal_mask(state)[0])
-        state = core.step(state, np.array([rng.choice(legal)]))
+        before, state = state, core.step(state, np.array([rng.choice(legal)]))
+        errors = contract.invariants(core, state, before)
+        if errors:
+            return errors
+    return []
 
 
 class Server:
@@ -183,7 +188,9 @@ def main(argv: list[str] | None = None) -> int:
             if must_fail:
                 failures.append(f"#{i} {kind}: accepted")
             else:
-                exercise(core, state, rng)
+                broken = exercise(core, state, rng)
+                if broken:
+                    failures.append(f"#{i} {kind}: accepted, and play from it breaks {broken[:2]}")
         if server is not None and i < args.serve:
             for cmd in ("legal", "step"):
                 reply = server.ask({"cmd": cmd, "state": record, "action": 0, "id": i})

@@ -28,7 +28,7 @@ import numpy as np
 from wargym.island_war.state import (
     ADVANCE_DEST, ADVANCE_SELECT, DISPLACE, MOVE_DEST, ON_MAP, OVER, RETREAT, WAITING,
 )
-from wargym.island_war.victory import final_result, side_wiped_out
+from wargym.island_war.victory import final_result, finish, side_wiped_out
 
 AFTER_A_RESULT = (RETREAT, DISPLACE, ADVANCE_SELECT, ADVANCE_DEST)   # before the combat's end (finish_combat)
 
@@ -94,7 +94,8 @@ def check_end(core, state) -> list[str]:
     other ended when a side lost its last unit (README); and no running game between two combats
     has a side without units."""
     errors: list[str] = []
-    T, S = core.tables, core.kernel_state(state)   # the victory functions read the position only
+    probe, S = core.reopened(state)
+    T = core.tables
     for g in range(state.batch_size):
         if state.truncated[g]:
             continue
@@ -102,13 +103,13 @@ def check_end(core, state) -> list[str]:
         if state.terminated[g]:
             after_last = state.combat_phase[g] == 2 * state.turn[g]
             if after_last:
-                winner = final_result(T, S, g)
-            else:
-                winner = 1 - loser if loser >= 0 else None
-            want = None if winner is None else [0.0, 0.0] if winner < 0 else [1.0 - 2 * winner, 2 * winner - 1.0]
-            if want != state.rewards[g].tolist():
+                finish(S, g, final_result(T, S, g))
+            elif loser >= 0:
+                finish(S, g, 1 - loser)
+            want = probe.rewards[g].tolist()
+            if not probe.terminated[g] or want != state.rewards[g].tolist():
                 how = ("after the last Game-Turn" if after_last else "before its last Game-Turn")
-                gives = "ends no game" if want is None else f"gives rewards {want}"
+                gives = f"gives rewards {want}" if probe.terminated[g] else "ends no game"
                 errors.append(f"field terminated: game {g} ended {how} with rewards {state.rewards[g].tolist()}, but its "
                               f"position {gives} (4.0)")
         elif loser >= 0 and state.phase[g] not in AFTER_A_RESULT:

@@ -21,11 +21,10 @@ every decision and ``from_dict`` before any kernel sees a record:
              only while its hex is asked (12.8)
 * 14.0       ``sel`` = SEL_HQ_AHEAD only in the HQ phase (its first step still to come)
 * the end    (``check_end``) a game is over exactly when it has a result and stands in "game over";
-             its reward is the result's; a decisive defeat only in the Peleliu Assault (17.0), a
-             draw only in Bloody Nose Ridge (18.42); the result is the one the rules' own end
-             conditions give the position (victory.py: catastrophic loss, 15.1 and 18.41; the
-             victory checks at the end of the last turn, 15.2, 17.1-17.2, 18.42; the night turn
-             check, 18.42); and a running game is not at catastrophic loss (15.1 ends it at once)
+             its result and reward are the ones the rules' own end conditions give the position
+             (victory.py: catastrophic loss, 15.1 and 18.41; the victory checks at the end of the
+             last turn, 15.2, 17.1-17.2, 18.42; the night turn check, 18.42); and a running game is
+             not at catastrophic loss (15.1 ends it at once)
 """
 
 from __future__ import annotations
@@ -40,13 +39,12 @@ from wargym.peleliu.state import (
     DM_UNIT, JP_MAP, N_PILES, O_DAUNTLESS, O_NAVAL, P_ACT_ORDER, P_ATTACK_JOIN, P_ATTRITION, P_AUTO, P_BOX, P_CC_LOSS,
     P_ASSAULT_PICK, P_CA_PICK, P_CC_WITHDRAW, P_DRIFT, P_HERO_BONUS, P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST,
     P_OVER, P_STACK_ELIM,
-    P_STACK_JOIN, P_TARGET, PILE_CC_JP, PILE_CC_US, R_DECISIVE, R_DRAW, R_LOSS, R_NONE, R_WIN, RESULTS, SEL_HQ_AHEAD,
-    ST_HQ, US_BOX, US_ELIM, US_MAP, US_TRACK,
+    P_STACK_JOIN, P_TARGET, PILE_CC_JP, PILE_CC_US, R_NONE, R_WIN, RESULTS, SEL_HQ_AHEAD, ST_HQ, US_BOX, US_ELIM,
+    US_MAP, US_TRACK,
 )
 from wargym.peleliu.us import cost_of
-from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory
+from wargym.peleliu.victory import catastrophic_now, end_of_turn_victory, finish
 
-REWARD = {R_NONE: 0.0, R_WIN: 1.0, R_LOSS: -1.0, R_DECISIVE: -1.0, R_DRAW: 0.0}   # victory.finish
 # the decisions with units acting together (7.2, 8.1: a stack moving, an attack's units; a move's
 # destination and a target are asked of the selected unit alone, before its partners join)
 DECLARING = (P_STACK_JOIN, P_INFIL, P_ATTACK_JOIN, P_ATTRITION, P_HERO_BONUS)
@@ -162,30 +160,25 @@ def check_end(core, state) -> list[str]:
     errors: list[str] = []
     over = state.terminated
     result = state.result.astype(np.int64)
-    kind = sc.spec.kind
-    reward = np.vectorize(REWARD.get, otypes=[np.float32])(result)
     for name, bad, why in (
             ("result", over != (result != R_NONE), "a finished game has a result, a running one none"),
-            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other"),
-            ("rewards", over & (state.rewards[:, 0] != reward), "the reward is the result's"),
-            ("result", (result == R_DECISIVE) & (sc.spec.victory != "assault"),
-             "a decisive defeat is a result of the Peleliu Assault only (17.0)"),
-            ("result", (result == R_DRAW) & (kind != "bnr"), "a draw is a result of Bloody Nose Ridge only (18.42)")):
+            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other")):
         for g in np.flatnonzero(bad)[:1]:
             errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with result "
-                          f"{RESULTS[result[g]]!r}, reward {state.rewards[g, 0]:+g}, phase {int(state.phase[g])}: {why}")
+                          f"{RESULTS[result[g]]!r} in phase {int(state.phase[g])}: {why}")
     if errors:
         return errors
     probe, S = core.reopened(state, result=R_NONE)
     T = core.tables
     for g in range(state.batch_size):
         if over[g]:
-            verdict = _verdict(T, S, probe, g, kind == "bnr")
-            if verdict != result[g]:
-                errors.append(f"field terminated: game {g} is over with result {RESULTS[result[g]]!r}, but its "
-                              f"position (turn {int(state.turn[g])}, {int(state.loss_box[g])} infantry counters lost) "
-                              + (f"gives {RESULTS[verdict]!r}" if verdict != R_NONE else "ends no game")
-                              + " (15.1, 15.2, 17.0, 18.4)")
+            end_by_the_rules(T, S, g, sc.spec.kind == "bnr")
+            verdict, reward = int(probe.result[g]), float(probe.rewards[g, 0])
+            if verdict != result[g] or reward != state.rewards[g, 0]:
+                gives = f"gives {RESULTS[verdict]!r}, reward {reward:+g}" if verdict != R_NONE else "ends no game"
+                errors.append(f"field terminated: game {g} is over with result {RESULTS[result[g]]!r}, reward "
+                              f"{state.rewards[g, 0]:+g}, but its position (turn {int(state.turn[g])}, "
+                              f"{int(state.loss_box[g])} infantry counters lost) {gives} (15.1, 15.2, 17.0, 18.4)")
         elif not state.truncated[g] and catastrophic_now(T, S, g):
             errors.append(f"field loss_box: game {g} runs on at turn {int(state.turn[g])} with {int(state.loss_box[g])} "
                           f"infantry counters lost: catastrophic loss ends the game the moment it occurs (15.1, 18.41)")
@@ -194,17 +187,17 @@ def check_end(core, state) -> list[str]:
     return errors
 
 
-def _verdict(T, S, probe, g: int, bnr: bool) -> int:
-    """The result the rules give game g of ``probe`` (reopened: not over) by the end conditions
-    in the order play meets them: catastrophic loss at any moment, the night turn check of
-    Bloody Nose Ridge, the victory check at the end of the turn; R_NONE when none ends it."""
+def end_by_the_rules(T, S, g: int, bnr: bool) -> None:
+    """End game g of ``S`` (a reopened copy: not over) as the rules' end conditions would, in the
+    order play meets them: catastrophic loss at any moment, the night turn check of Bloody Nose
+    Ridge (sequence's relief stage), the victory check at the end of the turn; leave it running
+    when none ends it."""
     if catastrophic_now(T, S, g):
-        return int(probe.result[g])
+        return
     if bnr and is_night(T, S, g) and night_check(T, S, g):
-        return R_WIN
-    if end_of_turn_victory(T, S, g):
-        return int(probe.result[g])
-    return R_NONE
+        finish(T, S, g, R_WIN)  # 18.42
+        return
+    end_of_turn_victory(T, S, g)
 
 
 def declaration(core, state, g: int) -> list[str]:

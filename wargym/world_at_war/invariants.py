@@ -16,7 +16,7 @@
 * victory points never more than the enemy pieces destroyed (and the point for an air attack
   nobody could counter, appendix 2);
 * the end (``check_end``): a game is over exactly when it has a winner and stands in "game over",
-  +1 to the winner and -1 to the other side; the winner holds its quota of victory points (with
+  with the rewards the rules give the winner (sequence.finish); the winner holds its quota of victory points (with
   the objectives its units hold); a turn begins (a card to play or discard) only with both sides
   below their quotas (the end of the turn before checks them).
 """
@@ -27,7 +27,7 @@ import numpy as np
 
 from wargym.cards import check_deck
 from wargym.world_at_war.scenario import ENTER_NONE, K_COMMANDER, K_SNIPER, MECHANIZED, MOTORIZED
-from wargym.world_at_war.sequence import scores
+from wargym.world_at_war.sequence import finish, scores
 from wargym.world_at_war.state import N_AF_PILES, N_AS_PILES, N_PILES, P_CARD, P_DISCARD, P_OVER, PILE_HAND, PILE_PLAYED
 
 
@@ -114,23 +114,26 @@ def check_end(core, state) -> list[str]:
     errors: list[str] = []
     over = state.terminated
     winner = state.winner.astype(np.int64)
-    sides = np.arange(2)[None, :]
-    want = np.where(over[:, None], np.where(sides == winner[:, None], 1.0, -1.0), 0.0)
     for name, bad, why in (
             ("winner", over != (winner >= 0), "a finished game has a winner, a running one none"),
-            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other"),
-            ("rewards", (state.rewards != want).any(axis=1), "+1 to the winner, -1 to the other side")):
+            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other")):
         for g in np.flatnonzero(bad)[:1]:
-            errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with winner {int(winner[g])}, "
-                          f"rewards {state.rewards[g].tolist()}, phase {int(state.phase[g])}: {why}")
+            errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with winner {int(winner[g])} "
+                          f"in phase {int(state.phase[g])}: {why}")
     if errors:
         return errors
-    T, S = core.tables, core.kernel_state(state)
+    probe, S = core.reopened(state)
+    T = core.tables
     points = np.zeros(2, np.int64)
     starting = np.isin(state.phase, (P_CARD, P_DISCARD)) & ~state.truncated
     for g in np.flatnonzero(over | starting):
         scores(T, S, g, points)
-        if over[g] and points[winner[g]] < sc.vp_quota[winner[g]]:
+        if over[g]:
+            finish(S, g, winner[g])   # the rewards the rules give the winner
+        if over[g] and not np.array_equal(probe.rewards[g], state.rewards[g]):
+            errors.append(f"field rewards: game {g} was won by {sc.sides[winner[g]]} with rewards "
+                          f"{state.rewards[g].tolist()}, the rules give {probe.rewards[g].tolist()}")
+        elif over[g] and points[winner[g]] < sc.vp_quota[winner[g]]:
             errors.append(f"field winner: game {g} was won by {sc.sides[winner[g]]} with {int(points[winner[g]])} "
                           f"victory points, below its quota of {int(sc.vp_quota[winner[g]])}")
         elif not over[g] and (points >= sc.vp_quota).any():

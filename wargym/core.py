@@ -658,6 +658,19 @@ def _from_format_2(rec: dict) -> dict:
     return {**rec, "format": RECORD_FORMAT, "fields": {**fields, "rng_key": {**key, "value": [key.get("value"), 0]}}}
 
 
+def end_marks(state: BaseState, phase_over: int, **marks: np.ndarray) -> list[str]:
+    """Whether each game is over, by ``terminated``, agrees with its phase ("game over" is
+    ``phase_over``) and with each of ``marks`` (a field's name -> bool[B]: where that field says the
+    game is over, a result or a winner recorded): one message per field that disagrees, naming its
+    first game and value (a ruleset's ``check_state``)."""
+    errors = []
+    for name, says in {"phase": state.phase == phase_over, **marks}.items():
+        for g in np.flatnonzero(says != state.terminated)[:1]:
+            errors.append(f"field {name}: game {g} has {getattr(state, name)[g].tolist()}, so it is "
+                          f"{'over' if says[g] else 'running'}, but terminated is {bool(state.terminated[g])}")
+    return errors
+
+
 @functools.lru_cache(maxsize=None)
 def _dtype_names(state_class: type) -> dict[str, str]:
     """{field: its dtype's name} as records write it (numpy works the name out anew at each ask:

@@ -34,6 +34,7 @@ from wargym.attu.state import (
     RANGED_TARGET, RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
 )
 from wargym.attu.victory import check_immediate, end_of_turn, step8
+from wargym.core import end_marks
 
 END_CONDITIONS = (check_immediate, step8, end_of_turn)   # 3.8.2, 3.8.1 (Step 8), 3.8.3, in play's order
 
@@ -81,11 +82,7 @@ def check(core, state) -> list[str]:
         errors.append(f"field casualties: game {g} runs on with {int(state.casualties[g])} casualties (3.8.2)")
     if (state.casualties > sc.casualty_max).any():
         errors.append(f"field casualties: beyond the track's {sc.casualty_max} (8.4)")
-    over = state.phase == OVER
-    if (over != state.terminated).any():
-        g = int(np.argmax(over != state.terminated))
-        errors.append(f"field phase: game {g} is {'over' if over[g] else 'running'} by its phase but "
-                      f"terminated is {bool(state.terminated[g])}")
+    errors += end_marks(state, OVER)
     return errors or _komandorski(core, state) or check_end(core, state)
 
 

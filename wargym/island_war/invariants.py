@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wargym.core import end_marks
 from wargym.island_war.state import (
     ADVANCE_DEST, ADVANCE_SELECT, DISPLACE, MOVE_DEST, ON_MAP, OVER, RETREAT, WAITING,
 )
@@ -50,11 +51,7 @@ def check(core, state) -> list[str]:
         if not (sc.hex_move_cost[hexes[hexes >= 0]] > 0).all():
             errors.append(f"field unit_hex: game {g} has a unit on an impassable hex (2.1)")
         errors += _decision(state, g, int(phase[g]))
-    over = phase == OVER
-    if (over != state.terminated).any():
-        g = int(np.argmax(over != state.terminated))
-        errors.append(f"field phase: game {g} is {'over' if over[g] else 'running'} by its phase but "
-                      f"terminated is {bool(state.terminated[g])}")
+    errors += end_marks(state, OVER)
     return errors or _combat_phases(state) or _ground_support(core, state) or check_end(core, state)
 
 

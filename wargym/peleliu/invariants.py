@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.cards import check_deck
+from wargym.core import end_marks
 from wargym.peleliu.bnr import is_night, night_check
 from wargym.peleliu.japanese import Q_CA, Q_CAVE, Q_HEX
 from wargym.peleliu.scenario import HEAVY, INF, REG_HQ
@@ -157,15 +158,9 @@ def check(core, state) -> list[str]:
 def check_end(core, state) -> list[str]:
     """Whether each game is over agrees with its position (module docstring, "the end")."""
     sc = core.scenario
-    errors: list[str] = []
     over = state.terminated
     result = state.result.astype(np.int64)
-    for name, bad, why in (
-            ("result", over != (result != R_NONE), "a finished game has a result, a running one none"),
-            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other")):
-        for g in np.flatnonzero(bad)[:1]:
-            errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with result "
-                          f"{RESULTS[result[g]]!r} in phase {int(state.phase[g])}: {why}")
+    errors = end_marks(state, P_OVER, result=result != R_NONE)
     if errors:
         return errors
     probe, S = core.reopened(state, result=R_NONE)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.cards import check_deck
+from wargym.core import end_marks
 from wargym.world_at_war.scenario import ENTER_NONE, K_COMMANDER, K_SNIPER, MECHANIZED, MOTORIZED
 from wargym.world_at_war.sequence import finish, scores
 from wargym.world_at_war.state import N_AF_PILES, N_AS_PILES, N_PILES, P_CARD, P_DISCARD, P_OVER, PILE_HAND, PILE_PLAYED
@@ -111,15 +112,9 @@ def check_end(core, state) -> list[str]:
     reached it first cannot be read from a position where both stand at their quotas, so there
     the winner is only checked to be a side that did."""
     sc = core.scenario
-    errors: list[str] = []
     over = state.terminated
     winner = state.winner.astype(np.int64)
-    for name, bad, why in (
-            ("winner", over != (winner >= 0), "a finished game has a winner, a running one none"),
-            ("phase", over != (state.phase == P_OVER), "'game over' is the phase of a finished game and no other")):
-        for g in np.flatnonzero(bad)[:1]:
-            errors.append(f"field {name}: game {g} is {'over' if over[g] else 'running'} with winner {int(winner[g])} "
-                          f"in phase {int(state.phase[g])}: {why}")
+    errors = end_marks(state, P_OVER, winner=winner >= 0)
     if errors:
         return errors
     probe, S = core.reopened(state)

@@ -18,7 +18,7 @@ import pytest
 from waw_board import at, card_named, hx, label, legal_hexes, make_core, piece, special, step
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.state import (
-    P_ADJUST, P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_MOVE_DEST, P_RETREAT, P_SECOND, P_STAND,
+    P_ADJUST, P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_HIT_PART, P_MOVE_DEST, P_RETREAT, P_SECOND, P_STAND,
 )
 
 US, DE = 0, 1
@@ -319,10 +319,12 @@ def test_waw_motorized_hits_the_attacker_chooses_mechanized_mounted_only_the_veh
     core = make_core(tmp_path, units)
     state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, active=DE, ordered=[1])
     state = step(core, state, piece(core, 1))
-    state = core.force(state, [1, 1, 6, 6, 6])              # German white 2 + green 1 at 1 hex
+    # German white 2 + green 1 at 1 hex: jeep, soldier, flag; the jeep scores on the vehicle and the
+    # personnel alike ("should he cast the appropriate symbol"), so the choice is the attacker's
+    state = core.force(state, [3, 1, 6, 6, 6])
     state = step(core, state, hx(core, "0605"), special(core, NO))   # the US stands
     assert state.current_player[0] == DE                    # the attacker chooses vehicle or personnel
-    state = step(core, state, special(core, NO))            # the personnel
+    state = step(core, state, special(core, NO))            # the personnel: both hits, the saves blank
     assert state.p_figures[0, 0] == 6 and state.p_vehicles[0, 0] == 1
 
 
@@ -509,3 +511,59 @@ def test_waw_a_unit_that_declines_its_battle_is_not_offered_it_again(tmp_path):
     assert state.phase[0] == P_BATTLE_SELECT and state.p_battled[0, 0]
     assert not state.legal_action_mask[0, piece(core, 0)] and state.legal_action_mask[0, piece(core, 2)]
     assert state.p_figures[0, 1] == 8                                  # nothing thrown at the Germans
+
+
+def test_waw_breakthrough_tank_does_not_follow_up_again_after_its_second_battle(tmp_path):
+    # "When a tank or SP unit forces a breakthrough, it can engage the retreating unit in battle once
+    # more (but not follow up again)."  The Sherman platoon (1 white, 2 yellow at 1 hex) throws one
+    # flag, unsaved: the Germans retreat 1 hex to 0603; the tank breaks through into 0604, adjacent
+    # to them, and battles again: one more unsaved flag sends them to 0602.  0603 is empty after close
+    # combat, but the tank may not follow up again: the battle is over, the tank stays at 0604.
+    core, state = duel(tmp_path, us=("us_medium_tank", "0605"), de_figures=5)
+    state = attack(core, state, "0604", 5, 6, 6, 6, 6)       # flag, blank, blank; defence blank; save blank
+    state = step(core, state, special(core, NO), hx(core, "0603"))
+    assert state.phase[0] == P_BREAKTHROUGH
+    state = step(core, state, special(core, YES))             # into 0604
+    assert state.phase[0] == P_SECOND and label(core, state.p_hex[0, 0]) == "0604"
+    state = step(core, state, special(core, YES))
+    state = core.force(state, [5, 6, 6, 6, 6])
+    state = step(core, state, special(core, NO), hx(core, "0602"))
+    assert label(core, state.p_hex[0, 1]) == "0602" and label(core, state.p_hex[0, 0]) == "0604"
+    assert state.phase[0] != P_BREAKTHROUGH and state.active[0] == DE   # nobody else battles: the turn ended
+
+
+def test_waw_mechanized_defender_is_asked_only_when_the_throw_could_hit_the_carrier(tmp_path):
+    # appendix 1 (basic): "In case of a mechanized unit (armoured vehicle) with its infantry deployed,
+    # the defender has the option during battle to either accept a hit on the vehicle or personnel
+    # (should the attacker cast the appropriate symbol)".  A soldier scores on infantry but not on
+    # the half-track (open-topped armour: the jeep alone): the hit goes on the personnel, nobody is
+    # asked.  A jeep scores on both: the defender chooses.
+    core, state = duel(tmp_path, de=("de_mechanized_infantry", "0604"))
+    assert not state.p_mounted[0, 1]
+    soldier = attack(core, state, "0604", 1, 6, 6, 6, 6)      # soldier, blank, blank; save blank; defence blank
+    soldier = step(core, soldier, special(core, NO))          # the Germans stand
+    assert soldier.phase[0] != P_HIT_PART                     # not asked
+    assert soldier.p_figures[0, 1] == 7 and soldier.p_vehicles[0, 1] == 1
+    jeep = attack(core, state, "0604", 3, 6, 6, 6, 6)
+    jeep = step(core, jeep, special(core, NO))
+    assert jeep.current_player[0] == DE and jeep.legal_action_mask[0, special(core, YES)]   # vehicle or not
+    on_vehicle = step(core, jeep, special(core, YES))
+    assert on_vehicle.p_vehicles[0, 1] == 0 and on_vehicle.p_figures[0, 1] == 8
+
+
+def test_waw_a_unit_and_its_attached_sniper_battle_with_one_or_the_other(tmp_path):
+    # appendix 1: "In case a sniper is in the same hex as another unit (="attached to"), the player
+    # has the option to battle either with one or the other."  The US squad (0) and the US sniper
+    # attached to it (3) at 0605 are both ordered, with another squad (2) at 0705; once one of the
+    # pair has battled, the other may not (the other squad still may).
+    core, state = duel(tmp_path, snipers=[("us", "0605")], more=[("us", "us_infantry", "blue", "0705")])
+    state = at(core, state, P_BATTLE_SELECT, ordered=[0, 2, 3])
+    assert all(state.legal_action_mask[0, piece(core, p)] for p in (0, 2, 3))
+    squad = attack(core, state, "0604", 6, 6, 6, 6)           # blanks; the defence die blank
+    squad = step(core, squad, special(core, NO))
+    assert squad.phase[0] == P_BATTLE_SELECT and squad.p_battled[0, 0]
+    assert not squad.legal_action_mask[0, piece(core, 3)] and squad.legal_action_mask[0, piece(core, 2)]
+    sniper = step(core, state, piece(core, 3))
+    sniper = step(core, core.force(sniper, [6, 6, 6, 6]), hx(core, "0604"), special(core, NO))
+    assert sniper.phase[0] == P_BATTLE_SELECT and sniper.p_battled[0, 3]
+    assert not sniper.legal_action_mask[0, piece(core, 0)] and sniper.legal_action_mask[0, piece(core, 2)]

@@ -142,3 +142,54 @@ def test_waw_voluntary_retreat_keeps_to_the_commanders_zoc(tmp_path):
     # its retreat hexes toward the south are 0709, 0808 and 0608 (the rifle squad's): only 0709 is in
     # the commander's ZOC, so it goes there without a choice
     assert label(core, state.p_hex[0, 1]) == "0709"
+
+
+# --------------------------------------------------------------------------- members follow (issue 48)
+def test_waw_combat_command_members_follow_their_commander_at_the_commands_speed(tmp_path):
+    # "A Combat Command is regarded as one unit for movement purposes ... moves at the speed of its
+    # slowest component ... never allowed to voluntarily leave the ZOC of their commander".  The
+    # command (commander 5 and the rifle squad at 0608, the Sherman platoon at 0708) moves at the
+    # squad's 1 hex.  The commander goes NW to 0508; the tank, now 2 hexes from him, must follow
+    # into his new ZOC (0508, 0507, 0509, 0607, 0608, 0407, 0408) within 1 hex of 0708: 0607 alone
+    # (0608 holds the squad, which is in the ZOC already and stays).  It may not use its own 3 hexes
+    # nor stay at 0708, outside the ZOC.
+    core, state = formed(tmp_path)
+    state = ordered(core, state, "order 1 blue")
+    assert state.p_cc_move[0, [0, 1, 5]].tolist() == [1, 1, 1]
+    state = step(core, state, piece(core, 5), hx(core, "0508"))
+    assert label(core, state.p_hex[0, 5]) == "0508" and state.phase[0] == P_MOVE_SELECT
+    # picked, the tank has one destination, so it takes it at once (the engine takes a decision that
+    # has one legal action by itself): 0607, back in the commander's ZOC
+    state = step(core, state, piece(core, 1))
+    assert state.phase[0] == P_MOVE_SELECT and label(core, state.p_hex[0, 1]) == "0607"
+    assert state.p_cc[0, 1] == 5 and core.scenario.grid.distance[state.p_hex[0, 1], state.p_hex[0, 5]] == 1
+
+
+def test_waw_combat_command_commander_goes_only_where_every_member_finds_a_hex_of_his_zoc(tmp_path):
+    # the command: commander 7 at 0607, a Sherman platoon (A, blue) at 0707 and a rifle squad (B, red)
+    # at 0708; four other US squads (not members) at 0608, 0709, 0807 and 0808 leave B one free
+    # neighbour, 0607, once the commander has left it.  Speed 1 (the squad's).
+    units = [("us", "us_medium_tank", "blue", "0707"), ("us", "us_infantry", "red", "0708"),
+             ("us", "us_infantry", "green", "0608"), ("us", "us_infantry", "green", "0709"),
+             ("us", "us_infantry", "green", "0807"), ("us", "us_infantry", "green", "0808"),
+             ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, commanders=[("us", "0607")])
+    c = 7
+    state = step(core, core.init(1, seed=1), piece(core, c), piece(core, 0), piece(core, 1), special(core, act.DONE))
+    assert state.p_cc[0, [0, 1, c]].tolist() == [c, c, c]
+    state = ordered(core, state, "order 1 blue")
+    state = step(core, state, piece(core, c))
+    # his new ZOC must hold a hex for each.  At 0508 (ZOC 0508 0507 0509 0407 0408 0607 0608) the
+    # tank reaches 0607 alone (0606 is not in it) and so does the squad: one hex for two, so he may
+    # not go there.  At 0507 (ZOC 0507 0506 0508 0406 0407 0606 0607) the tank takes 0606 and the
+    # squad 0607; at 0606, 0608, 0707 and 0708 each finds its own, and so where he stands (0607).
+    assert legal_hexes(core, state) == ["0507", "0606", "0607", "0608", "0707", "0708"]
+    state = step(core, state, hx(core, "0507"))
+    # the tank moves first: 0606 and 0607 are in his ZOC within its reach, but 0607 is the squad's
+    # only way into it, so 0606 is the tank's one destination (taken at once, as a decision with one
+    # legal action is); then the squad has 0607 alone
+    state = step(core, state, piece(core, 0))
+    assert state.phase[0] == P_MOVE_SELECT and label(core, state.p_hex[0, 0]) == "0606"
+    state = step(core, state, piece(core, 1))
+    assert label(core, state.p_hex[0, 1]) == "0607"
+    assert all(core.scenario.grid.distance[state.p_hex[0, u], state.p_hex[0, c]] <= 1 for u in (0, 1))

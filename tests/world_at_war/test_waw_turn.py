@@ -418,3 +418,21 @@ def test_waw_the_defender_deciding_in_the_attackers_turn_is_told_only_of_its_own
             assert [t["description"] for t in waiting] == [f"card #{k + 1} of the hand" for k in range(len(slots))]
         mask = state.legal_action_mask[0]
         state = core.step(state, np.array([rng.choice(np.flatnonzero(mask))]))
+
+
+def test_waw_a_standard_card_orders_a_commander_who_commands_a_unit_and_he_is_relieved(tmp_path):
+    # README interpretation (Ordering commanders): "activate 2 red units or individual (=
+    # freestanding) commanders" beside "A commander commanding one or two units may (when ordered
+    # through a command card) be relieved of his command, move away and take command over another
+    # unit": a blue card orders the commander (2) of the red Sherman platoon in his hex; he moves
+    # away and the platoon is no longer his.
+    units = [("us", "us_medium_tank", "red", "0609"), ("germany", "de_infantry", "red", "0202")]
+    core = make_core(tmp_path, units, commanders=[("us", "0609")])
+    state = core.init(1, seed=1)
+    assert state.p_leader[0, 0] == 2
+    give_hand(state, US, [card_named(core, "order 1 blue")])
+    state = at(core, state, P_CARD)
+    state = step(core, state, special(core, act.CARD_0))
+    assert state.legal_action_mask[0, piece(core, 2)] and not state.legal_action_mask[0, piece(core, 0)]
+    state = step(core, state, piece(core, 2), piece(core, 2), hx(core, "0608"))
+    assert label(core, state.p_hex[0, 2]) == "0608" and state.p_leader[0, 0] == -1

@@ -21,7 +21,7 @@ from wargym.world_at_war import dice
 from wargym.world_at_war.board import (
     hex_attacker_less, hex_defender_less, hex_sees, is_commander, is_gun, is_leader, sees,
 )
-from wargym.world_at_war.scenario import C_ARTILLERY, C_INFANTRY, C_VEHICLE, K_ARTILLERY, SEA_TERRAIN
+from wargym.world_at_war.scenario import C_ARTILLERY, C_INFANTRY, C_VEHICLE, K_ARTILLERY, K_SNIPER, SEA_TERRAIN
 
 
 @njit(cache=True)
@@ -62,14 +62,31 @@ def supporting_commander(T, S, g, a):
 
 
 @njit(cache=True)
+def attached(T, S, g, a):
+    """The piece a sniper is attached to, or the sniper attached to unit a (a friendly sniper in
+    its hex, appendix 1), -1."""
+    h = S.p_hex[g, a]
+    if h < 0 or is_commander(T, a):
+        return -1
+    sniper = T.c_kind[T.p_card[a]] == K_SNIPER
+    for p in range(T.p_side.shape[0]):
+        if p != a and S.p_hex[g, p] == h and T.p_side[p] == T.p_side[a] and not is_commander(T, p) \
+                and (T.c_kind[T.p_card[p]] == K_SNIPER) != sniper:
+            return p
+    return -1
+
+
+@njit(cache=True)
 def may_battle(T, S, g, a):
     """Unit a may battle now: ordered, not yet battled, not a commander, not barred by the terrain
-    it entered ("Stop & do not battle"), not in a sea hex, not in its vehicles."""
+    it entered ("Stop & do not battle"), not in a sea hex, not in its vehicles; a unit and the
+    sniper attached to it battle "either with one or the other" (appendix 1): not both in a turn."""
     if S.p_hex[g, a] < 0 or not S.p_ordered[g, a] or S.p_battled[g, a] or is_commander(T, a):
         return False
     if S.p_no_battle[g, a] or S.p_mounted[g, a] or T.terrain[S.p_hex[g, a]] == SEA_TERRAIN:
         return False
-    return True
+    other = attached(T, S, g, a)
+    return other < 0 or not S.p_battled[g, other]
 
 
 @njit(cache=True)
@@ -143,5 +160,5 @@ def hit_target_kind(T, S, g, e, vehicle):
     return T.c_target[c]
 
 
-__all__ = ["battle_dice", "supporting_commander", "may_battle", "defender_in", "may_target", "any_target",
+__all__ = ["battle_dice", "supporting_commander", "attached", "may_battle", "defender_in", "may_target", "any_target",
            "hit_target_kind", "spotter"]

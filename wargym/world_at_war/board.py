@@ -199,9 +199,17 @@ def cc_commander(T, S, g, p):
 
 
 @njit(cache=True)
+def moving_command(T, S, g, p):
+    """The commander of the combat command piece p was ordered with this turn (``p_cc_move``: the
+    commander and the members then in his ZOC), -1.  It holds after the commander has moved away:
+    his members follow him ("regarded as one unit for movement purposes")."""
+    return S.p_cc[g, p] if S.p_cc_move[g, p] >= 0 else -1
+
+
+@njit(cache=True)
 def cc_speed(T, S, g, c):
     """Combat commands: "The Combat Command moves at the speed of its slowest component" (the
-    commander and the members in his ZOC)."""
+    commander and the members in his ZOC, where they stand when it is ordered)."""
     m = base_allowance(T, S, g, c)
     for u in range(T.p_side.shape[0]):
         if u != c and S.p_cc[g, u] == c and cc_commander(T, S, g, u) == c:
@@ -211,12 +219,11 @@ def cc_speed(T, S, g, c):
 
 @njit(cache=True)
 def allowance(T, S, g, p):
-    """Hexes piece p may move this turn: ``base_allowance``, and a combat command's slowest speed
-    when its commander is ordered (the command moves)."""
+    """Hexes piece p may move this turn: ``base_allowance``, and no more than its combat command's
+    speed when it was ordered with the command (the command moves)."""
     m = base_allowance(T, S, g, p)
-    c = cc_commander(T, S, g, p)
-    if c >= 0 and S.p_ordered[g, c]:
-        m = min(m, cc_speed(T, S, g, c))
+    if S.p_cc_move[g, p] >= 0:
+        m = min(m, S.p_cc_move[g, p])
     return m
 
 

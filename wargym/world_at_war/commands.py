@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.jit import njit
-from wargym.world_at_war.board import UNLIMITED, cc_commander, is_commander, reach
+from wargym.world_at_war.board import UNLIMITED, cc_commander, is_commander, maps, moving_command, reach
 from wargym.world_at_war.scenario import K_COMMANDER, K_SNIPER
 
 MAX_MEMBERS = 4
@@ -126,6 +126,7 @@ def dissolve(T, S, g, c, in_play):
                 S.p_moved[g, u] = True
                 S.p_no_battle[g, u] = True
             S.p_cc[g, u] = -1
+            S.p_cc_move[g, u] = -1
     if in_play:
         S.p_moved[g, c] = True
 
@@ -141,26 +142,78 @@ def orders_command(T, S, g, p, action_orders_command):
 
 @njit(cache=True)
 def waits_for_commander(T, S, g, p):
-    """A member in the ZOC of an ordered commander moves after him."""
-    c = cc_commander(T, S, g, p)
-    return c >= 0 and c != p and S.p_ordered[g, c] and not S.p_moved[g, c]
+    """A member ordered with its combat command moves after its commander."""
+    c = moving_command(T, S, g, p)
+    return c >= 0 and c != p and not S.p_moved[g, c]
+
+
+@njit(cache=True)
+def _following(T, S, g, c, skip, unit_at, leader_at, costs):
+    """The members still to follow commander c this turn (ordered with the command, not yet moved,
+    not ``skip``): each one's ``reach`` into ``costs[k]``.  Returns how many."""
+    k = 0
+    for u in range(T.p_side.shape[0]):
+        if u != c and u != skip and S.p_cc[g, u] == c and moving_command(T, S, g, u) == c and \
+                S.p_hex[g, u] >= 0 and not S.p_moved[g, u] and k < MAX_MEMBERS:
+            reach(T, S, g, u, unit_at, leader_at, costs[k])
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _all_fit(T, hc, costs, members, taken):
+    """Whether each of ``members`` members can end its move on a hex of its own in the ZOC of hex
+    ``hc`` (``hc`` and its neighbours; ``costs[k]``: member k's reach), none on ``taken`` (-1: none):
+    a matching of at most four members to seven hexes, by trying each in turn."""
+    zoc = np.full(7, -1, np.int64)
+    zoc[0] = hc
+    for d in range(6):
+        zoc[d + 1] = T.nbr[hc, d]
+    choice = np.full(MAX_MEMBERS, -1, np.int64)
+    k = 0
+    while 0 <= k < members:
+        j = choice[k] + 1
+        while j < 7:
+            x = zoc[j]
+            free = x >= 0 and x != taken and costs[k, x] < UNLIMITED
+            for i in range(k):
+                if choice[i] == j:
+                    free = False
+            if free:
+                break
+            j += 1
+        if j < 7:
+            choice[k] = j
+            k += 1
+        else:
+            choice[k] = -1
+            k -= 1
+    return k == members
 
 
 @njit(cache=True)
 def keep_in_zoc(T, S, g, p, m, H):
-    """Member p's destinations ``m[:H]``: only hexes in its commander's ZOC; its own hex when none
-    is in reach.  Returns how many hexes are left."""
-    c = cc_commander(T, S, g, p)
+    """Member p's destinations ``m[:H]``: only hexes in its commander's ZOC ("never allowed to
+    voluntarily leave the ZOC of their commander"): his ZOC where he now stands when p moves with
+    the command after him, and of those only hexes that leave the members still to follow each a
+    hex of his ZOC.  Its own hex when none is left.  Returns how many hexes are left."""
+    c = moving_command(T, S, g, p)
+    if c < 0:
+        c = cc_commander(T, S, g, p)
+    n = 0
     if c < 0 or c == p:
-        n = 0
         for h in range(H):
             if m[h]:
                 n += 1
         return n
     hc = S.p_hex[g, c]
-    n = 0
+    costs = np.full((MAX_MEMBERS, H), UNLIMITED, np.int64)
+    members = 0
+    if moving_command(T, S, g, p) == c:
+        unit_at, leader_at = maps(T, S, g)
+        members = _following(T, S, g, c, p, unit_at, leader_at, costs)
     for h in range(H):
-        if m[h] and T.dist[h, hc] > 1:
+        if m[h] and (T.dist[h, hc] > 1 or not _all_fit(T, hc, costs, members, h)):
             m[h] = False
         if m[h]:
             n += 1
@@ -172,36 +225,25 @@ def keep_in_zoc(T, S, g, p, m, H):
 
 @njit(cache=True)
 def commander_destinations(T, S, g, c, m, H, unit_at, leader_at):
-    """The ordered commander of a combat command goes only where each member in his ZOC can reach
-    a hex of his new ZOC (``m[:H]`` filtered).  Returns how many hexes are left."""
-    members = 0
-    costs = np.full((MAX_MEMBERS + 1, H), UNLIMITED, np.int64)
-    for u in range(T.p_side.shape[0]):
-        if u != c and S.p_cc[g, u] == c and cc_commander(T, S, g, u) == c and not S.p_moved[g, u] \
-                and members <= MAX_MEMBERS:
-            reach(T, S, g, u, unit_at, leader_at, costs[members])
-            members += 1
+    """The ordered commander of a combat command goes only where each member ordered with him
+    can follow into a hex of his new ZOC, a hex each (``m[:H]`` filtered): the members' reach is
+    worked out with him standing there.  Returns how many hexes are left."""
+    start = S.p_hex[g, c]
+    costs = np.full((MAX_MEMBERS, H), UNLIMITED, np.int64)
     n = 0
     for h in range(H):
         if not m[h]:
             continue
-        ok = True
-        for k in range(members):
-            found = False
-            for d in range(-1, 6):
-                x = h if d < 0 else T.nbr[h, d]
-                if x >= 0 and costs[k, x] < UNLIMITED:
-                    found = True
-                    break
-            if not found:
-                ok = False
-                break
-        if ok:
+        S.p_hex[g, c] = h
+        here_units, here_leaders = maps(T, S, g)
+        members = _following(T, S, g, c, -1, here_units, here_leaders, costs)
+        S.p_hex[g, c] = start
+        if _all_fit(T, h, costs, members, -1):
             n += 1
         else:
             m[h] = False
     if n == 0:
-        m[S.p_hex[g, c]] = True
+        m[start] = True
         n = 1
     return n
 

@@ -12,7 +12,8 @@
 * platoons: a unit's controlling commander is a commander of its side, alive, in or next to its
   hex, controlling at most two units;
 * combat commands: a member's commander is a living commander of its side commanding one, with
-  four units at most;
+  four units at most; a piece moving with its command this turn (``p_cc_move``) is ordered, in
+  one, at the speed its commander moves at;
 * victory points never more than the enemy pieces destroyed (and the point for an air attack
   nobody could counter, appendix 2);
 * the end (``check_end``): a game is over exactly when it has a winner and stands in "game over",
@@ -99,6 +100,12 @@ def check(core, state) -> list[str]:
             members = int((state.p_cc[g] == c).sum()) - 1
             if members > 4:
                 errors.append(f"field p_cc: game {g}: the combat command of {int(c)} has {members} units (4 at most)")
+        moving = np.flatnonzero(state.p_cc_move[g] >= 0)
+        for u in moving:   # moving with a combat command: ordered with it this turn, its commander too
+            c = int(state.p_cc[g, u])
+            if c < 0 or not state.p_ordered[g, u] or state.p_cc_move[g, c] != state.p_cc_move[g, u]:
+                errors.append(f"field p_cc_move: game {g}: piece {int(u)} moves with a combat command at "
+                              f"{int(state.p_cc_move[g, u])}, but is not ordered with one at that speed")
         for s in range(2):
             destroyed = int((gone & (sc.piece_side == 1 - s)).sum()) + int(state.air_vp[g, s])
             if state.vp[g, s] > destroyed:

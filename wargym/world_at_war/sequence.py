@@ -39,7 +39,7 @@ from wargym.world_at_war.battle import (
     any_target, battle_dice, hit_target_kind, may_battle, may_target, spotter, supporting_commander,
 )
 from wargym.world_at_war.board import (
-    UNLIMITED, cc_commander, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
+    UNLIMITED, cc_commander, cc_speed, controlled_count, has_feature, hex_collapse, hex_ignore_flags, hex_no_artillery_retreat, is_commander,
     is_gun, is_leader, maps, may_enter, occupancy, reach, retreat_hexes, sees, update_control,
 )
 from wargym.world_at_war.scenario import (
@@ -216,6 +216,7 @@ def check_victory(T, S, g, with_objectives):
 def start_turn(T, S, g):
     """1. Play a command card: clear last turn's marks; a hand that can order nobody discards."""
     S.p_ordered[g, :] = False
+    S.p_cc_move[g, :] = -1
     S.p_moved[g, :] = False
     S.p_battled[g, :] = False
     S.p_no_battle[g, :] = False
@@ -539,14 +540,35 @@ def part_chooser(T, S, g):
 
 
 @njit(cache=True)
+def throw_hits(T, S, g, e, vehicle):
+    """The hits the throw just made scores on piece e's vehicle (``vehicle``) or its personnel."""
+    symbols = np.empty(THROW_MAX, np.int64)
+    n = 0
+    for i in range(THROW_MAX):
+        if S.last_throw[g, i] >= 0:
+            symbols[n] = S.last_throw[g, i]
+            n += 1
+    hits = np.zeros(9, np.int64)
+    total, _ = dice.score_throw(T.scores, T.special_range, symbols, n, hit_target_kind(T, S, g, e, vehicle),
+                                T.dist[S.p_hex[g, S.selected[g]], S.target_hex[g]], hits)
+    return total
+
+
+@njit(cache=True)
 def hit_part_or_resolve(T, S, g):
+    """Appendix 1: the hits go on a unit's vehicle or its personnel, chosen "should the attacker
+    cast the appropriate symbol": a choice only when the throw scores on both; a throw that scores
+    on one of them alone (a soldier symbol never hits an armoured carrier) hits that one."""
     e = S.target[g]
     tr = T.c_transport[T.p_card[e]]
     if S.p_vehicles[g, e] > 0 and tr == MECHANIZED and S.p_mounted[g, e]:
         S.bt_vehicle[g] = True   # infantry inside: only the vehicle can be hit
     elif part_chooser(T, S, g) >= 0:
-        S.phase[g] = P_HIT_PART
-        return
+        on_vehicle, on_personnel = throw_hits(T, S, g, e, True), throw_hits(T, S, g, e, False)
+        if on_vehicle > 0 and on_personnel > 0:
+            S.phase[g] = P_HIT_PART
+            return
+        S.bt_vehicle[g] = on_vehicle > 0
     resolve(T, S, g)
 
 
@@ -706,11 +728,11 @@ def continue_retreat(T, S, g):
 @njit(cache=True)
 def after_retreat(T, S, g):
     """Forcing a breakthrough: close combat that emptied the hex lets the unit (not artillery)
-    enter it."""
+    enter it; never after a tank's second battle ("once more (but not follow up again)")."""
     a, he = S.selected[g], S.target_hex[g]
     if check_victory(T, S, g, False):
         return
-    if (S.p_hex[g, a] >= 0 and he >= 0 and T.dist[S.p_hex[g, a], he] == 1 and not is_gun(T, a)
+    if (not S.second[g] and S.p_hex[g, a] >= 0 and he >= 0 and T.dist[S.p_hex[g, a], he] == 1 and not is_gun(T, a)
             and not is_leader(T, a) and T.p_side[S.target[g]] != T.p_side[a]):
         empty = True
         for p in range(T.p_side.shape[0]):
@@ -1150,10 +1172,11 @@ def order_piece(T, S, g, p):
     action = T.card_action[S.card[g]]
     cc = commands.orders_command(T, S, g, p, action == A_STANDARD or action == A_ANY or action == A_COMMAND)
     if cc >= 0:   # the combat command moves as one unit: its commander and the members in his ZOC
-        S.p_ordered[g, cc] = True
+        speed = cc_speed(T, S, g, cc)
         for v in range(T.p_side.shape[0]):
             if S.p_cc[g, v] == cc and cc_commander(T, S, g, v) == cc:
                 S.p_ordered[g, v] = True
+                S.p_cc_move[g, v] = speed
         return
     S.p_ordered[g, p] = True
     leader = S.p_leader[g, p]

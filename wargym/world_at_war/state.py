@@ -39,6 +39,9 @@ hexes), besides the fields every game has (wargym.core.BaseState; ``turn`` count
     clearing            int8[H]   turns an infantry unit has spent clearing the hex's minefield
     p_cc                int16[U]  combat commands: the commander of the one the piece belongs to (a
                                   commander of one: himself), -1                      combat commands
+    p_cc_move           int8[U]   ordered with its combat command this turn: the command's speed (its
+                                  slowest component's when ordered); the piece moves with the command
+                                  and ends in its commander's ZOC; -1 otherwise       combat commands
     form_pick           bool[U]   the units picked for the combat command being formed
     form_side           int8      the side forming combat commands at the start of the game, -1
     form_declined       bool[U]   a commander who gave up forming a command (NO): he forms none at
@@ -145,6 +148,7 @@ class State(BaseState):
     p_spots: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
     clearing: np.ndarray = var("int8", ("H",), low=0, high=2)
     p_cc: np.ndarray = var("int16", ("U",), init=-1, low=-1, high="U-1")
+    p_cc_move: np.ndarray = var("int8", ("U",), init=-1, low=-1, high=6)   # a unit card's move is 6 at most
     form_pick: np.ndarray = var("bool", ("U",))
     form_side: np.ndarray = var("int8", init=-1, low=-1, high=1)
     form_declined: np.ndarray = var("bool", ("U",))

@@ -13,7 +13,7 @@ from numba import njit
 from wargym import cards
 from wargym.rng import FORCED_MAX, game_keys, roll, shuffle, uniform
 
-Dice = namedtuple("Dice", ["rng_key", "rng_counter", "forced", "forced_n"])
+Dice = namedtuple("Dice", ["rng_key", "rng_counter", "forced", "forced_n", "forced_pick", "forced_pick_n"])
 DECK, DISCARD, HAND = 0, 1, 2
 N = 54  # Peleliu's deck
 
@@ -21,7 +21,7 @@ N = 54  # Peleliu's deck
 def dice(keys) -> Dice:
     b = len(keys)
     return Dice(np.asarray(keys, np.uint64), np.zeros(b, np.uint32), np.zeros((b, FORCED_MAX), np.int16),
-                np.zeros(b, np.int8))
+                np.zeros(b, np.int8), np.zeros((b, FORCED_MAX), np.int16), np.zeros(b, np.int8))
 
 
 def force(S: Dice, g: int, values) -> None:
@@ -128,3 +128,19 @@ def test_any_sequence_of_deck_operations_keeps_the_deck_whole(ops, seed):
             cards.shuffle_pile(S, pile, pos, 0, HAND)
         assert cards.check_deck(pile, pos, 3) == []
     assert uniform(S, 0, 5) in range(5)
+
+
+def test_a_forced_pick_is_taken_first_by_the_next_uniform_draw_and_one_past_the_draw_is_refused():
+    """core.force(..., picks=): the next random picks (a cup, a marker, a step of a shuffle) are
+    the indices given, in order; then the game's own draws go on where they were."""
+    S = dice(game_keys(4, 1))
+    S.forced_pick[0, :2] = [2, 0]
+    S.forced_pick_n[0] = 2
+    assert [uniform(S, 0, 5), uniform(S, 0, 3)] == [2, 0]
+    assert S.forced_pick_n[0] == 0 and S.rng_counter[0] == 0       # no draw of the game's own was used
+    own = uniform(S, 0, 6)
+    assert 0 <= own < 6 and S.rng_counter[0] == 1
+    S.forced_pick[0, 0] = 7
+    S.forced_pick_n[0] = 1
+    with pytest.raises(ValueError, match="forced pick"):
+        uniform(S, 0, 4)

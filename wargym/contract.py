@@ -19,6 +19,10 @@ env case its record names; a ruleset of one's own passes them by registering.  E
                                           every text (each action's description and refusal,
                                           legal or not, deciding or waiting) must not change for
                                           that viewer
+    events_stay_hidden(core, seed)        the same for the event log: a step from a position and from
+                                          one that differs only in what the viewer may not see, the
+                                          dice kept: where the viewer's views after agree, so must
+                                          the events it reads
     fuzz(core, decisions, seed)           random masked play; after every decision every game
                                           through to_dict -> JSON -> from_dict, which refuses a
                                           game that breaks ``invariants`` (every field in its
@@ -294,6 +298,38 @@ def hidden_stays_hidden(core, seed: int = 0, states: int = 200, images: int = 20
                         f"changed when only what it may not see changed (fields {hidden}); position {i}, "
                         f"phase {core.phase_names[int(state.phase[0])]!r}")
     return exercised
+
+
+def events_stay_hidden(core, seed: int = 0, states: int = 60, rng: np.random.Generator | None = None) -> int:
+    """The event log's leak test.  In ``states`` mid-game positions, for every viewer: a legal
+    action is stepped with the log on (``core.step_logged``) from the position and from one that
+    differs only in what the viewer may not see, the dice to come kept the same (``perturb``
+    ``keep_dice``).  Where the viewer's view after the two steps is the same (what it may not see
+    did not show in this step), the events it reads (``core.events_for``: structured and in words)
+    must be the same.  Returns how many steps were compared."""
+    rng = rng or np.random.default_rng(seed)
+    compared = 0
+    positions = mid_game_states(core, seed, states, rng=rng)
+    for viewer in range(len(core.players)):
+        for i, state in enumerate(positions):
+            legal = np.flatnonzero(np.asarray(core.legal_mask(state))[0])
+            action = int(rng.choice(legal))
+            other = perturb(core, state, viewer, rng, keep_dice=True)
+            if not other.legal_action_mask[0, action]:
+                continue  # the decider's options differ with what the viewer may not see
+            after, logged = core.step_logged(state, np.array([action]))
+            after_other, logged_other = core.step_logged(other, np.array([action]))
+            if not _same(core.to_dict(core.view(after, viewer), 0), core.to_dict(core.view(after_other, viewer), 0)):
+                continue  # what was hidden showed in this step: the events may tell it too
+            want = core.events_for(logged[0], after, 0, viewer)
+            got = core.events_for(logged_other[0], after_other, 0, viewer)
+            if not _same(want, got):
+                raise ContractError(
+                    f"{core.name}: the events {core.players[viewer]} reads ({_diff({'events': want}, {'events': got})}) "
+                    f"changed when only what it may not see changed; position {i}, phase "
+                    f"{core.phase_names[int(state.phase[0])]!r}, action {core.describe_action(action, state, 0)!r}")
+            compared += 1
+    return compared
 
 
 def _applies_here(core, state, viewer: int, decl) -> bool:

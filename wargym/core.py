@@ -27,6 +27,7 @@ State fields every game has first (``BaseState``)::
     phase              int8[B]        the decision in progress, an index into Core.phase_names
     rng_key/counter    uint64[B, 2]/uint32  per-game dice (wargym.rng)
     forced, forced_n   int16[B, Q]    values a test forced for the next dice and cards (wargym.rng)
+    forced_pick(_n)    int16[B, Q]    ... and for the next random picks (a cup, a shuffle: rng.uniform)
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
+from wargym import events as events_mod
 from wargym import hidden as hidden_info
 from wargym import schema
 from wargym.rng import FORCED_MAX, KEY_WORDS, game_keys
@@ -74,6 +76,8 @@ class BaseState:
     rng_counter: np.ndarray = var("uint32", grows=True)
     forced: np.ndarray = var("int16", ("Q",), low=0)
     forced_n: np.ndarray = var("int8", low=0, high="Q")
+    forced_pick: np.ndarray = var("int16", ("Q",), low=0)
+    forced_pick_n: np.ndarray = var("int8", low=0, high="Q")
 
     @property
     def batch_size(self) -> int:
@@ -177,7 +181,52 @@ class Core(Protocol):
     def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState: ...
     def view(self, state: BaseState, viewer: int) -> BaseState: ...
     def refresh(self, state: BaseState) -> BaseState: ...
-    def force(self, state: BaseState, values, games=None) -> BaseState: ...
+    def settle(self, state: BaseState) -> BaseState:
+        """A position laid out by hand handed to the rules: the legal mask and the player to decide
+        worked out, checked like a record (a kernel core also runs the steps nobody decides)."""
+        return self.checked(self.refresh(state), allow_forced=True)
+
+    # -- the event log (wargym.events) ---------------------------------------------------------------
+    def step_logged(self, state: BaseState, actions, active: np.ndarray | None = None
+                    ) -> tuple[BaseState, list[list[dict[str, Any]]]]:
+        """``step``, and what the rules did in each game, in order: the whole truth, raw
+        ({"kind", "rule", "args"}); ``events_for`` writes them as a player may read them."""
+        new, records, count = self._step_logged(state, self.check_actions(state, actions, active))
+        return new, events_mod.decode(self, records, count, state.batch_size)
+
+    def _step_logged(self, state: BaseState, actions: np.ndarray) -> tuple[BaseState, np.ndarray, int]:
+        """(the new state, the log's records, how many): a ruleset without an event log logs none."""
+        return self._step(state, actions), np.zeros((0, events_mod.WIDTH), np.int32), 0
+
+    def events_for(self, logged: list[dict[str, Any]], state: BaseState, game: int = 0,
+                   viewer: int | None = None) -> list[dict[str, Any]]:
+        """The events ``logged`` of game ``game`` (one game's list of ``step_logged``) with their
+        text, as ``viewer`` may read them in ``state``, the position after the step (None: all)."""
+        return events_mod.for_viewer(self, logged, state, game, viewer)
+
+    def item_names(self) -> dict[str, list[str]]:
+        """The names of the items of the state's axes ({"U": unit names, ...}): how the position
+        API (wargym.position) and the event log name them."""
+        return {}
+
+    def event_unit(self, u: int) -> str:
+        """A unit (piece) in an event's text."""
+        return f"unit {u}"
+
+    def event_card(self, c: int) -> str:
+        """A card in an event's text."""
+        return f"card {c}"
+
+    def event_value(self, typ: str, value: int) -> str:
+        """An event argument of the ruleset's own type ``typ`` in words (wargym.events)."""
+        return str(value)
+
+    def force(self, state: BaseState, values=(), games=None, picks=None) -> BaseState: ...
+    def settle(self, state: BaseState) -> BaseState: ...
+    def step_logged(self, state: BaseState, actions, active: np.ndarray | None = None
+                    ) -> tuple[BaseState, list[list[dict[str, Any]]]]: ...
+    def events_for(self, logged: list[dict[str, Any]], state: BaseState, game: int = 0,
+                   viewer: int | None = None) -> list[dict[str, Any]]: ...
     def special_hexes(self) -> np.ndarray | None: ...
     def special_hex_inputs(self) -> np.ndarray | None: ...
 
@@ -204,6 +253,17 @@ class BaseCore(ABC):
     scenario: Any
     options: dict[str, Any] = {}
     decisions: str = "full"
+    #: stop at every decision, one with a single legal action too (a core option of every ruleset:
+    #: a position laid out by hand then waits where the rules ask, instead of playing on)
+    every_decision: bool = False
+    #: the event log (wargym.events): the ruleset's kinds in the order of their codes, and the
+    #: words of its "purpose" and "result" arguments
+    event_kinds: ClassVar[tuple] = ()
+    event_purposes: ClassVar[tuple[str, ...]] = ()
+    event_results: ClassVar[tuple[str, ...]] = ()
+    #: named constants of the coded values of the state's fields {field: {name: value}} (the
+    #: position API: wargym.position)
+    codes: ClassVar[dict[str, dict[str, int]]] = {}
 
     @classmethod
     @abstractmethod
@@ -515,18 +575,61 @@ class BaseCore(ABC):
         masks, players = self._legal(state)
         return dataclasses.replace(state, legal_action_mask=masks, current_player=players)
 
-    def force(self, state: BaseState, values, games=None) -> BaseState:
+    def settle(self, state: BaseState) -> BaseState:
+        """A position laid out by hand handed to the rules: the legal mask and the player to decide
+        worked out, checked like a record (a kernel core also runs the steps nobody decides)."""
+        return self.checked(self.refresh(state), allow_forced=True)
+
+    # -- the event log (wargym.events) ---------------------------------------------------------------
+    def step_logged(self, state: BaseState, actions, active: np.ndarray | None = None
+                    ) -> tuple[BaseState, list[list[dict[str, Any]]]]:
+        """``step``, and what the rules did in each game, in order: the whole truth, raw
+        ({"kind", "rule", "args"}); ``events_for`` writes them as a player may read them."""
+        new, records, count = self._step_logged(state, self.check_actions(state, actions, active))
+        return new, events_mod.decode(self, records, count, state.batch_size)
+
+    def _step_logged(self, state: BaseState, actions: np.ndarray) -> tuple[BaseState, np.ndarray, int]:
+        """(the new state, the log's records, how many): a ruleset without an event log logs none."""
+        return self._step(state, actions), np.zeros((0, events_mod.WIDTH), np.int32), 0
+
+    def events_for(self, logged: list[dict[str, Any]], state: BaseState, game: int = 0,
+                   viewer: int | None = None) -> list[dict[str, Any]]:
+        """The events ``logged`` of game ``game`` (one game's list of ``step_logged``) with their
+        text, as ``viewer`` may read them in ``state``, the position after the step (None: all)."""
+        return events_mod.for_viewer(self, logged, state, game, viewer)
+
+    def event_unit(self, u: int) -> str:
+        """A unit (piece) in an event's text."""
+        return f"unit {u}"
+
+    def event_card(self, c: int) -> str:
+        """A card in an event's text."""
+        return f"card {c}"
+
+    def event_value(self, typ: str, value: int) -> str:
+        """An event argument of the ruleset's own type ``typ`` in words (wargym.events)."""
+        return str(value)
+
+    def force(self, state: BaseState, values=(), games=None, picks=None) -> BaseState:
         """A copy of ``state`` whose next dice (``rng.roll``) and cards (``cards.draw_card``) are
-        ``values``, in order, in ``games`` (all by default): how tests replay the book's examples."""
-        values = [int(v) for v in values]
-        if len(values) > FORCED_MAX or any(not 0 <= v <= np.iinfo(np.int16).max for v in values):
-            raise ValueError(f"force takes at most {FORCED_MAX} values in 0..32767, got {values}")
-        forced, count = state.forced.copy(), state.forced_n.copy()
-        sel = slice(None) if games is None else games
-        forced[sel] = 0
-        forced[sel, :len(values)] = values
-        count[sel] = len(values)
-        return dataclasses.replace(state, forced=forced, forced_n=count)
+        ``values``, in order, in ``games`` (all by default): how tests replay the book's examples.
+        ``picks``: the next random picks (``rng.uniform``: which of n counters a cup gives, which
+        marker, the steps of a shuffle), each the index 0..n-1 of the one taken; None leaves the
+        queue of picks as it is."""
+        out = {}
+        for name, given in (("forced", values), ("forced_pick", picks)):
+            if given is None:
+                continue
+            given = [int(v) for v in given]
+            if len(given) > FORCED_MAX or any(not 0 <= v <= np.iinfo(np.int16).max for v in given):
+                raise ValueError(f"force takes at most {FORCED_MAX} values in 0..32767, got {given}")
+            queue, count = getattr(state, name).copy(), getattr(state, name + "_n").copy()
+            sel = slice(None) if games is None else games
+            queue[sel] = 0
+            queue[sel, :len(given)] = given
+            count[sel] = len(given)
+            out.update({name: queue, name + "_n": count})
+        return dataclasses.replace(state, **out)
 
     def view(self, state: BaseState, viewer: int) -> BaseState:
         """What player ``viewer`` may know of ``state`` (wargym.hidden.redact): a state of the same
@@ -628,6 +731,10 @@ class BaseCore(ABC):
         errors = schema.check(self.state_class, state.arrays(), self.dims)
         if errors:
             raise RecordError("; ".join(errors))
+        if not allow_forced and state.forced_pick_n.any():
+            g = int(np.argmax(state.forced_pick_n > 0))
+            raise RecordError(f"field forced_pick_n: game {g} has {int(state.forced_pick_n[g])} forced picks; "
+                              "only tests may force them (force), a record may not")
         if not allow_forced and state.forced_n.any():
             g = int(np.argmax(state.forced_n > 0))
             raise RecordError(f"field forced_n: game {g} has {int(state.forced_n[g])} forced dice or cards; "
@@ -650,12 +757,16 @@ class BaseCore(ABC):
 
 def _from_format_2(rec: dict) -> dict:
     """A record of format 2 (a one-word ``rng_key``: a seeded game's key) as format 3 reads it:
-    the key's second word 0, the dice unchanged (wargym.rng); any other record as it is."""
+    the key's second word 0, the dice unchanged (wargym.rng), no picks forced; any other record as
+    it is."""
     fields = rec.get("fields")
     if rec.get("format") != 2 or not isinstance(fields, dict) or not isinstance(fields.get("rng_key"), dict):
         return rec
     key = fields["rng_key"]
-    return {**rec, "format": RECORD_FORMAT, "fields": {**fields, "rng_key": {**key, "value": [key.get("value"), 0]}}}
+    return {**rec, "format": RECORD_FORMAT,
+            "fields": {**fields, "rng_key": {**key, "value": [key.get("value"), 0]},
+                       "forced_pick": {"dtype": "int16", "value": [0] * FORCED_MAX},
+                       "forced_pick_n": {"dtype": "int8", "value": 0}}}
 
 
 def end_marks(state: BaseState, phase_over: int, **marks: np.ndarray) -> list[str]:

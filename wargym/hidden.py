@@ -86,6 +86,8 @@ BASE = (
     Secret("rng_counter"),
     Secret("forced"),
     Secret("forced_n"),
+    Secret("forced_pick"),
+    Secret("forced_pick_n"),
     Secret("legal_action_mask", when=_not_to_move),
 )
 
@@ -188,13 +190,18 @@ def _random_values(decl: Secret, core, arr: np.ndarray, rng: np.random.Generator
     return rng.integers(max(int(low), info.min), min(int(high), info.max), arr.shape, endpoint=True).astype(v.dtype)
 
 
-def perturb(core, state, viewer: int, rng: np.random.Generator):
-    """A state that differs from ``state`` only in what ``viewer`` may not see (module docstring)."""
+DICE = ("rng_key", "rng_counter", "forced", "forced_n", "forced_pick", "forced_pick_n")
+
+
+def perturb(core, state, viewer: int, rng: np.random.Generator, keep_dice: bool = False):
+    """A state that differs from ``state`` only in what ``viewer`` may not see (module docstring);
+    ``keep_dice``: the dice to come stay as they are (``DICE``), so that both play on with the same
+    dice (the event log's leak test)."""
     out = {f.name: getattr(state, f.name).copy() for f in dataclasses.fields(state)}
     for decl in declarations(core, viewer):
         if isinstance(decl, Secret):
-            if decl.field == "legal_action_mask":
-                continue  # worked out again below
+            if decl.field == "legal_action_mask" or (keep_dice and decl.field in DICE):
+                continue  # the mask is worked out again below
             hidden = _hidden_elements(decl, core, state, viewer)
             out[decl.field] = np.where(hidden, _random_values(decl, core, out[decl.field], rng), out[decl.field])
             continue

@@ -70,7 +70,9 @@ import numpy as np
 from numba import config as numba_config, types
 from numba.experimental import structref
 
-from wargym.core import BaseCore, BaseState
+from wargym import events, schema
+from wargym.core import BaseCore, BaseState, RecordError
+from wargym.events import EVENT_FIELDS
 from wargym.jit import njit
 
 # ----------------------------------------------------------------------------------- arguments
@@ -118,7 +120,9 @@ class KernelStruct(structref.StructRefProxy):
         a dataclass whose fields they are), placed in ``module`` under those names so that numba's
         cache can find them again: assign both at module level with exactly these names."""
         if dataclasses.is_dataclass(fields):
-            fields = [f.name for f in dataclasses.fields(fields)]
+            # a state's struct carries the event log's arrays beside its fields (wargym.events)
+            extra = EVENT_FIELDS if issubclass(fields, BaseState) else ()
+            fields = [f.name for f in dataclasses.fields(fields)] + list(extra)
         fields = tuple(fields)
         type_cls = type(name + "Type", (KernelStructType,), {"__module__": module})
         type_cls.__qualname__ = type_cls.__name__
@@ -137,7 +141,9 @@ class KernelStruct(structref.StructRefProxy):
         elif hasattr(values, "_asdict"):
             plain = values._asdict()
         else:
-            plain = {f: getattr(values, f) for f in cls._fields}
+            plain = {f: getattr(values, f) for f in cls._fields if f not in EVENT_FIELDS}
+        if EVENT_FIELDS[0] in cls._fields and EVENT_FIELDS[0] not in plain:
+            plain = {**plain, **events.OFF}   # a state struct without a log: emit writes nothing
         if numba_config.DISABLE_JIT:
             return pytypes.SimpleNamespace(**{k: NumbaScalars.view_of(v) for k, v in plain.items()})
         build = cls.__dict__.get("build")
@@ -195,9 +201,12 @@ def no_at_rest(T, S, g):
 
 
 START, STEP, MASK, SETTLE = 0, 1, 2, 3   # what ``run_chunk`` does to each game of its range
+EVERY = 4   # a flag on START, STEP, SETTLE: stop at every decision, one with a single legal action too
 
 
-def _run_chunk(T, S, lo, hi, mode, actions, masks, players):
+def _run_chunk(T, S, lo, hi, flags, actions, masks, players):
+    mode = flags & 3
+    every = (flags & EVERY) != 0
     for g in range(lo, hi):
         if mode == MASK:  # the masks and deciders of the positions as they stand
             masks[g, :] = False
@@ -227,7 +236,7 @@ def _run_chunk(T, S, lo, hi, mode, actions, masks, players):
                 m[:] = False
                 at_rest(T, S, g)  # noqa: F821
                 break
-            a = automatic(T, S, g, m, n)  # noqa: F821
+            a = -1 if every and n == 1 else automatic(T, S, g, m, n)  # noqa: F821
             if a >= 0:
                 apply(T, S, g, a)  # noqa: F821
                 continue
@@ -456,11 +465,43 @@ class KernelCore(BaseCore):
         """``kernel(T, S, lo, hi, *args)`` over every game of ``state`` (``GameChunks.run``)."""
         self.chunks.run(kernel, lambda: self.kernel_state(state), state.batch_size, *args)
 
+    @property
+    def _every(self) -> int:
+        """The driver's EVERY flag when the core stops at every decision (``every_decision``)."""
+        return EVERY if self.every_decision else 0
+
     def _init(self, keys: np.ndarray) -> BaseState:
         state = self.blank(keys)
-        self.run_chunks(self.driver.run_chunk, state, START, NO_ACTIONS, state.legal_action_mask,
+        self.run_chunks(self.driver.run_chunk, state, START | self._every, NO_ACTIONS, state.legal_action_mask,
                         state.current_player)
         return state
+
+    def settle(self, state: BaseState) -> BaseState:
+        """A position laid out by hand handed to the rules (a copy): the steps nobody decides run
+        (and the decisions that take themselves, unless ``every_decision``) until a player must
+        decide or the game ends; the mask and the player to decide are set.  Every field's type
+        and range is checked before any kernel runs, and the ruleset's invariants after
+        (``RecordError`` names what is wrong)."""
+        errors = schema.check(self.state_class, state.arrays(), self.dims)
+        if errors:
+            raise RecordError("; ".join(errors))
+        new = state.copy()
+        self.run_chunks(self.driver.run_chunk, new, SETTLE | self._every, NO_ACTIONS, new.legal_action_mask,
+                        new.current_player)
+        errors = self.check_state(new) or self.check_outcome(new)
+        if errors:
+            raise RecordError("the position settled to one the rules never reach: " + "; ".join(errors[:5]))
+        return new
+
+    def _step_logged(self, state: BaseState, actions: np.ndarray) -> tuple[BaseState, np.ndarray, int]:
+        """``_step`` on one thread with the event log on: (the new state, the log's records, how
+        many were written)."""
+        new = state.copy()
+        log = events.buffer()
+        arg = self.state_arg.of({**new.arrays(), **log})
+        self.driver.run_chunk(self.tables, arg, 0, new.batch_size, STEP | self._every,
+                              np.ascontiguousarray(actions, dtype=np.int64), new.legal_action_mask, new.current_player)
+        return new, log["ev"], int(log["ev_n"][0])
 
     def _step(self, state: BaseState, actions: np.ndarray) -> BaseState:
         new = state.copy()
@@ -469,7 +510,7 @@ class KernelCore(BaseCore):
 
     def _step_in_place(self, state: BaseState, actions: np.ndarray) -> None:
         """The rules kernel alone: ``state`` advanced in place by checked ``actions``."""
-        self.run_chunks(self.driver.run_chunk, state, STEP, np.ascontiguousarray(actions, dtype=np.int64),
+        self.run_chunks(self.driver.run_chunk, state, STEP | self._every, np.ascontiguousarray(actions, dtype=np.int64),
                         state.legal_action_mask, state.current_player)
 
     def _legal(self, state: BaseState) -> tuple[np.ndarray, np.ndarray]:
@@ -479,4 +520,4 @@ class KernelCore(BaseCore):
         return masks, players
 
 
-__all__ = ["KernelStruct", "KernelCore", "GameChunks", "bind_driver", "check_threads", "only_action", "HOOKS"]
+__all__ = ["KernelStruct", "KernelCore", "GameChunks", "bind_driver", "check_threads", "only_action", "HOOKS", "EVERY"]

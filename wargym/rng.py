@@ -22,15 +22,16 @@ Two kinds of key, told apart by the key's second word:
 In the kernels (numba, one game ``g`` of the state ``S``)::
 
     roll(S, g, sides)     a die, 1..sides; a value forced by a test comes first
-    uniform(S, g, n)      a random pick, 0..n-1 (which chit, which unit of a cup); never forced
+    uniform(S, g, n)      a random pick, 0..n-1 (which chit, which unit of a cup); a forced pick first
     shuffle(S, g, items)  Fisher-Yates in place, with uniform
     take_forced(S, g)     the next forced value (consumed), or -1
 
 Card decks (shuffle, deal, draw, discard, reshuffle) are built on these in ``wargym.cards``.
 
-Forcing: ``core.force(state, values)`` queues values in the state's ``forced`` / ``forced_n``
-fields; the next ``roll`` takes the next value as its die, and the next ``cards.draw_card`` takes
-it as the card to draw.  That is how tests replay the book's worked examples with the book's dice
+Forcing: ``core.force(state, values, picks=...)`` queues values in the state's ``forced`` /
+``forced_n`` fields; the next ``roll`` takes the next value as its die, and the next
+``cards.draw_card`` takes it as the card to draw; ``picks`` go to ``forced_pick``, and the next
+``uniform`` (a cup, a marker, a step of a shuffle) takes the next one as the index it picks.  That is how tests replay the book's worked examples with the book's dice
 and cards.  Records from outside may not carry a forced queue (``core.from_dict`` refuses one), so
 neither a bot-protocol client nor a saved file can load the dice.
 """
@@ -141,7 +142,18 @@ def draw(rng_key, rng_counter, game, sides):
 
 @njit(cache=True)
 def uniform(S, g, n):
-    """A uniform pick in [0, n) for game g (never forced: which chit, which unit of a cup)."""
+    """A uniform pick in [0, n) for game g (which chit, which unit of a cup, a step of a shuffle);
+    a pick a test forced (``core.force(..., picks=)``) comes first."""
+    n_forced = S.forced_pick_n[g]
+    if n_forced > 0:
+        v = np.int64(S.forced_pick[g, 0])
+        for i in range(1, n_forced):
+            S.forced_pick[g, i - 1] = S.forced_pick[g, i]
+        S.forced_pick[g, n_forced - 1] = 0
+        S.forced_pick_n[g] = n_forced - 1
+        if v >= n:
+            raise ValueError("a forced pick is past the end of the draw that took it (core.force picks=)")
+        return v
     return draw(S.rng_key, S.rng_counter, g, n) - 1
 
 

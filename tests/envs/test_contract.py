@@ -20,6 +20,7 @@ from pettingzoo.test import api_test
 
 import toy_core
 from wargym import IllegalActionError, contract
+from wargym.events import EventKind
 from wargym.agents import sample_legal
 from wargym.envs import WargymAECEnv, WargymVectorEnv
 from wargym.envs.single import build_core
@@ -78,6 +79,9 @@ class TestCore:
     def test_hidden_information_stays_hidden_in_200_positions(self, name, kwargs):
         contract.hidden_stays_hidden(make(name, kwargs), seed=9, states=200)
 
+    def test_events_stay_hidden(self, name, kwargs):
+        contract.events_stay_hidden(make(name, kwargs), seed=12, states=40)
+
     def test_fuzz_keeps_the_invariants(self, name, kwargs):
         taken, _ = contract.fuzz(make(name, kwargs), decisions=4_000, seed=10, batch=8)
         assert taken >= 4_000
@@ -117,6 +121,27 @@ class TellingToy(toy_core.ToyCore):
         return [f"{t} (powers {powers})" if a == toy_core.DEFEND else t for a, t in zip(actions, texts)]
 
 
+class EventToy(toy_core.ToyCore):
+    """Logs each move with the moving unit's power (``tells``: a leak, the powers are hidden from
+    the other player)."""
+
+    event_kinds = (EventKind("moved", "T1", (("unit", "int"), ("power", "int")), "unit {unit} moved, power {power}"),)
+
+    def __init__(self, *args, tells: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tells = tells
+
+    def _step_logged(self, state, actions):
+        new = self._step(state, actions)
+        records = []
+        for g in np.flatnonzero(actions >= 0):
+            if state.phase[g] == toy_core.MOVE:
+                p = int(state.current_player[g])
+                power = int(state.power[g, p].sum()) if self.tells else 0
+                records.append([g, 0, p, power, 0, 0, 0, 0])
+        return new, np.array(records, np.int32).reshape(-1, 8), len(records)
+
+
 class BatchyToy(toy_core.ToyCore):
     """Rolls its dice from the batch's size instead of each game's key."""
 
@@ -137,6 +162,14 @@ def test_the_contract_catches_a_planted_leak_in_a_text():
     action ("descriptions"), legal or not, whichever side decides."""
     with pytest.raises(contract.ContractError, match="descriptions"):
         contract.hidden_stays_hidden(TellingToy("secret"), seed=1, states=40)
+
+
+def test_the_contract_catches_a_planted_leak_in_the_event_log():
+    """An event that tells a hidden power: the viewer's view after the step is the same, its events
+    are not."""
+    with pytest.raises(contract.ContractError, match="events"):
+        contract.events_stay_hidden(EventToy("secret"), seed=1, states=60)
+    assert contract.events_stay_hidden(EventToy("secret", tells=False), seed=1, states=60) > 20
 
 
 def test_the_contract_catches_a_planted_batch_dependence():

@@ -27,6 +27,7 @@ from wargym.attu.scenario import (
 )
 from wargym.attu.sequence import DRIVER
 from wargym.attu.setup import MAX_WAIT_TURN
+from wargym.attu.scenario import WEATHERS
 from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, StateArg, TablesArg, make_tables
 from wargym.attu.victory import standing_batch
 from wargym.core import DECISION_MODES, SystemPlay
@@ -45,9 +46,11 @@ class AttuCore(KernelCore):
     driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Scenario = "campaign", decisions: str = "full", vp_chits: bool = False,
-                 heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1):
+                 heroes: bool = True, solitaire: bool = False, max_decisions: int = 30_000, threads: int = 1,
+                 every_decision: bool = False):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        self.every_decision = bool(every_decision)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
         self.options = {"vp_chits": bool(vp_chits), "heroes": bool(heroes), "solitaire": bool(solitaire)}
@@ -114,6 +117,15 @@ class AttuCore(KernelCore):
         return invariants.check(self, state)
 
     # -- readable descriptions -------------------------------------------------------------------
+    codes = {"unit_loc": {name: k for k, name in enumerate(LOC_NAMES)},
+             "weather": {name: k for k, name in enumerate(WEATHERS)}}
+
+    def item_names(self) -> dict[str, list[str]]:
+        return {"U": list(self.scenario.unit_names)}
+
+    def event_unit(self, u: int) -> str:
+        return self.unit_label(u)
+
     def unit_label(self, u: int) -> str:
         sc = self.scenario
         return f"{SIDES[sc.unit_side[u]].upper()} {sc.unit_names[u]}"

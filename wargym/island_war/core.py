@@ -23,7 +23,9 @@ from wargym.island_war import actions as act, invariants
 from wargym.island_war.observe import N_FIXED_PLANES, N_GLOBAL, encode, num_planes, static_planes
 from wargym.island_war.scenario import RESULTS, SIDES, Scenario, list_scenarios, load_scenario
 from wargym.island_war.sequence import DRIVER
-from wargym.island_war.state import PHASE_NAMES, State, StateArg, TablesArg, make_tables
+from wargym.island_war.events import KINDS as EVENT_KINDS
+from wargym.island_war.scenario import RESULTS
+from wargym.island_war.state import ELIMINATED, ON_MAP, PHASE_NAMES, WAITING, State, StateArg, TablesArg, make_tables
 from wargym.island_war.victory import margins
 from wargym.kernel import KernelCore
 
@@ -36,9 +38,10 @@ class IslandWarCore(KernelCore):
     driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Path | Scenario = "saipan", decisions: str = "full",
-                 max_decisions: int = 20_000, threads: int = 1):
+                 max_decisions: int = 20_000, threads: int = 1, every_decision: bool = False):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        self.every_decision = bool(every_decision)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
         self.options = {}
@@ -95,6 +98,22 @@ class IslandWarCore(KernelCore):
         on = (state.unit_status[game] == 1) & (state.unit_hex[game] == hex_index)
         hits = np.nonzero(on)[0]
         return int(hits[0]) if len(hits) else -1
+
+    event_kinds = EVENT_KINDS
+    event_results = RESULTS
+
+    codes = {"unit_status": {"waiting": WAITING, "on map": ON_MAP, "eliminated": ELIMINATED},
+             "last_result": {"none": -1, **{r: i for i, r in enumerate(RESULTS)}}}
+
+    def item_names(self) -> dict[str, list[str]]:
+        return {"U": list(self.scenario.unit_names)}
+
+    def event_unit(self, u: int) -> str:
+        return self.unit_label(u)
+
+    def event_value(self, typ: str, value: int) -> str:
+        sc = self.scenario
+        return {"crt_column": sc.crt_column_labels, "crt_line": sc.crt_line_names}[typ][value]
 
     def unit_label(self, u: int) -> str:
         sc = self.scenario

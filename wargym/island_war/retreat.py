@@ -24,6 +24,8 @@ import numpy as np
 
 from wargym.island_war.scenario import ARMOR, ARTILLERY, PROHIBITED, ROAD, TRAIL
 from wargym.island_war.state import ON_MAP, PATH_LEN
+from wargym.events import emit
+from wargym.island_war.events import ADVANCE, DISPLACED, RETREAT
 from wargym.island_war.victory import eliminate, occupy
 from wargym.island_war.zoc import enemy_zoc, occupancy
 from wargym.jit import njit
@@ -126,10 +128,12 @@ def displace_to(T, S, g, x, dest, occ, ezoc):
     if y >= 0:
         dest_y = vacant_step(T, S, g, y, S.unit_hex[g, x], occ, ezoc)
         occ[S.unit_hex[g, y]] = -1
+        emit(S, g, DISPLACED, y, S.unit_hex[g, y], dest_y)
         occupy(T, S, g, y, dest_y)
         occ[dest_y] = y
         displaced(T, S, g, y)
     occ[S.unit_hex[g, x]] = -1
+    emit(S, g, DISPLACED, x, S.unit_hex[g, x], dest)
     occupy(T, S, g, x, dest)
     occ[dest] = x
     displaced(T, S, g, x)
@@ -283,6 +287,7 @@ def begin_unit(T, S, g):
     if first_any.any():
         return True
     for i in range(n):  # 7.74: moves as far as it can, then is eliminated there
+        emit(S, g, RETREAT, u, S.unit_hex[g, u], partial[i])
         occupy(T, S, g, u, partial[i])
         record_path_hex(S, g, partial[i])
     eliminate(T, S, g, u)
@@ -302,6 +307,7 @@ def retreat_into(T, S, g, h):
             eliminate(T, S, g, u)  # 7.82 (defensive: routes() only offers feasible displacements)
             S.rt_head[g] += 1
             return True
+    emit(S, g, RETREAT, u, S.unit_hex[g, u], h)
     occupy(T, S, g, u, h)
     record_path_hex(S, g, h)
     S.rt_done[g] += 1
@@ -368,6 +374,7 @@ def advance_choices(T, S, g, u, out):
 @njit(cache=True)
 def advance_to(T, S, g, u, h):
     """7.96: the advanced unit may neither attack nor be attacked again this phase."""
+    emit(S, g, ADVANCE, u, S.unit_hex[g, u], h)
     occupy(T, S, g, u, h)
     S.advanced[g, u] = True
     S.attacked[g, u] = True

@@ -47,7 +47,9 @@ from wargym.island_war.state import (
     ADVANCE_DEST, ADVANCE_SELECT, COMBAT_BUILD, COMBAT_SELECT, DISPLACE, FPF, MAX_CANCELS, MOVE_DEST, MOVE_SELECT,
     ON_MAP, OVER, RETREAT, WAITING,
 )
-from wargym.island_war.victory import eliminate, final_result, finish, occupy, side_wiped_out
+from wargym.island_war.victory import eliminate, final_result, finish, margin, occupy, side_wiped_out
+from wargym.events import emit
+from wargym.island_war.events import BANZAI_LOSS as EV_BANZAI_LOSS, COMBAT as EV_COMBAT, GAME_OVER as EV_GAME_OVER
 from wargym.island_war.zoc import enemy_zoc, has_adjacent_enemy, occupancy
 from wargym.jit import njit
 from wargym.kernel import bind_driver, first_legal, only_action
@@ -101,7 +103,9 @@ def end_combat_phase(T, S, g):
         S.player_turn[g] = 1
         S.phasing[g] = 1 - S.phasing[g]
     elif S.turn[g] >= T.game_turns:
-        finish(S, g, final_result(T, S, g))  # 4.0: Victory Conditions after the last Game-Turn
+        winner = final_result(T, S, g)
+        emit(S, g, EV_GAME_OVER, winner, margin(T, S, g))
+        finish(S, g, winner)  # 4.0: Victory Conditions after the last Game-Turn
         return
     else:
         S.turn[g] += 1
@@ -133,6 +137,7 @@ def finish_combat(T, S, g):
     S.phase[g] = COMBAT_SELECT
     loser = side_wiped_out(T, S, g)
     if loser >= 0:
+        emit(S, g, EV_GAME_OVER, 1 - loser, margin(T, S, g))
         finish(S, g, 1 - loser)
 
 
@@ -177,6 +182,11 @@ def resolve(T, S, g):
     S.last_column[g] = column
     S.last_line[g] = line
     S.last_differential[g] = differential
+    target = -1
+    for u in range(U):
+        if S.cb_defender[g, u] and target < 0:
+            target = S.unit_hex[g, u]
+    emit(S, g, EV_COMBAT, target, differential, line, column, die, result)
     for u in range(U):  # 7.14
         if S.cb_attacker[g, u] or S.cb_defender[g, u]:
             S.attacked[g, u] = True
@@ -208,6 +218,7 @@ def resolve(T, S, g):
         removed = exchange_losses(T, S, g)  # 10.12-10.13
         for u in range(U):
             if removed[u]:
+                emit(S, g, EV_BANZAI_LOSS, u, S.unit_hex[g, u])
                 eliminate(T, S, g, u)
     next_retreat(T, S, g)
 

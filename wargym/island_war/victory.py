@@ -11,6 +11,8 @@ none to arrive loses at once.
 
 import numpy as np
 
+from wargym.events import emit
+from wargym.island_war.events import ELIMINATED as EV_ELIMINATED, OBJECTIVE, REINFORCEMENT
 from wargym.island_war.state import ELIMINATED, ON_MAP, OVER, WAITING
 from wargym.jit import njit
 
@@ -19,15 +21,20 @@ from wargym.jit import njit
 def occupy(T, S, g, u, h):
     """Put unit u in hex h (movement, retreat, advance, displacement): an objective there is
     now controlled by u's side."""
+    if S.unit_status[g, u] == WAITING:
+        emit(S, g, REINFORCEMENT, u, h)
     S.unit_hex[g, u] = h
     S.unit_status[g, u] = ON_MAP
     for i in range(T.obj_hex.shape[0]):
         if T.obj_hex[i] == h:
+            if S.objective_owner[g, i] != T.u_side[u]:
+                emit(S, g, OBJECTIVE, h, T.u_side[u])
             S.objective_owner[g, i] = T.u_side[u]
 
 
 @njit(cache=True)
 def eliminate(T, S, g, u):
+    emit(S, g, EV_ELIMINATED, u, S.unit_hex[g, u])
     S.unit_status[g, u] = ELIMINATED
     S.unit_hex[g, u] = -1
 

@@ -29,8 +29,9 @@ from wargym.peleliu.scenario import BOXES, PLAYERS, Scenario, list_scenarios, lo
 from wargym.peleliu.sequence import DRIVER
 from wargym.peleliu.invariants import loss_counters
 from wargym.peleliu.state import (
-    BNR_HEROES, JP_LOC_NAMES, JP_MAP, JP_RESERVE, PHASE_NAMES, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg,
-    TablesArg, make_tables,
+    BNR_HEROES, DM_CUP, DM_OUT, DM_POOL, DM_UNIT, JP_LOC_NAMES, JP_MAP, JP_RESERVE, PHASE_NAMES, PILE_CC_JP,
+    PILE_CC_US, PILE_DECK, PILE_DISCARD, PILE_TRACK, RESULTS, STAGE_NAMES, US_LOC_NAMES, State, StateArg, TablesArg,
+    make_tables,
 )
 from wargym.peleliu.victory import standing_batch
 
@@ -48,9 +49,11 @@ class PeleliuCore(KernelCore):
     driver, state_arg, tables_arg = DRIVER, StateArg, TablesArg
 
     def __init__(self, scenario: str | Scenario = "sept15", decisions: str = "full", variable_letters: bool = False,
-                 alt_armor: bool = False, advice: bool = False, max_decisions: int = 5_000, threads: int = 1):
+                 alt_armor: bool = False, advice: bool = False, max_decisions: int = 5_000, threads: int = 1,
+                 every_decision: bool = False):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        self.every_decision = bool(every_decision)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
         self.options = {"variable_letters": bool(variable_letters), "alt_armor": bool(alt_armor),
@@ -133,6 +136,24 @@ class PeleliuCore(KernelCore):
         if state is None:
             return where
         return f"{PHASE_NAMES[int(state.phase[game])]}: {where}"
+
+    codes = {"us_loc": {name: k for k, name in enumerate(US_LOC_NAMES)},
+             "jp_loc": {name: k for k, name in enumerate(JP_LOC_NAMES)},
+             "dm_loc": {"out of play": DM_OUT, "pool": DM_POOL, "under a unit": DM_UNIT, "cup": DM_CUP},
+             "card_pile": {"deck": PILE_DECK, "discard": PILE_DISCARD, "track": PILE_TRACK,
+                           "close combat U.S.": PILE_CC_US, "close combat Japanese": PILE_CC_JP},
+             "result": {name: k for k, name in enumerate(RESULTS)},
+             "stage": {name: k for k, name in enumerate(STAGE_NAMES)}}
+
+    def item_names(self) -> dict[str, list[str]]:
+        sc = self.scenario
+        return {"U": list(sc.us_names), "J": list(sc.jp_names), "C": [f"card {c + 1}" for c in range(len(sc.card_symbol))]}
+
+    def event_unit(self, u: int) -> str:
+        return self.scenario.us_names[u]
+
+    def event_card(self, c: int) -> str:
+        return f"card #{c + 1}"
 
     def result(self, state: State, game: int = 0) -> str:
         return RESULTS[int(state.result[game])]

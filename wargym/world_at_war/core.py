@@ -27,7 +27,8 @@ from wargym.world_at_war.observe import N_PLANES, G_PIECES, n_global, observe_ba
 from wargym.world_at_war.scenario import SYMBOLS, Scenario, list_scenarios, load_scenario
 from wargym.world_at_war.sequence import DRIVER
 from wargym.world_at_war.state import (
-    P_AIR_DEFEND, P_AIR_PLAY, PHASE_NAMES, PILE_HAND, State, StateArg, TablesArg, make_tables,
+    P_AIR_DEFEND, P_AIR_PLAY, PHASE_NAMES, PILE_DECK, PILE_DISCARD, PILE_HAND, PILE_PLAYED, State, StateArg, TablesArg,
+    make_tables,
 )
 
 
@@ -40,9 +41,10 @@ class WorldAtWarCore(KernelCore):
 
     def __init__(self, scenario: str | Path | Scenario = "pacific", decisions: str = "full", fastplay: bool = False,
                  advanced_vehicles: bool = False, night: bool = False, max_decisions: int = 5_000,
-                 threads: int = 1):
+                 threads: int = 1, every_decision: bool = False):
         if decisions not in DECISION_MODES:
             raise ValueError(f"decisions must be one of {DECISION_MODES}, got {decisions!r}")
+        self.every_decision = bool(every_decision)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(str(scenario))
         self.decisions = decisions
         self.options = {"fastplay": bool(fastplay), "advanced_vehicles": bool(advanced_vehicles), "night": bool(night)}
@@ -118,6 +120,25 @@ class WorldAtWarCore(KernelCore):
         return np.full(act.PIECE_0 + len(self.scenario.piece_side), -1, dtype=np.int64)
 
     # -- readable --------------------------------------------------------------------------------
+    @property
+    def codes(self) -> dict[str, dict[str, int]]:
+        sides = self.scenario.sides
+        return {"card_pile": {"deck": PILE_DECK, "discard": PILE_DISCARD, "played": PILE_PLAYED,
+                              **{f"hand {side}": PILE_HAND + s for s, side in enumerate(sides)}},
+                "winner": {"none": -1, **{side: s for s, side in enumerate(sides)}},
+                "active": {side: s for s, side in enumerate(sides)}}
+
+    def item_names(self) -> dict[str, list[str]]:
+        sc = self.scenario
+        return {"U": [self.piece_label(p) for p in range(len(sc.piece_side))],
+                "C": [f"{name} #{c}" for c, name in enumerate(sc.card_names)]}
+
+    def event_unit(self, u: int) -> str:
+        return self.piece_label(u)
+
+    def event_card(self, c: int) -> str:
+        return self.scenario.card_names[c]
+
     def piece_label(self, p: int) -> str:
         sc = self.scenario
         card = sc.units.names[sc.piece_card[p]]

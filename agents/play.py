@@ -144,8 +144,15 @@ class TerminalGame:
         action = int(np.asarray(self.opponents[player].act(core, state, player)).reshape(-1)[0])
         # in the human's words: what the human may know of the move (a card from a hidden hand is not named)
         self.say(f"  {_side(core.players[player])}: {core.describe_action(action, state, 0, viewer=self.human)}")
-        self.state = core.step(state, np.array([action], dtype=np.int64))
+        self.advance(action)
         self.board_due = True
+
+    def advance(self, action: int) -> None:
+        """Step the game by ``action`` and tell what the rules did, as the human may read it (the
+        event log: dice, results, losses, retreats, with their rules)."""
+        self.state, log = self.core.step_logged(self.state, np.array([action], dtype=np.int64))
+        for event in self.core.events_for(log[0], self.state, 0, viewer=self.human):
+            self.say(f"      {event['text']}")
 
     def human_decides(self) -> None:
         legal = self.ordered(np.flatnonzero(self.core.legal_mask(self.state)[0]))
@@ -183,7 +190,7 @@ class TerminalGame:
                 you = _side(self.core.players[self.human])
                 self.say(f"  {you} (you): {self.core.describe_action(action, self.state, 0)}")
                 self.history.append((self.state, action))
-                self.state = self.core.step(self.state, np.array([action], dtype=np.int64))
+                self.advance(action)
                 return
             shown = text if text else "(nothing)"
             self.say(f"'{shown}' is not a choice: type a number from 1 to {n}, or one of: {KEYS}.")

@@ -156,6 +156,30 @@ def test_a_played_game_records_each_action_in_words_beside_its_number(tmp_path):
         [t for t, p in zip(data["action_text"], record.players) if p == 1]
 
 
+def test_a_replay_stores_the_event_log_of_every_decision_and_the_page_shows_it(tmp_path):
+    """replay.json holds, beside each action, what the rules did after it (core.step_logged), in
+    words with its rule; a replay saved for a side holds the events as that side reads them; the
+    HTML page lists them under each action."""
+    core = make_core_for("island_war", "bloody_ridge", "major")
+    from wargym.agents import make_agent
+
+    agents = [make_agent("rule", "island_war", p, seed=i) for i, p in enumerate(core.players)]
+    record = play_game(core, agents, seed=7, meta={"ruleset": "island_war", "scenario": "bloody_ridge",
+                                                   "decisions": "major"})
+    data = json.loads(save_replay(record, tmp_path / "replay.json").read_text())
+    assert len(data["events"]) == len(data["actions"])
+    combats = [e for step in data["events"] for e in step if e["kind"] == "combat"]
+    assert combats and all(e["rule"] == "7.6" and e["text"].startswith("combat at ") for e in combats)
+    state = core.init(1, 7)
+    for a, told in zip(record.actions, data["events"]):       # the recorded log is the game's own
+        state, log = core.step_logged(state, np.array([a]))
+        assert told == core.events_for(log[0], state)
+    mine = json.loads(save_replay(record, tmp_path / "replay_us.json", viewer="us").read_text())
+    assert mine["events"] == data["events"]                   # Island War hides nothing but the dice (2.3)
+    page = page_data(write_html(load_replay(tmp_path / "replay.json"), tmp_path / "game.html", every=50).path)
+    assert page["views"][0]["events"] == [[e["text"] for e in step] for step in data["events"]]
+
+
 def test_a_record_without_words_gets_them_from_its_actions(island_war):
     """wargym eval builds its records from arrays, without words: save_replay works them out."""
     record, replay, _ = island_war

@@ -48,15 +48,13 @@ class Position:
         """Field ``field`` (of item ``item`` where the field has one value per item) set to ``value``,
         each given by name or number (module docstring).  Returns the position, for chaining."""
         spec = self._spec(field)
-        array = getattr(self.state, field)[0]
-        index = self._index(field, spec, item)
-        array[index] = self._value(field, spec, value)
+        getattr(self.state, field)[self._key(field, spec, item)] = self._value(field, spec, value)
         return self
 
     def get(self, field: str, item: Any = None) -> Any:
         """The value of ``field`` (of item ``item``) as a number or array."""
         spec = self._spec(field)
-        value = getattr(self.state, field)[0][self._index(field, spec, item)]
+        value = getattr(self.state, field)[self._key(field, spec, item)]
         return value.item() if np.ndim(value) == 0 else value.copy()
 
     def settle(self):
@@ -70,13 +68,17 @@ class Position:
             raise ValueError(f"{self.core.name} has no state field {field!r}{_close(field, specs)}")
         return specs[field]
 
-    def _index(self, field: str, spec: schema.Var, item: Any):
+    def _key(self, field: str, spec: schema.Var, item: Any) -> tuple:
+        """The index into the field's array (the game first) of ``item`` (all of them: None)."""
         if not spec.shape:
             if item is not None:
                 raise ValueError(f"field {field} holds one value per game: no item ({item!r}) to name")
-            return ()
+            return (0,)
         if item is None:
-            return slice(None)
+            return (0, slice(None))
+        return (0, self._item(field, spec, item))
+
+    def _item(self, field: str, spec: schema.Var, item: Any) -> int:
         axis = spec.shape[0]
         if isinstance(item, str):
             names = self.core.item_names().get(axis) if isinstance(axis, str) else None

@@ -9,6 +9,8 @@ A replay record (``replay.json``)::
       "initial": core.to_dict(state0, 0),       the game before the first decision
       "actions": [17, 402, ...],                one int per decision, in order
       "action_text": ["select 0512 ...", ...],  each action in words, beside its number
+      "events": [[{"kind", "rule", "args", "text"}, ...], ...],   what the rules did after each
+                                                action (wargym.events), in order
       "final":   core.to_dict(final, 0),        the game after the last action
       "summary": core.summary(final, 0)         plain facts for people (not checked)
     }
@@ -24,12 +26,16 @@ informational: the game is replayed from ``initial``, never re-dealt.  The core'
 wargym.viewer) need not replay the game to say what happened.  It is for people and is not
 checked against the actions; a replay without it (older files) loads as before.
 
+``events[i]`` is the event log of decision i (``core.step_logged``, written by ``core.events_for``):
+the dice thrown and for what, the results, losses, retreats, with their rules, each with its text.
+
 A replay saved for a player (``save_replay(record, path, viewer="us")``) holds only what that
 player may know (wargym.hidden): ``initial`` and ``final`` are that player's views
 (``core.view``: no dice key, no hidden chit, face-down counters relabelled), ``players`` says who
 made each decision and ``actions`` keeps the player's own, null for the others' (and so does
-``action_text``: the other side's choice in words would tell what its number hides).  It is a
-record to show a player, not to play back: ``load_replay`` refuses it.
+``action_text``: the other side's choice in words would tell what its number hides); ``events``
+are the events as that player reads them (``core.events_for``).  It is a record to show a player,
+not to play back: ``load_replay`` refuses it.
 """
 
 from __future__ import annotations
@@ -78,12 +84,31 @@ class GameRecord:
     #: each action in words (``describe_as_decider``), beside its number; worked out from the
     #: actions when a record was made without it (``wargym eval`` builds its records from arrays)
     action_text: list[str] = field(default_factory=list)
+    #: the event log of each decision, raw (``core.step_logged``); worked out like ``action_text``
+    events: list[list[dict[str, Any]]] = field(default_factory=list)
 
     def texts(self) -> list[str]:
         """``action_text``, worked out by replaying the actions when it was not recorded."""
         if len(self.action_text) != len(self.actions):
             self.action_text = action_texts(self.core, self.initial, self.actions)
         return self.action_text
+
+    def events_for(self, viewer: int | None = None) -> list[list[dict[str, Any]]]:
+        """The events of every decision as player ``viewer`` reads them (None: all of them),
+        replaying the game for the positions after each (and for the raw log when not recorded)."""
+        core, state = self.core, self.initial
+        record = len(self.events) != len(self.actions)
+        raw = [] if record else self.events
+        out = []
+        for i, a in enumerate(self.actions):
+            if record:
+                state, log = core.step_logged(state, np.array([a], dtype=np.int64))
+                raw.append(log[0])
+            else:
+                state = core.step(state, np.array([a], dtype=np.int64))
+            out.append(core.events_for(raw[i], state, 0, viewer))
+        self.events = raw
+        return out
 
     def to_json(self, viewer: str | None = None) -> dict[str, Any]:
         """The replay record; with ``viewer`` (a player), only what that player may know."""
@@ -93,7 +118,7 @@ class GameRecord:
         head = {"format": REPLAY_FORMAT, "wargym": __version__, **self.meta, "options": dict(core.options)}
         if viewer is None:
             return {**head, "initial": core.to_dict(self.initial, 0), "actions": [int(a) for a in self.actions],
-                    "action_text": list(self.texts()),
+                    "action_text": list(self.texts()), "events": self.events_for(None),
                     "final": core.to_dict(self.final, 0), "summary": core.summary(self.final, 0)}
         if viewer not in core.players:
             raise ValueError(f"viewer {viewer!r} is not a player of {core.name}: {core.players}")
@@ -102,6 +127,7 @@ class GameRecord:
                 "players": [core.players[q] for q in self.players],
                 "actions": [int(a) if q == p else None for a, q in zip(self.actions, self.players)],
                 "action_text": [t if q == p else None for t, q in zip(self.texts(), self.players)],
+                "events": self.events_for(p),
                 "final": core.to_dict(core.view(self.final, p), 0), "summary": core.summary(self.final, 0, viewer=p)}
 
 
@@ -135,16 +161,19 @@ def play_game(core, agents: Sequence[Any], seed: int = 0, meta: Mapping[str, Any
     actions: list[int] = []
     players: list[int] = []
     texts: list[str] = []
+    events: list[list[dict[str, Any]]] = []
     while not (core.terminated(state)[0] or core.truncated(state)[0]):
         player = int(core.current_player(state)[0])
         action = int(np.asarray(agents[player].act(core, state, player))[0])
         texts.append(describe_as_decider(core, state, action))
-        state = core.step(state, np.array([action], dtype=np.int64))
+        state, log = core.step_logged(state, np.array([action], dtype=np.int64))
+        events.append(log[0])
         actions.append(action)
         players.append(player)
         if on_step is not None:
             on_step(state)
-    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}), players, texts)
+    return GameRecord(core, initial, actions, state, time.perf_counter() - start, dict(meta or {}), players, texts,
+                      events)
 
 
 def save_replay(record: GameRecord | Mapping[str, Any], path: str | Path, viewer: str | None = None) -> Path:
@@ -169,6 +198,15 @@ class Replay:
     def action_text(self) -> list[str] | None:
         """The recorded actions in words (module docstring); None for a replay written without."""
         return self.record.get("action_text")
+
+    def logged_states(self) -> Iterator[tuple[BaseState, list[dict[str, Any]]]]:
+        """(the game after 0, 1, ... decisions, the raw events of the decision that led to it;
+        none for the first)."""
+        state = self.initial
+        yield state, []
+        for a in self.actions:
+            state, log = self.core.step_logged(state, np.array([a], dtype=np.int64))
+            yield state, log[0]
 
     def states(self) -> Iterator[BaseState]:
         state = self.initial

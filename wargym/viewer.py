@@ -8,13 +8,16 @@
 writes one HTML file that needs nothing else: no server, no network (a Content-Security-Policy
 forbids every outside request), no script or font from elsewhere.  Opened in a browser it shows,
 per step, the board image, the decision number, who decides and the action taken in words (the
-replay's ``action_text``, wargym.replay), the turn, the phase, the last dice rolled, each side's
+replay's ``action_text``, wargym.replay) with what the rules did after it (the event log,
+``core.events_for``: dice, results, losses, retreats, with their rules), the turn, the phase, the
+last dice rolled, each side's
 score (``core.score``) and the other plain facts of ``core.summary``; Left/Right arrow keys (Shift:
 ten steps), PageUp/PageDown, Home/End, buttons, a slider and a play button step through it; a side
 selector switches between the views the page was built with.
 
 Fog of war: a view for a side is drawn with ``core.render(..., viewer=side)`` and its facts are
-read from ``core.view`` (what that side may know); the other side's actions are shown only as
+read from ``core.view`` (what that side may know), its events written for it (``events_for``);
+the other side's actions are shown only as
 "<side> decides", as in a replay saved for a player (wargym.replay).  A page holds only the views
 asked for, so a page built for one side holds nothing hidden from it.
 
@@ -362,11 +365,15 @@ def write_html(replay, path: str | Path, viewer: str | None = None, views: str |
     texts: list[str] = []
     deciders: list[int] = []
     facts: list[list[list[list[str]]]] = [[] for _ in shown]
+    told: list[list[list[str]]] = [[] for _ in shown]   # per view, the events of each action in words
     index = {k: i for i, k in enumerate(steps)}
     tasks: list[dict[str, Any]] = []
     header = {"ruleset": record["ruleset"], "scenario": record["scenario"], "decisions": record.get("decisions"),
               "options": record.get("options") or {}, "views": shown, "width": width or None, "quality": quality}
-    for k, state in enumerate(replay.states()):
+    for k, (state, logged) in enumerate(replay.logged_states()):
+        if k > 0:
+            for i, v in enumerate(shown):
+                told[i].append([e["text"] for e in core.events_for(logged, state, 0, v)])
         if k in index:
             for i, v in enumerate(shown):
                 facts[i].append(step_facts(core, state, v))
@@ -419,7 +426,7 @@ def write_html(replay, path: str | Path, viewer: str | None = None, views: str |
         "deciders": [players[p] for p in deciders],
         "views": [{"name": view_name(players, v),
                    "texts": [t if v is None or p == v else None for t, p in zip(texts, deciders)],
-                   "facts": facts[i], "frames": frames[i]} for i, v in enumerate(shown)],
+                   "events": told[i], "facts": facts[i], "frames": frames[i]} for i, v in enumerate(shown)],
     }
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -482,6 +489,7 @@ _TEMPLATE = """<!DOCTYPE html>
   #acts { margin: 0; padding-left: 0; list-style: none; }
   #acts li { padding: 3px 6px; border-left: 4px solid #aaa; margin-bottom: 3px; background: #fffdf5; }
   #acts li.hidden { color: #777; font-style: italic; }
+  #acts li.event { color: #555; font-size: 90%; list-style: circle; }
   #help { color: #555; font-size: 12px; }
 </style>
 </head>
@@ -587,6 +595,16 @@ function show(s) {
     const li = document.createElement("li"), who = side(D.deciders[i]), text = V.texts[i];
     li.textContent = text === null ? `${i}: ${who} decides (not shown in this view)` : `${i}: ${who}: ${text}`;
     if (text === null) li.className = "hidden";
+    if (V.events[i].length) {
+      const ul = document.createElement("ul");
+      for (const e of V.events[i]) {
+        const ev = document.createElement("li");
+        ev.textContent = e;
+        ev.className = "event";
+        ul.appendChild(ev);
+      }
+      li.appendChild(ul);
+    }
     acts.appendChild(li);
   }
   draw(view, step);

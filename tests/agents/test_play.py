@@ -102,6 +102,9 @@ def test_a_game_to_its_end_prints_a_summary(side):
     assert re.match(r"(US wins|Japan wins|draw|stopped at the decision limit).* "
                     r"(You win!|You lose\.|A draw\.|No result\.)", summary)
     assert "game-turns played: " in summary and "units eliminated: US " in summary and "objectives held: " in summary
+    # what the rules did is told after each move: the combats (7.6) and what followed them
+    assert re.search(r"^      combat at \d{4}: differential -?\d+, column .+ on the .+ line, die [1-6]: \w+ \(7\.6\)$",
+                     text, re.M)
 
 
 def test_play_arguments_and_a_piped_game(tmp_path):

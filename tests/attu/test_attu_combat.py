@@ -25,12 +25,12 @@ import numpy as np
 import pytest
 
 from attu_board import Board, ForcedDice, core, make_core  # noqa: F401  (core: the session fixture)
-from wargym.attu.actions import AIR, END, MELEE_0, NO, SLOT_0, STRIKE, YES
+from wargym.attu.actions import AIR, END, HOLD, MELEE_0, NO, SLOT_0, STRIKE, YES
 from wargym.attu.movement import move_destinations
-from wargym.attu.scenario import CLOUDY, FOG, JAPAN, RAIN, US, WILLIWAW
+from wargym.attu.scenario import CLOUDY, FOG, INFANTRY, JAPAN, RAIN, US, WILLIWAW
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, HERO_ARNOLD, HERO_MARTINEZ, LOC_ASIDE, LOC_ELIM, LOC_MAP,
-    LOSS, MARTINEZ, MELEE_PICK, PHASE_NAMES, RANGED_TARGET, REFIT_DECISION, RETREAT, RETREAT_OPTION,
+    LOC_RESERVE, LOSS, MARTINEZ, MELEE_PICK, PHASE_NAMES, RANGED_TARGET, REFIT_DECISION, RETREAT, RETREAT_OPTION,
 )
 from wargym.attu.supply import in_supply, supply_distance
 
@@ -839,6 +839,71 @@ def test_attu_8_2_units_fight_once_a_melee_step(plain):
     assert p.loc(a) == LOC_ELIM and p.on_map(j)
     assert p.dice_used == 3
     assert p.steps(c) == 4 and p.phase == PHASE_NAMES[REFIT_DECISION]
+
+
+def two_unknowns_in_2521(b: Board) -> tuple[list[int], list[int]]:
+    """Two Unknowns in 2521 whose tables give 2 Infantry on a 6 (1, 1, 1, 1, 1, 2, ...; counters.yaml,
+    reconstructed), and a cup cut down to two three-dice, one-ranged-die platoons (the rest of
+    the Japanese Infantry eliminated): a 6 brings exactly those two (2.5).  Japan's Step 6 by day."""
+    unknowns = [jp(b, 2521, "unknown", face_down=True) for _ in range(2)]
+    assert all(list(b.tables.u_table[u, :6]) == [1, 1, 1, 1, 1, 2] for u in unknowns)
+    infantry = [u for u in range(b.sc.num_units) if b.sc.unit_side[u] == JAPAN and b.sc.unit_type[u] == INFANTRY
+                and b.state.unit_loc[0, u] == LOC_RESERVE]
+    cup, rest = infantry[:2], infantry[2:]
+    assert all(b.tables.u_melee[v, 0] == 3 and b.tables.u_ranged[v, 0] == 1 for v in cup)
+    b.state.unit_loc[0, rest] = LOC_ELIM
+    b.state.unit_steps[0, rest] = 0
+    b.set(phase=ACT_SELECT, acting=JAPAN, first=US, act_step=1, airpower=[0, 0])
+    return unknowns, cup
+
+
+@pytest.mark.parametrize("declarer", [0, 1], ids=["first", "second"])
+def test_attu_8_2_melee_declared_by_one_of_two_unknowns_is_fought(plain, declarer):
+    """8.2: "A unit that declares Melee must attack if at all possible"; 2.5: Unknowns stacked in a
+    hex that engage in melee "are all removed and only one die roll is made for the lot".  Two
+    Unknowns in 2521: one of them (the first in counter order, or the second) declares Melee
+    against 1/17 A (4 steps) on zone D, the other holds.  Step 7: the U.S. has no Melee, so Japan's
+    is picked for it (one choice).  The lot is revealed: die 6, two platoons, and they attack, which
+    ever counter declared: the company's defensive fire, six 1s, misses; their offensive fire, six
+    0s, hits six times: the company's four steps go (excess hits are lost, 8.0), four boxes on the
+    Casualty Track (8.4), and Japan is offered the advance (8.2.1.4).  1 + 6 + 6 dice."""
+    b = Board(plain)
+    us = b.place(RIFLE, 2422)
+    unknowns, cup = two_unknowns_in_2521(b)
+    p = Play(b)
+    p.at(2521)
+    p.do(p.slot(declarer))                                  # SLOTs in counter order
+    p.declare(2521, 2422)
+    p.at(2521)                                              # the other one, the only one left
+    p.force([6] + [1] * 6 + [10] * 6)
+    p.do(p.special(HOLD))                                   # Japan's step is over: Step 7
+    assert p.dice_used == 13
+    assert all(p.loc(u) == LOC_RESERVE for u in unknowns)  # 2.5: off the map, for 9.6
+    assert [p.where(v) for v in cup] == [2521, 2521] and p.state.fought[0, cup].all()
+    assert p.loc(us) == LOC_ELIM and p.state.casualties[0] == 4
+    assert p.phase == PHASE_NAMES[ADVANCE] and p.player == JAPAN
+
+
+def test_attu_8_2_2_5_unknowns_revealed_by_fire_keep_the_melee_one_of_them_declared(plain):
+    """2.5 with 8.2: the first Unknown in 2521 declares Melee against 1/17 A on zone D; then the
+    second fires at zone D (an Unknown fires as its Infantry, range 2: README).  Firing reveals the
+    lot (2.5): die 6, two platoons, which fire a die each: 1, 1, misses.  The lot's declaration
+    stands ("must attack if at all possible"): Japan has nothing left to do, and in Step 7 the two
+    platoons attack zone D: defensive fire six 1s, offensive fire six 0s, the company is
+    eliminated.  1 + 2 + 6 + 6 dice."""
+    b = Board(plain)
+    us = b.place(RIFLE, 2422)
+    _, cup = two_unknowns_in_2521(b)
+    p = Play(b)
+    p.at(2521)
+    p.do(p.slot(0))
+    p.declare(2521, 2422)
+    p.at(2521)
+    p.force([6, 1, 1] + [1] * 6 + [10] * 6)
+    p.at(2422)                                              # the second Unknown fires
+    assert p.dice_used == 15
+    assert p.state.fought[0, cup].all() and p.loc(us) == LOC_ELIM and p.state.casualties[0] == 4
+    assert p.phase == PHASE_NAMES[ADVANCE] and p.player == JAPAN
 
 
 # ------------------------------------------------------------------------- 8.2.1 resolution

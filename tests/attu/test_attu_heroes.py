@@ -7,7 +7,7 @@ import numpy as np
 
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
 from wargym.attu.actions import END, YAMASAKI
-from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN
+from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN
 from wargym.attu.sequence import DRIVER, fill_mask
 
 step_game = DRIVER.step_game
@@ -101,3 +101,32 @@ def test_attu_11_3_2_assault_attackers_roll_first_and_move_on(core):
     assert b.state.yama_mp[0] == 10 - core.tables.cost[JAPAN, b.hex(X), d] - 1
     step_game(b.tables, b.arrays, 0, h + END)
     assert b.state.phase[0] == ACT_SELECT and b.state.acted[0, units].all()
+
+
+def test_attu_11_3_unknowns_of_the_activated_hex_join_as_infantry(core):
+    """11.3 with 2.5: Yamasaki activates "all units in any single hex".  An Unknown that has not
+    acted stands alone in 2515; two Japanese Infantry steps are left, both in the cup (every other
+    Infantry eliminated), so he is offered.  2515 is the only hex he may activate (picked for
+    Japan), and its Unknown is revealed (README): die 6 on its table (1, 1, 1, 1, 1, 2, ...;
+    counters.yaml, reconstructed) brings the two platoons of the cup, which have not acted either
+    and join the group: 2 x 5 = 10 Movement Points (Japanese Infantry move 5, Cloudy, day), and
+    one step moves both."""
+    b = Board(core)
+    unknown = b.place(b.japanese("unknown"), X, face_down=True)
+    sc = core.scenario
+    assert sc.unit_type[unknown] == UNKNOWN and list(sc.unit_table[unknown][:6]) == [1, 1, 1, 1, 1, 2]
+    infantry = np.flatnonzero((sc.unit_side == JAPAN) & (sc.unit_type == INFANTRY))
+    cup, rest = [int(v) for v in infantry[:2]], infantry[2:]
+    b.state.unit_loc[0, rest] = LOC_ELIM
+    b.state.unit_steps[0, rest] = 0
+    b.set(acting=JAPAN, first=JAPAN, phase=ACT_SELECT, current_player=JAPAN)
+    h = core.tables.nbr.shape[0]
+    assert mask(b)[h + YAMASAKI]
+    b.force([6])
+    step_game(b.tables, b.arrays, 0, h + YAMASAKI)
+    assert b.dice_used == 1 and b.state.phase[0] == YAMA_MOVE
+    assert all(b.state.unit_hex[0, v] == b.hex(X) for v in cup)
+    assert b.state.yama_unit[0, cup].all() and b.state.yama_mp[0] == 10
+    _, y = neighbour(b, b.hex(X))
+    step_game(b.tables, b.arrays, 0, y)
+    assert all(b.state.unit_hex[0, v] == y for v in cup)

@@ -298,8 +298,8 @@ def start_melee(T, S, g, t):
                 side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1:
             a = S.unit_hex[g, u]
             if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
-                reveal_unknowns(T, S, g, a, True)  # 2.5: attacking Unknowns show themselves
-    reveal_unknowns(T, S, g, t, False)             # 2.5: so do defending ones
+                reveal_unknowns(T, S, g, a, False)  # 2.5: attacking Unknowns show themselves
+    reveal_unknowns(T, S, g, t, True)               # 2.5: so do defending ones
     for u in range(U):
         S.mel_att[g, u] = S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
             side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1

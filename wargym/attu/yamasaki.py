@@ -17,7 +17,7 @@ group into the hex but ends its move, since only an elimination lets it continue
 
 from wargym.attu.actions import END
 from wargym.attu.board import is_infantry_like, occupancy, side_of
-from wargym.attu.fog import reveal_unknowns
+from wargym.attu.fog import has_acted, reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, YAMA_MOVE
@@ -39,10 +39,11 @@ def infantry_steps(T, S, g):
 
 @njit(cache=True)
 def may_activate(T, S, g, h):
-    """Hex h holds a Japanese unit that may join the assault and has not acted."""
+    """Hex h holds a Japanese unit that may join the assault and has not acted (its Unknowns as
+    the lot they are revealed in, fog.has_acted)."""
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == JAPAN \
-                and is_infantry_like(T, S, g, u) and not S.acted[g, u]:
+                and is_infantry_like(T, S, g, u) and not has_acted(T, S, g, u):
             return True
     return False
 
@@ -62,7 +63,8 @@ def available(T, S, g):
 
 @njit(cache=True)
 def activate(T, S, g, h):
-    """Hex h's group: its Unknowns revealed, every unit that may melee and has not acted."""
+    """Hex h's group: its Unknowns revealed (as Infantry that have acted only if the lot had,
+    fog.lot_acted), every unit that may melee and has not acted."""
     S.heroes_used[g, HERO_YAMASAKI] = True
     reveal_unknowns(T, S, g, h, False)
     mp = 1000

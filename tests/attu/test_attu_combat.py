@@ -906,6 +906,25 @@ def test_attu_8_2_2_5_unknowns_revealed_by_fire_keep_the_melee_one_of_them_decla
     assert p.phase == PHASE_NAMES[ADVANCE] and p.player == JAPAN
 
 
+def test_attu_8_5_an_unknown_beside_the_attackers_takes_no_melee_hit(plain):
+    """8.5: "Japanese Unknown units can never take a hit from Melee Combat".  Platoon J1 in 2521
+    attacks 1/17 A on zone D; an Unknown and platoon J2 share 2521 without declaring.  The
+    company's defensive fire, 0, 0, 1, 1, 1, 1, hits twice: the first on J1, the only attacker;
+    the second is excess for the other units of the hex (8.2.1.1), and of those only J2 may take
+    it, so Japan is asked nothing: J2 is eliminated.  The Unknown is then the only unit left in
+    2521 and is eliminated (8.2).  Six dice and no offensive fire: the company keeps its four
+    steps, and with no Melee left the turn ends."""
+    b = Board(plain)
+    us = b.place(RIFLE, 2422)
+    j1, unknown, j2 = jp(b, 2521), jp(b, 2521, "unknown", face_down=True), jp(b, 2521)
+    p = step7(b, {j1: 2422}, JAPAN)
+    p.force([10, 10] + [1] * 4)
+    p.at(2422)
+    assert p.dice_used == 6
+    assert p.loc(j1) == LOC_ELIM and p.loc(j2) == LOC_ELIM and p.loc(unknown) == LOC_ELIM
+    assert p.steps(us) == 4 and p.phase == PHASE_NAMES[REFIT_DECISION]
+
+
 # ------------------------------------------------------------------------- 8.2.1 resolution
 def test_attu_8_2_1_rounds_go_on_until_a_hex_is_empty(plain):
     """8.2.1: rounds of defensive fire, offensive fire and the retreat option "are repeated until

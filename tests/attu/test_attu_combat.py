@@ -681,6 +681,26 @@ def test_attu_8_2_declare_only_into_adjacent_hexes_it_could_move_into(plain):
     assert offered == [p.direction(2716, 2717)]
 
 
+@pytest.mark.parametrize("kind,may", [("unknown", False), ("infantry", True)])
+def test_attu_8_2_10_0_no_melee_declared_into_a_zone_the_unit_may_not_enter(plain, kind, may):
+    """8.2: "Melee may not be declared against a hex into which the declaring units could not
+    move"; 10.0: "The Japanese player may not place or move Unknown units in a cleared Victory
+    Zone".  Temnac Bay's zone is cleared; 1/17 A stands in 713, inside it, next to 712 (Holtz Bay's
+    zone; map.yaml, reconstructed).  In Japan's step an Unknown in 712 is offered no Melee against
+    713; a Japanese Infantry platoon there is (10.0 keeps out Unknowns only)."""
+    b = Board(plain)
+    t, zone = plain.tables, plain.tables.zone
+    assert zone[b.hex(713)] == zone[b.hex(1425)] != zone[b.hex(712)]
+    b.place(RIFLE, 713)
+    jp(b, 712, kind, face_down=True)
+    b.state.zone_cleared[0, zone[b.hex(1425)]] = True
+    b.set(phase=ACT_SELECT, acting=JAPAN, first=US, act_step=1, airpower=[0, 0])
+    p = Play(b)
+    p.at(712)
+    assert p.phase == PHASE_NAMES[ACT_ORDER]
+    assert p.legal(p.H + MELEE_0 + p.direction(712, 713)) == may
+
+
 def test_attu_8_2_artillery_may_not_declare_melee(plain):
     """8.2: "Declare Melee with any of his Infantry (not Artillery) units" (8.3 *: "Artillery units
     may not declare Melee").  A 75mm pack howitzer next to a platoon is offered no Melee."""
@@ -1056,6 +1076,30 @@ def test_attu_8_2_1_3_a_gun_that_cannot_move_cannot_retreat(plain):
     p.yes()
     assert p.phase != PHASE_NAMES[RETREAT], f"the battery is offered {p.mask_hexes()}"
     assert p.loc(gun) == LOC_ELIM
+
+
+@pytest.mark.parametrize("secured", [False, True])
+def test_attu_8_2_1_3_15_3_no_retreat_into_the_other_forces_area(secured):
+    """8.2.1.3: units retreat "to any adjacent hex to which they could legally move"; 15.3: the
+    Northern Force may go into the Engineer Hill area only "once Jarmin Pass is secured".  The
+    Linkup: 1/17 A (Northern Force) in 2313, in the Jarmin Pass zone, is attacked by a platoon in
+    2312; round 1, all dice 1, the U.S. retreats.  2314 and 2214 are out of the platoon's ZOC, and
+    so is 2414, in the Engineer Hill zone (map.yaml, reconstructed): offered only once Jarmin Pass
+    is secured."""
+    core = make_core("linkup")
+    b = Board(core)
+    zone = core.tables.zone
+    assert zone[b.hex(2313)] == zone[b.hex(2117)] and zone[b.hex(2414)] == zone[b.hex(2717)]
+    us = b.place(RIFLE, 2313)
+    assert core.scenario.unit_force[us] == 0                # the Northern Force
+    j = jp(b, 2312)
+    b.state.secured[0, 0] = secured
+    p = step7(b, {j: 2313}, JAPAN)
+    p.force([1] * 6 + [1] * 3)
+    p.at(2313)
+    p.yes()
+    assert p.phase == PHASE_NAMES[RETREAT]
+    assert p.mask_hexes() == ([2214, 2314, 2414] if secured else [2214, 2314])
 
 
 def test_attu_8_2_1_4_the_defender_may_not_advance(plain):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attu_board import Board, core  # noqa: F401  (core: the session fixture)
+from attu_board import Board, core, make_core  # noqa: F401  (core: the session fixture)
 from wargym.attu.actions import END, YAMASAKI
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN
 from wargym.attu.sequence import DRIVER, fill_mask
@@ -53,6 +53,19 @@ def test_attu_11_3_yamasaki_offered_at_four_infantry_steps_or_fewer(core):
     assert mask(four)[h + YAMASAKI]
     four.state.heroes_used[0, HERO_YAMASAKI] = True  # 11.0: once per game
     assert not mask(four)[h + YAMASAKI]
+
+
+def test_attu_13_4_solitaire_play_offers_no_yamasaki_activation(core):
+    """13.0: "Except where noted below, the standard rules of play apply", and 13.4 notes Colonel
+    Yamasaki: in solitaire play his effect is that the Infantry defending the last Victory Hex melee
+    at double strength.  11.3's activation is a player's choice (11.0: "at the discretion of each
+    player"), and the Japanese have no player there.  With four Japanese Infantry steps left and
+    Japan acting, the campaign offers him (the test above); the solitaire campaign does not."""
+    h = core.tables.nbr.shape[0]
+    two_player, _ = japanese_turn(core, 4)
+    assert mask(two_player)[h + YAMASAKI]
+    solo, _ = japanese_turn(make_core("campaign", solitaire=True), 4)
+    assert not mask(solo)[h + YAMASAKI]
 
 
 def test_attu_11_3_1_doubled_movement_points(core):

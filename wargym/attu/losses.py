@@ -7,8 +7,8 @@ hit removes one step of the unit its owner picks (or the default of defaults.py)
 steps go on the Casualty Track (8.4).  A Japanese Infantry or Artillery unit hit is eliminated,
 except that Ranged Combat (airpower included, 8.1.6) never eliminates the last Japanese Infantry
 unit in a hex (8.5); an Unknown hit by Ranged Combat goes off-map unrevealed, at most one per
-attack (2.5), and an Unknown never takes a Melee hit (8.5).  U.S. artillery eliminated as a Melee defender is set aside until the Melee ends,
-for capture (8.2.1.2, 8.2.1.4).
+attack (2.5), and an Unknown never takes a Melee hit (8.5).  U.S. artillery eliminated as a Melee
+defender is set aside until the Melee ends, for capture (8.2.1.2, 8.2.1.4).
 """
 
 import numpy as np

@@ -12,7 +12,9 @@ Yamasaki from the first turn); Unknowns of the hex are revealed when it
 is activated and join as the Infantry they become; Artillery cannot assault and stays behind; the
 group's allowance is twice the smallest allowance among its units (night and rain applied first);
 the reversed order holds for every round of the Yamasaki Melee; a U.S. retreat (8.2.1.3) lets the
-group into the hex but ends its move, since only an elimination lets it continue.
+group into the hex but ends its move, since only an elimination lets it continue.  In solitaire play
+13.4 ("Colonel Yamasaki") takes the place of the activation: the Japanese have no player to choose
+it (11.0).
 """
 
 from wargym.attu.actions import END
@@ -20,7 +22,9 @@ from wargym.attu.board import is_infantry_like, occupancy, side_of
 from wargym.attu.fog import has_acted, reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, YAMA_MOVE
+from wargym.attu.state import (
+    ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, OPT_SOLITAIRE, YAMA_MOVE,
+)
 from wargym.attu.victory import update_zones
 from wargym.jit import njit
 
@@ -50,8 +54,11 @@ def may_activate(T, S, g, h):
 
 @njit(cache=True)
 def available(T, S, g):
-    """The YAMASAKI action is offered: heroes in play, unused, Japan acting, four steps or fewer."""
-    if not T.opts[OPT_HEROES] or S.heroes_used[g, HERO_YAMASAKI] or S.acting[g] != JAPAN:
+    """The YAMASAKI action is offered: heroes in play, unused, Japan acting, four steps or fewer;
+    never in solitaire play, where 13.4 is Colonel Yamasaki's rule (melee.melee_dice)."""
+    if not T.opts[OPT_HEROES] or T.opts[OPT_SOLITAIRE] or S.heroes_used[g, HERO_YAMASAKI]:
+        return False
+    if S.acting[g] != JAPAN:
         return False
     if infantry_steps(T, S, g) > 4:
         return False

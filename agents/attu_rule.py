@@ -77,6 +77,7 @@ from wargym.attu.actions import (
 )
 from wargym.attu.board import counters_in, hex_side, is_infantry_like, occupancy, side_of, zoc_of
 from wargym.attu.defaults import minor_decision
+from wargym.attu.fog import has_acted
 from wargym.attu.movement import FAR, INF, allowance, path_cost_from
 from wargym.attu.scenario import (
     ARTILLERY, IMPASSABLE, INFANTRY, JAPAN, LANDING_ZONES, UNKNOWN, US,
@@ -861,7 +862,7 @@ def yama_group(T, S, g, h):
     dice, mp = 0, 1000
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == JAPAN \
-                and is_infantry_like(T, S, g, u) and not S.acted[g, u]:
+                and is_infantry_like(T, S, g, u) and not has_acted(T, S, g, u):
             dice += melee_power(T, S, g, u)
             mp = min(mp, 2 * allowance(T, S, g, u, T.u_move[u]))
     return dice, (mp if mp < 1000 else 0)

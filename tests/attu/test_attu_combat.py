@@ -25,12 +25,12 @@ import numpy as np
 import pytest
 
 from attu_board import Board, ForcedDice, core, make_core  # noqa: F401  (core: the session fixture)
-from wargym.attu.actions import AIR, END, MELEE_0, NO, SLOT_0, STRIKE, YES
+from wargym.attu.actions import AIR, END, HOLD, MELEE_0, NO, SLOT_0, STRIKE, YES
 from wargym.attu.movement import move_destinations
-from wargym.attu.scenario import CLOUDY, FOG, JAPAN, RAIN, US, WILLIWAW
+from wargym.attu.scenario import CLOUDY, FOG, INFANTRY, JAPAN, RAIN, US, WILLIWAW
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, ARNOLD, HERO_ARNOLD, HERO_MARTINEZ, LOC_ASIDE, LOC_ELIM, LOC_MAP,
-    LOSS, MARTINEZ, MELEE_PICK, PHASE_NAMES, RANGED_TARGET, REFIT_DECISION, RETREAT, RETREAT_OPTION,
+    LOC_RESERVE, LOSS, MARTINEZ, MELEE_PICK, PHASE_NAMES, RANGED_TARGET, REFIT_DECISION, RETREAT, RETREAT_OPTION,
 )
 from wargym.attu.supply import in_supply, supply_distance
 
@@ -681,6 +681,26 @@ def test_attu_8_2_declare_only_into_adjacent_hexes_it_could_move_into(plain):
     assert offered == [p.direction(2716, 2717)]
 
 
+@pytest.mark.parametrize("kind,may", [("unknown", False), ("infantry", True)])
+def test_attu_8_2_10_0_no_melee_declared_into_a_zone_the_unit_may_not_enter(plain, kind, may):
+    """8.2: "Melee may not be declared against a hex into which the declaring units could not
+    move"; 10.0: "The Japanese player may not place or move Unknown units in a cleared Victory
+    Zone".  Temnac Bay's zone is cleared; 1/17 A stands in 713, inside it, next to 712 (Holtz Bay's
+    zone; map.yaml, reconstructed).  In Japan's step an Unknown in 712 is offered no Melee against
+    713; a Japanese Infantry platoon there is (10.0 keeps out Unknowns only)."""
+    b = Board(plain)
+    t, zone = plain.tables, plain.tables.zone
+    assert zone[b.hex(713)] == zone[b.hex(1425)] != zone[b.hex(712)]
+    b.place(RIFLE, 713)
+    jp(b, 712, kind, face_down=True)
+    b.state.zone_cleared[0, zone[b.hex(1425)]] = True
+    b.set(phase=ACT_SELECT, acting=JAPAN, first=US, act_step=1, airpower=[0, 0])
+    p = Play(b)
+    p.at(712)
+    assert p.phase == PHASE_NAMES[ACT_ORDER]
+    assert p.legal(p.H + MELEE_0 + p.direction(712, 713)) == may
+
+
 def test_attu_8_2_artillery_may_not_declare_melee(plain):
     """8.2: "Declare Melee with any of his Infantry (not Artillery) units" (8.3 *: "Artillery units
     may not declare Melee").  A 75mm pack howitzer next to a platoon is offered no Melee."""
@@ -841,6 +861,90 @@ def test_attu_8_2_units_fight_once_a_melee_step(plain):
     assert p.steps(c) == 4 and p.phase == PHASE_NAMES[REFIT_DECISION]
 
 
+def two_unknowns_in_2521(b: Board) -> tuple[list[int], list[int]]:
+    """Two Unknowns in 2521 whose tables give 2 Infantry on a 6 (1, 1, 1, 1, 1, 2, ...; counters.yaml,
+    reconstructed), and a cup cut down to two three-dice, one-ranged-die platoons (the rest of
+    the Japanese Infantry eliminated): a 6 brings exactly those two (2.5).  Japan's Step 6 by day."""
+    unknowns = [jp(b, 2521, "unknown", face_down=True) for _ in range(2)]
+    assert all(list(b.tables.u_table[u, :6]) == [1, 1, 1, 1, 1, 2] for u in unknowns)
+    infantry = [u for u in range(b.sc.num_units) if b.sc.unit_side[u] == JAPAN and b.sc.unit_type[u] == INFANTRY
+                and b.state.unit_loc[0, u] == LOC_RESERVE]
+    cup, rest = infantry[:2], infantry[2:]
+    assert all(b.tables.u_melee[v, 0] == 3 and b.tables.u_ranged[v, 0] == 1 for v in cup)
+    b.state.unit_loc[0, rest] = LOC_ELIM
+    b.state.unit_steps[0, rest] = 0
+    b.set(phase=ACT_SELECT, acting=JAPAN, first=US, act_step=1, airpower=[0, 0])
+    return unknowns, cup
+
+
+@pytest.mark.parametrize("declarer", [0, 1], ids=["first", "second"])
+def test_attu_8_2_melee_declared_by_one_of_two_unknowns_is_fought(plain, declarer):
+    """8.2: "A unit that declares Melee must attack if at all possible"; 2.5: Unknowns stacked in a
+    hex that engage in melee "are all removed and only one die roll is made for the lot".  Two
+    Unknowns in 2521: one of them (the first in counter order, or the second) declares Melee
+    against 1/17 A (4 steps) on zone D, the other holds.  Step 7: the U.S. has no Melee, so Japan's
+    is picked for it (one choice).  The lot is revealed: die 6, two platoons, and they attack, which
+    ever counter declared: the company's defensive fire, six 1s, misses; their offensive fire, six
+    0s, hits six times: the company's four steps go (excess hits are lost, 8.0), four boxes on the
+    Casualty Track (8.4), and Japan is offered the advance (8.2.1.4).  1 + 6 + 6 dice."""
+    b = Board(plain)
+    us = b.place(RIFLE, 2422)
+    unknowns, cup = two_unknowns_in_2521(b)
+    p = Play(b)
+    p.at(2521)
+    p.do(p.slot(declarer))                                  # SLOTs in counter order
+    p.declare(2521, 2422)
+    p.at(2521)                                              # the other one, the only one left
+    p.force([6] + [1] * 6 + [10] * 6)
+    p.do(p.special(HOLD))                                   # Japan's step is over: Step 7
+    assert p.dice_used == 13
+    assert all(p.loc(u) == LOC_RESERVE for u in unknowns)  # 2.5: off the map, for 9.6
+    assert [p.where(v) for v in cup] == [2521, 2521] and p.state.fought[0, cup].all()
+    assert p.loc(us) == LOC_ELIM and p.state.casualties[0] == 4
+    assert p.phase == PHASE_NAMES[ADVANCE] and p.player == JAPAN
+
+
+def test_attu_8_2_2_5_unknowns_revealed_by_fire_keep_the_melee_one_of_them_declared(plain):
+    """2.5 with 8.2: the first Unknown in 2521 declares Melee against 1/17 A on zone D; then the
+    second fires at zone D (an Unknown fires as its Infantry, range 2: README).  Firing reveals the
+    lot (2.5): die 6, two platoons, which fire a die each: 1, 1, misses.  The lot's declaration
+    stands ("must attack if at all possible"): Japan has nothing left to do, and in Step 7 the two
+    platoons attack zone D: defensive fire six 1s, offensive fire six 0s, the company is
+    eliminated.  1 + 2 + 6 + 6 dice."""
+    b = Board(plain)
+    us = b.place(RIFLE, 2422)
+    _, cup = two_unknowns_in_2521(b)
+    p = Play(b)
+    p.at(2521)
+    p.do(p.slot(0))
+    p.declare(2521, 2422)
+    p.at(2521)
+    p.force([6, 1, 1] + [1] * 6 + [10] * 6)
+    p.at(2422)                                              # the second Unknown fires
+    assert p.dice_used == 15
+    assert p.state.fought[0, cup].all() and p.loc(us) == LOC_ELIM and p.state.casualties[0] == 4
+    assert p.phase == PHASE_NAMES[ADVANCE] and p.player == JAPAN
+
+
+def test_attu_8_5_an_unknown_beside_the_attackers_takes_no_melee_hit(plain):
+    """8.5: "Japanese Unknown units can never take a hit from Melee Combat".  Platoon J1 in 2521
+    attacks 1/17 A on zone D; an Unknown and platoon J2 share 2521 without declaring.  The
+    company's defensive fire, 0, 0, 1, 1, 1, 1, hits twice: the first on J1, the only attacker;
+    the second is excess for the other units of the hex (8.2.1.1), and of those only J2 may take
+    it, so Japan is asked nothing: J2 is eliminated.  The Unknown is then the only unit left in
+    2521 and is eliminated (8.2).  Six dice and no offensive fire: the company keeps its four
+    steps, and with no Melee left the turn ends."""
+    b = Board(plain)
+    us = b.place(RIFLE, 2422)
+    j1, unknown, j2 = jp(b, 2521), jp(b, 2521, "unknown", face_down=True), jp(b, 2521)
+    p = step7(b, {j1: 2422}, JAPAN)
+    p.force([10, 10] + [1] * 4)
+    p.at(2422)
+    assert p.dice_used == 6
+    assert p.loc(j1) == LOC_ELIM and p.loc(j2) == LOC_ELIM and p.loc(unknown) == LOC_ELIM
+    assert p.steps(us) == 4 and p.phase == PHASE_NAMES[REFIT_DECISION]
+
+
 # ------------------------------------------------------------------------- 8.2.1 resolution
 def test_attu_8_2_1_rounds_go_on_until_a_hex_is_empty(plain):
     """8.2.1: rounds of defensive fire, offensive fire and the retreat option "are repeated until
@@ -972,6 +1076,30 @@ def test_attu_8_2_1_3_a_gun_that_cannot_move_cannot_retreat(plain):
     p.yes()
     assert p.phase != PHASE_NAMES[RETREAT], f"the battery is offered {p.mask_hexes()}"
     assert p.loc(gun) == LOC_ELIM
+
+
+@pytest.mark.parametrize("secured", [False, True])
+def test_attu_8_2_1_3_15_3_no_retreat_into_the_other_forces_area(secured):
+    """8.2.1.3: units retreat "to any adjacent hex to which they could legally move"; 15.3: the
+    Northern Force may go into the Engineer Hill area only "once Jarmin Pass is secured".  The
+    Linkup: 1/17 A (Northern Force) in 2313, in the Jarmin Pass zone, is attacked by a platoon in
+    2312; round 1, all dice 1, the U.S. retreats.  2314 and 2214 are out of the platoon's ZOC, and
+    so is 2414, in the Engineer Hill zone (map.yaml, reconstructed): offered only once Jarmin Pass
+    is secured."""
+    core = make_core("linkup")
+    b = Board(core)
+    zone = core.tables.zone
+    assert zone[b.hex(2313)] == zone[b.hex(2117)] and zone[b.hex(2414)] == zone[b.hex(2717)]
+    us = b.place(RIFLE, 2313)
+    assert core.scenario.unit_force[us] == 0                # the Northern Force
+    j = jp(b, 2312)
+    b.state.secured[0, 0] = secured
+    p = step7(b, {j: 2313}, JAPAN)
+    p.force([1] * 6 + [1] * 3)
+    p.at(2313)
+    p.yes()
+    assert p.phase == PHASE_NAMES[RETREAT]
+    assert p.mask_hexes() == ([2214, 2314, 2414] if secured else [2214, 2314])
 
 
 def test_attu_8_2_1_4_the_defender_may_not_advance(plain):

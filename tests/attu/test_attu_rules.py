@@ -301,6 +301,44 @@ def test_attu_9_6_unknowns_go_to_land_away_from_us_units_landing_zones_and_clear
     assert spots[b.hex(3409)] and spots.sum() > 100                          # the rest of the island
 
 
+def test_attu_9_6_japan_chooses_which_of_its_stacked_unknowns_to_move(core):
+    """9.6 step 1: "The Japanese player may first move any of his on-map Unknown units".  Two
+    Unknowns with different tables share 3409: the first of the sixteen counters (1, 1, 1, 1, 1, 2,
+    2, 2, 2, 3) and the last (1, 1, 2, 2, 2, 2, 3, 3, 3, 3; counters.yaml, reconstructed).  Picking
+    the hex asks Japan which of them moves (a unit slot, in counter order); the last goes to 3311,
+    the first stays, and only it is left to move."""
+    from wargym.attu.actions import END, SLOT_0
+    from wargym.attu.scenario import UNKNOWN
+    from wargym.attu.state import SLOT, UNKNOWN_DEST, UNKNOWN_PICK
+
+    b = Board(core)
+    sc = core.scenario
+    unknowns = np.flatnonzero((sc.unit_type == UNKNOWN) & sc.unit_in_play)
+    first, last = int(unknowns[0]), int(unknowns[-1])
+    assert list(sc.unit_table[first]) == [1, 1, 1, 1, 1, 2, 2, 2, 2, 3]
+    assert list(sc.unit_table[last]) == [1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    b.place("1/17 A", 2515)
+    for u in (first, last):
+        b.place(u, 3409, face_down=True)
+    b.set(phase=UNKNOWN_PICK, refit=True)
+    H = core.tables.nbr.shape[0]
+
+    def step(state, a):
+        assert state.legal_action_mask[0, a]
+        return core.step(state, np.array([a]))
+
+    state = step(core.refresh(b.state), b.hex(3409))
+    assert state.phase[0] == SLOT and state.current_player[0] == JAPAN
+    assert np.flatnonzero(state.legal_action_mask[0, H:]).tolist() == [SLOT_0, SLOT_0 + 1]
+    state = step(state, H + SLOT_0 + 1)
+    assert state.phase[0] == UNKNOWN_DEST and state.selected[0] == last
+    state = step(state, b.hex(3311))
+    assert state.unit_hex[0, last] == b.hex(3311) and state.unit_hex[0, first] == b.hex(3409)
+    assert state.phase[0] == UNKNOWN_PICK
+    assert np.flatnonzero(state.legal_action_mask[0, :H]).tolist() == [b.hex(3409)]
+    assert state.legal_action_mask[0, H + END]
+
+
 # ---------------------------------------------------------------------------------- 8.1.4
 def artillery_order_mask(core, spotter_hex: int | None, weather: int = 0, spotter_acted: bool = False):
     """U.S. 105mm A in 1510 ordered; a Japanese Infantry in 1515, five hexes off (within its range

@@ -14,7 +14,7 @@ from attu_board import Board, core, make_core  # noqa: F401  (core: the session 
 from wargym.attu.actions import END, HOLD, LZ_0, MELEE_0, NO, RESERVE, SLOT_0, YES
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.scenario import (
-    CLOUDY, FOG, INFANTRY, JAPAN, RAIN, STAGING_D_TO_G, STAGING_H_OR_I, UNKNOWN, US, WILLIWAW,
+    CLOUDY, FOG, INFANTRY, JAPAN, RAIN, STAGING_D_TO_G, STAGING_H_OR_I, TURN_0_DATE, UNKNOWN, US, WILLIWAW,
 )
 from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, DEPOT, INDEPENDENT, JP_SETUP, LOC_ELIM, LOC_MAP, LOC_NONE, LOC_RESERVE,
@@ -333,6 +333,43 @@ def test_attu_3_7_a_melee_ends_when_the_us_retreats(plain):
     state = act(core, state, b.hex(1515))
     assert state.unit_hex[0, a] == b.hex(1515) and state.unit_loc[0, j] == LOC_MAP
     assert state.turn[0] == 4 and state.phase[0] == REFIT_DECISION
+
+
+# -------------------------------------------------------------------------------- 3.8 Step 8
+@pytest.mark.parametrize("retaken", [True, False], ids=["retaken", "held"])
+def test_attu_3_8_victory_is_determined_in_step_8_after_the_melees(plain, retaken):
+    """3.8: Step 8, "Players check to see if either player has won the game" (3.8.1: the U.S. wins
+    if, "during this Step 8, he occupies all six Victory Hexes").  Five companies hold 1425, 2011,
+    2117, 2717 and 3409; in Step 5 the 1-step 2/17 F moves from 3522 into the sixth, Alexei Point
+    (3622, 2 MP), and the game goes on.  In Step 6 the Japanese platoon in 3721 declares Melee
+    against it; in Step 7 (picked for Japan, its only Melee) the company's defensive die, 1,
+    misses.  Retaken: the platoon rolls 0, 1, 1 and eliminates the company (one box on the
+    Casualty Track); Japan declines the advance, and at Step 8 the U.S. holds five Victory Hexes:
+    nobody has won, turn 4 begins.  Held: the platoon rolls 1, 1, 1; the U.S. stays (8.2.1.3), and
+    in round 2 its defensive die 0 eliminates the platoon: at Step 8 the U.S. holds all six and
+    wins on turn 3."""
+    core = plain
+    b = board(core)
+    for name, h in zip(RIFLES[:5], VICTORY_HEXES[:5]):
+        b.place(name, h)
+    company = b.place(RIFLES[5], 3522, steps=1)
+    platoon = b.place(b.japanese(), 3721)
+    assert melee_dice(core, company, 1) == 1 and melee_dice(core, platoon, 1) == 3
+    state = act(core, core.refresh(b.state), b.hex(3522))
+    state = act(core, state, b.hex(3622))
+    assert state.unit_hex[0, company] == b.hex(3622) and not state.terminated[0]
+    state = act(core, state, special(core, END))
+    assert state.acting[0] == JAPAN and not state.terminated[0]
+    state = declare(core, core.force(state, [1] + ([10, 1, 1] if retaken else [1, 1, 1])), 3721, 3622)
+    if retaken:
+        assert state.unit_loc[0, company] == LOC_ELIM and state.phase[0] == ADVANCE
+        state = act(core, state, special(core, END))
+        assert not state.terminated[0] and state.turn[0] == 4 and state.casualties[0] == 1
+    else:
+        assert state.phase[0] == RETREAT_OPTION
+        state = act(core, core.force(state, [10]), special(core, NO))
+        assert state.unit_loc[0, platoon] == LOC_ELIM and state.unit_hex[0, company] == b.hex(3622)
+        assert state.terminated[0] and state.turn[0] == 3 and state.rewards[0, US] == 1.0
 
 
 # ---------------------------------------------------------------------------- 3.8.3 end of game
@@ -885,6 +922,30 @@ def test_attu_14_0_a_casualty_end_is_scored_by_the_chits(chits):
 
 
 # --------------------------------------------------------------------------- 15.0 short scenarios
+def test_attu_12_7_short_scenarios_play_a_portion_of_the_campaign(core):
+    """12.7: "players can opt to play only a portion of the campaign ... Refer to section 15.0".
+    The three scenarios of 15.1-15.3 are offered beside the campaign, each a portion of it: on part
+    of the campaign's land (15.x: "Play is limited to ..."), with part of its U.S. units and 8
+    Unknowns a side of the island (15.1, 15.2: "The Japanese receive 8 Unknown units"; 15.3 both),
+    to a fixed date: May 18 (turn 8) for 15.1, May 22 (turn 12) for 15.2 and 15.3.  The campaign
+    runs until the Komandorski chits say (12.1): no last turn is known at the start, and the
+    earliest is May 24 (turn 14), the Effect chit's first date with a Delay of one turn."""
+    shorts = {"hogs_back": (8, 8), "holtz_bay_jarmin_pass": (12, 8), "linkup": (12, 16)}
+    assert set(shorts) < set(core.scenario_names()) and "campaign" in core.scenario_names()
+    t = core.tables
+    assert (core.init(1, 0).last_turn == -1).all()
+    assert t.ke_turn == 14 and t.effect_chits.min() - TURN_0_DATE == 14 and t.delay_chits.min() == 1
+    sc = core.scenario
+    us_units = (sc.unit_side == US) & sc.unit_in_play
+    for name, (last, unknowns) in shorts.items():
+        c = make_core(name)
+        assert (c.tables.land <= t.land).all() and c.tables.land.sum() < t.land.sum()
+        assert (c.scenario.unit_in_play <= sc.unit_in_play).all()
+        assert ((c.scenario.unit_side == US) & c.scenario.unit_in_play).sum() < us_units.sum()
+        assert ((c.scenario.unit_type == UNKNOWN) & c.scenario.unit_in_play).sum() == unknowns
+        assert (c.init(1, 0).last_turn == last).all() and last < 14
+
+
 @pytest.mark.parametrize("scenario,target,last", [("hogs_back", 2717, 8), ("holtz_bay_jarmin_pass", 2117, 12)])
 def test_attu_15_0_short_scenarios_end_on_their_date_and_need_only_their_target(scenario, target, last):
     """15.1: "capture the Engineer Hill Victory Hex (2717) by the end of May 18th" (turn 8);

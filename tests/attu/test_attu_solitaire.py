@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attu_board import Board, make_core
-from wargym.attu.actions import NO, YES
+from wargym.attu.actions import MELEE_0, NO, SLOT_0, YES
 from wargym.attu.movement import INF, allowance, move_destinations
 from wargym.attu.scenario import FOG, JAPAN, UNKNOWN, US
 from wargym.attu.sequence import DRIVER, fill_mask
@@ -181,7 +181,9 @@ def test_attu_13_3_full_allowance_draws_an_ambush_and_the_japanese_fire_first(co
     assert s.casualties[0] == 0 and start != dest
 
 
-def test_attu_13_3_ambushed_unit_may_withdraw_leaving_the_japanese(core):
+def withdrawn_from_ambush(core) -> tuple[Board, int, int, int, int]:
+    """13.3: an ambush in which everybody misses and the company withdraws: (board, company, the
+    hex it came from, the ambush hex, the number of ambushers)."""
     b, u, container = ambush_board(core)
     dest, mp = full_move(b, u)
     die, n, jp_dice = ambushers(b, container)
@@ -192,11 +194,39 @@ def test_attu_13_3_ambushed_unit_may_withdraw_leaving_the_japanese(core):
     step_game(b.tables, b.arrays, 0, core.tables.nbr.shape[0] + NO)
     assert b.state.phase[0] == RETREAT_OPTION
     came_from = b.state.unit_hex[0, u]
-    assert came_from != dest and core.tables.dist[came_from, dest] == 1
     step_game(b.tables, b.arrays, 0, core.tables.nbr.shape[0] + YES)
+    return b, u, int(came_from), dest, n
+
+
+def test_attu_13_3_ambushed_unit_may_withdraw_leaving_the_japanese(core):
+    b, u, came_from, dest, n = withdrawn_from_ambush(core)
+    assert came_from != dest and core.tables.dist[came_from, dest] == 1
     s = b.state
     assert s.unit_hex[0, u] == came_from and s.phase[0] == ACT_SELECT
     assert ((s.unit_loc[0] == LOC_MAP) & (s.unit_hex[0] == dest) & (core.scenario.unit_side == JAPAN)).sum() == n
+
+
+def test_attu_13_3_ambushers_left_in_the_hex_act_in_the_japanese_step(core):
+    """13.3 with 3.6: after the withdrawal "the Japanese units remain in the hex".  They appeared
+    in the U.S. Player Actions step and struck "as if defending", which is no action of theirs
+    (3.5 names Move, Declare Melee and Ranged Combat): when the U.S. ends its step, Japan's Step 6
+    offers them, and they may declare Melee against the company next to them (8.2).  The company
+    was the U.S. player's only unit, so with the withdrawal its step is over."""
+    b, u, came_from, dest, n = withdrawn_from_ambush(core)
+    s = b.state
+    assert s.acting[0] == JAPAN and s.phase[0] == ACT_SELECT
+    ambush = (s.unit_loc[0] == LOC_MAP) & (s.unit_hex[0] == dest) & (core.scenario.unit_side == JAPAN)
+    assert not s.acted[0, ambush].any()
+    m = np.zeros(s.legal_action_mask.shape[1], dtype=bool)
+    fill_mask(b.tables, b.arrays, 0, m)
+    assert m[dest]
+    step_game(b.tables, b.arrays, 0, dest)
+    if n > 1:                                          # several in the hex: the first of them
+        step_game(b.tables, b.arrays, 0, core.tables.nbr.shape[0] + SLOT_0)
+    assert b.state.phase[0] == ACT_ORDER
+    fill_mask(b.tables, b.arrays, 0, m)
+    toward = list(core.tables.nbr[dest]).index(came_from)
+    assert m[core.tables.nbr.shape[0] + MELEE_0 + toward]
 
 
 def test_attu_13_3_no_ambush_short_of_the_full_allowance(core):

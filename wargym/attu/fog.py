@@ -14,6 +14,12 @@ agents through ``hidden_from``:
   pool, placed face-up.  The Japanese choice of table is made by the default: the table with the
   most Infantry on average (interpretation: the choice comes before the roll, so that is the best).
   Fewer units come when the pool or the stacking limit (4.2) runs short.
+* 2.5 / 8.2 / 3.5: what the counters of the lot decided passes to the Infantry it becomes
+  (``lot_declaration``, ``lot_acted``): a Melee one of them declared is the lot's (the units of a
+  hex that declare name one hex, 8.2, and "must attack if at all possible"), unless the lot is the
+  one attacked (8.2: that ends its own Melee); the lot has acted when one of them declared Melee
+  or every one of them has acted, so Infantry from Unknowns still to act may act (11.3: they join
+  Colonel Yamasaki).
 * 13.2 (solitaire): an Unknown on a Victory Hex gives three Infantry without a roll, drawing from
   the eliminated units when the pool has fewer than three.
 * 15.1/15.2: in the short scenarios a revealed Unknown is eliminated instead of going off-map.
@@ -111,28 +117,65 @@ def pool_draw(T, S, g, loc):
 
 
 @njit(cache=True)
-def place_engaged(S, g, u, h):
-    """Infantry u from the cup into hex h face-up, as units that appear in a fight do (2.5, 13.3)."""
+def place_engaged(S, g, u, h, acted):
+    """Infantry u from the cup into hex h face-up, as units that appear in a fight do (2.5, 13.3);
+    ``acted``: whether it has taken its action this step (3.5)."""
     S.unit_loc[g, u] = LOC_MAP
     S.unit_hex[g, u] = h
     S.unit_steps[g, u] = 1
     S.face_down[g, u] = False
-    S.acted[g, u] = True
+    S.acted[g, u] = acted
 
 
 @njit(cache=True)
-def reveal_unknowns(T, S, g, h, attacker_marks):
-    """2.5: replace every Unknown in hex h by Infantry; returns how many Infantry appeared.  When
-    ``attacker_marks`` is set the new units take over the Unknowns' melee declaration."""
-    target = -1
+def is_unknown_in(T, S, g, u, h):
+    return S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and T.u_type[u] == UNKNOWN \
+        and not S.captured[g, u]
+
+
+@njit(cache=True)
+def lot_declaration(T, S, g, h):
+    """8.2 / 2.5: the hex the Unknowns of hex h have declared Melee against, or -1.  They are
+    revealed as one lot, and the units of a hex that declare all name one hex (8.2), so the
+    declaration of any one of them is the lot's."""
+    for u in range(T.u_side.shape[0]):
+        if is_unknown_in(T, S, g, u, h) and S.melee_target[g, u] >= 0:
+            return S.melee_target[g, u]
+    return -1
+
+
+@njit(cache=True)
+def lot_acted(T, S, g, h):
+    """3.5 / 2.5: the lot of Unknowns in hex h has taken its action: one of them declared Melee
+    (the lot is bound to it, 8.2), or every one of them has acted."""
+    for u in range(T.u_side.shape[0]):
+        if is_unknown_in(T, S, g, u, h) and not S.acted[g, u]:
+            return lot_declaration(T, S, g, h) >= 0
+    return True
+
+
+@njit(cache=True)
+def has_acted(T, S, g, u):
+    """3.5: unit u has taken its action this step; an Unknown answers for its hex's lot, which is
+    revealed into Infantry as one (``lot_acted``)."""
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u] and S.unit_loc[g, u] == LOC_MAP:
+        return lot_acted(T, S, g, S.unit_hex[g, u])
+    return S.acted[g, u]
+
+
+@njit(cache=True)
+def reveal_unknowns(T, S, g, h, defending):
+    """2.5: replace every Unknown in hex h by Infantry; returns how many Infantry appeared.  The
+    Infantry take over the lot's Melee declaration, unless the lot is ``defending`` (attacked in
+    Melee, 8.2), and whether it has acted (``lot_declaration``, ``lot_acted``)."""
     found = False
     for u in range(T.u_side.shape[0]):
-        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and T.u_type[u] == UNKNOWN \
-                and not S.captured[g, u]:
+        if is_unknown_in(T, S, g, u, h):
             found = True
-            target = S.melee_target[g, u]
     if not found:
         return 0
+    target = -1 if defending else lot_declaration(T, S, g, h)
+    acted = lot_acted(T, S, g, h)
     best, best_sum = 0, -1
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
@@ -166,8 +209,8 @@ def reveal_unknowns(T, S, g, h, attacker_marks):
             v = pool_draw(T, S, g, LOC_ELIM)
         if v < 0:
             break
-        place_engaged(S, g, v, h)
-        S.melee_target[g, v] = target if attacker_marks else -1
+        place_engaged(S, g, v, h, acted)
+        S.melee_target[g, v] = target
         placed += 1
     return placed
 

@@ -7,8 +7,8 @@ hit removes one step of the unit its owner picks (or the default of defaults.py)
 steps go on the Casualty Track (8.4).  A Japanese Infantry or Artillery unit hit is eliminated,
 except that Ranged Combat (airpower included, 8.1.6) never eliminates the last Japanese Infantry
 unit in a hex (8.5); an Unknown hit by Ranged Combat goes off-map unrevealed, at most one per
-attack (2.5).  U.S. artillery eliminated as a Melee defender is set aside until the Melee ends,
-for capture (8.2.1.2, 8.2.1.4).
+attack (2.5), and an Unknown never takes a Melee hit (8.5).  U.S. artillery eliminated as a Melee
+defender is set aside until the Melee ends, for capture (8.2.1.2, 8.2.1.4).
 """
 
 import numpy as np
@@ -64,12 +64,14 @@ def hit_unit(T, S, g, u, kind):
 
 @njit(cache=True)
 def may_take_hit(T, S, g, u, kind):
-    """u may be picked for a hit: in the loss pool, and not a second Unknown of one attack."""
+    """u may be picked for a hit: in the loss pool; an Unknown only by Ranged Combat, one of an
+    attack at most (2.5), never in a Melee (8.5: "Unknown units can never take a hit from Melee
+    Combat"; one that did not declare, beside its hex's attackers, takes none of their excess)."""
     if not S.loss_pool[g, u]:
         return False
     if S.unit_loc[g, u] != LOC_MAP:
         return False
-    if T.u_type[u] == UNKNOWN and not S.captured[g, u] and S.loss_unknown_done[g]:
+    if T.u_type[u] == UNKNOWN and not S.captured[g, u] and (S.loss_unknown_done[g] or kind != LOSS_RANGED):
         return False
     return True
 

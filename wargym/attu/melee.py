@@ -2,7 +2,8 @@
 Melees fought during the Player Actions step (11.3.2 Yamasaki's assault, 13.3 ambushes).
 
 Declaring (Step 5/6): a unit that may melee (not artillery, not a depot) names an adjacent enemy
-hex it could move into (no cliff, 5.7); every declaring unit of one hex names the same hex.
+hex it could move into (no cliff, 5.7; no zone closed to it, 10.0, 15.3); every declaring unit of
+one hex names the same hex.
 Resolving (Step 7): the players pick target hexes in turn (U.S. first by day, Japan at night); all
 not-yet-fought units that declared against the hex attack it, every unit in it defends, and nobody
 who fought takes part in another Melee this step.  Unknowns among them are revealed first (2.5).
@@ -30,6 +31,7 @@ from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES, allow_slot
 from wargym.attu.board import is_infantry_like, occupancy, side_of, stack_ok, zoc_of
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
+from wargym.attu.movement import may_enter_zone
 from wargym.attu.ranged import fire_dice, weather_modifier
 from wargym.attu.scenario import ARTILLERY, DEPOT, ENGINEER, IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
@@ -45,13 +47,15 @@ from wargym.jit import njit
 
 @njit(cache=True)
 def declare_direction_ok(T, S, g, u, d, occ):
-    """8.2: unit u may Declare Melee into its neighbour in direction d."""
+    """8.2: unit u may Declare Melee into its neighbour in direction d, an enemy hex it could move
+    into: not across a cliff (5.7), nor into a zone it may not enter (an Unknown into a cleared
+    Victory Zone, 10.0; 15.3's areas)."""
     if not is_infantry_like(T, S, g, u):
         return False
     a = S.unit_hex[g, u]
     t = T.nbr[a, d]
     side = side_of(T, S, g, u)
-    if t < 0 or not T.zoc_reach[a, d] or occ[t] != 1 - side:
+    if t < 0 or not T.zoc_reach[a, d] or occ[t] != 1 - side or not may_enter_zone(T, S, g, u, t):
         return False
     for v in range(T.u_side.shape[0]):  # one target per hex
         if S.unit_loc[g, v] == LOC_MAP and S.unit_hex[g, v] == a and v != u and S.melee_target[g, v] >= 0 \
@@ -184,9 +188,10 @@ def melee_modifier(T, S, g, u, offensive, supplied, surround):
 
 @njit(cache=True)
 def retreat_ok(T, S, g, u, h, jzoc):
-    """8.2.1.3: an adjacent hex the unit could legally move into, not in a Japanese ZOC (a unit
-    rated 0 MP can move nowhere: 5.8 does not apply to it, README)."""
-    if T.u_move[u] <= 0:
+    """8.2.1.3: an adjacent hex the unit could legally move into (stacking, 4.1; its force's area,
+    15.3), not in a Japanese ZOC (a unit rated 0 MP can move nowhere: 5.8 does not apply to it,
+    README)."""
+    if T.u_move[u] <= 0 or not may_enter_zone(T, S, g, u, h):
         return False
     a = S.unit_hex[g, u]
     for d in range(6):
@@ -298,8 +303,8 @@ def start_melee(T, S, g, t):
                 side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1:
             a = S.unit_hex[g, u]
             if T.u_type[u] == UNKNOWN and not S.captured[g, u]:
-                reveal_unknowns(T, S, g, a, True)  # 2.5: attacking Unknowns show themselves
-    reveal_unknowns(T, S, g, t, False)             # 2.5: so do defending ones
+                reveal_unknowns(T, S, g, a, False)  # 2.5: attacking Unknowns show themselves
+    reveal_unknowns(T, S, g, t, True)               # 2.5: so do defending ones
     for u in range(U):
         S.mel_att[g, u] = S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
             side_of(T, S, g, u) == side and T.dist[S.unit_hex[g, u], t] == 1

@@ -11,7 +11,7 @@ bounded by the unit's Movement Allowance:
 * 6.1: entering an enemy ZOC ends the move; a unit that starts in one may not leave it, except at
   night by spending its whole allowance to enter an adjacent hex free of enemy ZOCs;
 * 10.0: Unknowns never enter a cleared Victory Zone; 15.0: hexes outside the play area are not land;
-* 15.3: U.S. forces keep to their areas until the other's target is held; hidden Japanese units
+* 15.3: U.S. forces keep to their areas until their own target is held; hidden Japanese units
   keep to theirs until it is secured.
 """
 

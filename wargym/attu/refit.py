@@ -16,8 +16,8 @@
 
 The Refit Turn's decisions, in 9.0's order: REFIT_ALLOC, INDEPENDENT and DEPOT pick a unit by its
 hex (``step_mask``, ``take_step``; END: ``end_step``), REINF_PICK and REINF_ZONE stage the
-reinforcements, UNKNOWN_PICK and UNKNOWN_DEST move Unknowns, SWAP_PICK and SWAP_PLACE swap
-Infantry for Unknowns.
+reinforcements, UNKNOWN_PICK (by hex, as the others) and UNKNOWN_DEST move Unknowns, SWAP_PICK and
+SWAP_PLACE swap Infantry for Unknowns.
 """
 
 import numpy as np
@@ -302,14 +302,16 @@ def start_refit_turn(T, S, g):
 
 @njit(cache=True)
 def eligible(T, S, g, purpose, u, dist, jzoc):
-    """Unit u may take the Refit Turn step ``purpose``: a refit step (9.1), an Independent (9.3)
-    or a Supply Depot (9.4)."""
+    """Unit u may take the Refit Turn step ``purpose``: a refit step (9.1), an Independent (9.3),
+    a Supply Depot (9.4), or a move of the Japanese Unknowns (9.6)."""
     if purpose == REFIT_ALLOC:
         return refit_ok(T, S, g, u, dist)
     if purpose == INDEPENDENT:
         return independent_ok(T, S, g, u, dist, jzoc)
     if purpose == DEPOT:
         return depot_ok(T, S, g, u, dist, jzoc)
+    if purpose == UNKNOWN_PICK:
+        return unknown_may_move(T, S, g, u)
     return False
 
 
@@ -348,14 +350,16 @@ def end_allocation(T, S, g):
 @njit(cache=True)
 def end_step(T, S, g):
     """END of a Refit Turn step, in 9.0's order: refit, (landing,) Independents, Supply Depots,
-    then the Japanese hide units (9.5) and move Unknowns (9.6)."""
+    then the Japanese hide units (9.5), move Unknowns and swap Infantry for them (9.6)."""
     if S.phase[g] == REFIT_ALLOC:
         end_allocation(T, S, g)
     elif S.phase[g] == INDEPENDENT:
         S.phase[g] = DEPOT
-    else:
+    elif S.phase[g] == DEPOT:
         hide_units(T, S, g, True)  # 9.5
         S.phase[g] = UNKNOWN_PICK
+    else:
+        S.phase[g] = SWAP_PICK     # 9.6: the Unknowns have moved; on to the swaps
 
 
 @njit(cache=True)
@@ -414,15 +418,10 @@ def unknown_may_move(T, S, g, u):
 
 
 @njit(cache=True)
-def unknown_pick(T, S, g, a):
-    """UNKNOWN_PICK (9.6): an Unknown of hex a to move; END: on to the swaps."""
-    if a - T.nbr.shape[0] == END:
-        S.phase[g] = SWAP_PICK
-        return
-    for u in range(T.u_side.shape[0]):
-        if S.unit_hex[g, u] == a and unknown_may_move(T, S, g, u):
-            S.selected[g] = u
-            break
+def unknown_pick(T, S, g, u):
+    """UNKNOWN_PICK (9.6): Unknown u is the one to move (picked by its hex, and by its SLOT when
+    the hex holds several: "any of his on-map Unknown units", whose tables differ)."""
+    S.selected[g] = u
     S.phase[g] = UNKNOWN_DEST
 
 

@@ -3,7 +3,8 @@
     set-up          JP_SETUP (free set-ups) -> US_STAGING -> US_WAIT (12.6) -> landing (9.2)
     Step 1 (3.1)    REFIT_DECISION: yes -> Refit Turn: weather, recovery roll, REFIT_ALLOC ->
                     REINF_PICK/REINF_ZONE -> landing -> INDEPENDENT -> DEPOT -> hiding (9.5) ->
-                    UNKNOWN_PICK/UNKNOWN_DEST -> SWAP_PICK/SWAP_PLACE -> next turn (9.7)
+                    UNKNOWN_PICK (SLOT if several)/UNKNOWN_DEST -> SWAP_PICK/SWAP_PLACE -> next
+                    turn (9.7)
     Step 2 (3.2)    NIGHT_DECISION, then weather (3.3) and airpower (3.4) are rolled
     Steps 5-6       ACT_SELECT (a hex, SLOT if several units) -> ACT_ORDER (move / fire / declare
                     melee / hold) [-> RANGED_TARGET] ; AIR -> AIR_TARGET ; STRIKE ; END
@@ -188,7 +189,8 @@ def start_game(T, S, g):
 def candidates(T, S, g, purpose, h, out):
     """Units of hex h the decision ``purpose`` may pick (ACT_SELECT: the acting side's units that
     have not acted, 3.5; the Refit Turn steps: refit.eligible), in index order; returns the count."""
-    dist = supply_distance(T, S, g) if purpose != ACT_SELECT else np.zeros(1, dtype=np.int32)
+    supplied = purpose == REFIT_ALLOC or purpose == INDEPENDENT or purpose == DEPOT
+    dist = supply_distance(T, S, g) if supplied else np.zeros(1, dtype=np.int32)
     jzoc = zoc_of(T, S, g, JAPAN) if purpose == INDEPENDENT or purpose == DEPOT else np.zeros(1, dtype=np.bool_)
     n = 0
     for u in range(T.u_side.shape[0]):
@@ -210,6 +212,8 @@ def do_unit(T, S, g, purpose, u):
     if purpose == ACT_SELECT:
         S.selected[g] = u
         S.phase[g] = ACT_ORDER
+    elif purpose == UNKNOWN_PICK:
+        unknown_pick(T, S, g, u)
     else:
         take_step(T, S, g, purpose, u)
 
@@ -243,7 +247,8 @@ def slot_mask(T, S, g, m):
 
 @njit(cache=True)
 def refit_unit(T, S, g, a):
-    """REFIT_ALLOC, INDEPENDENT, DEPOT: a hex picks the unit to take the step; END ends the step."""
+    """REFIT_ALLOC, INDEPENDENT, DEPOT, UNKNOWN_PICK: a hex picks the unit to take the step (or the
+    Unknown to move); END ends the step."""
     if a - T.nbr.shape[0] == END:
         end_step(T, S, g)
     else:
@@ -417,7 +422,9 @@ def decider(T, S, g):
     if ph == ACT_SELECT or ph == ACT_ORDER or ph == AIR_TARGET or ph == RANGED_TARGET:
         return S.acting[g]
     if ph == SLOT:
-        return S.acting[g] if S.slot_for[g] == ACT_SELECT else US
+        if S.slot_for[g] == ACT_SELECT:
+            return S.acting[g]
+        return JAPAN if S.slot_for[g] == UNKNOWN_PICK else US
     if ph == LOSS:
         return S.loss_side[g]
     if ph == FRIENDLY_FIRE:
@@ -448,7 +455,7 @@ def apply(T, S, g, a):
         refit_decision(T, S, g, a)
     elif ph == NIGHT_DECISION:
         night_decision(T, S, g, a)
-    elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT:
+    elif ph == REFIT_ALLOC or ph == INDEPENDENT or ph == DEPOT or ph == UNKNOWN_PICK:
         refit_unit(T, S, g, a)
     elif ph == SLOT:
         pick_slot(T, S, g, a)
@@ -456,8 +463,6 @@ def apply(T, S, g, a):
         reinforcement_pick(T, S, g, a)
     elif ph == REINF_ZONE:
         reinforcement_zone(T, S, g, a)
-    elif ph == UNKNOWN_PICK:
-        unknown_pick(T, S, g, a)
     elif ph == UNKNOWN_DEST:
         unknown_dest(T, S, g, a)
     elif ph == SWAP_PICK:

@@ -231,7 +231,7 @@ def place_ambush(T, S, g, h, count):
         u = pool_draw(T, S, g, LOC_RESERVE)
         if u < 0:
             break
-        place_engaged(S, g, u, h)
+        place_engaged(S, g, u, h, False)  # 3.6: they have their own Player Actions step to come
         placed += 1
     return placed
 

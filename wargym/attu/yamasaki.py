@@ -12,15 +12,19 @@ Yamasaki from the first turn); Unknowns of the hex are revealed when it
 is activated and join as the Infantry they become; Artillery cannot assault and stays behind; the
 group's allowance is twice the smallest allowance among its units (night and rain applied first);
 the reversed order holds for every round of the Yamasaki Melee; a U.S. retreat (8.2.1.3) lets the
-group into the hex but ends its move, since only an elimination lets it continue.
+group into the hex but ends its move, since only an elimination lets it continue.  In solitaire play
+13.4 ("Colonel Yamasaki") takes the place of the activation: the Japanese have no player to choose
+it (11.0).
 """
 
 from wargym.attu.actions import END
 from wargym.attu.board import is_infantry_like, occupancy, side_of
-from wargym.attu.fog import reveal_unknowns
+from wargym.attu.fog import has_acted, reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
-from wargym.attu.state import ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, YAMA_MOVE
+from wargym.attu.state import (
+    ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, OPT_SOLITAIRE, YAMA_MOVE,
+)
 from wargym.attu.victory import update_zones
 from wargym.jit import njit
 
@@ -39,18 +43,22 @@ def infantry_steps(T, S, g):
 
 @njit(cache=True)
 def may_activate(T, S, g, h):
-    """Hex h holds a Japanese unit that may join the assault and has not acted."""
+    """Hex h holds a Japanese unit that may join the assault and has not acted (its Unknowns as
+    the lot they are revealed in, fog.has_acted)."""
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and side_of(T, S, g, u) == JAPAN \
-                and is_infantry_like(T, S, g, u) and not S.acted[g, u]:
+                and is_infantry_like(T, S, g, u) and not has_acted(T, S, g, u):
             return True
     return False
 
 
 @njit(cache=True)
 def available(T, S, g):
-    """The YAMASAKI action is offered: heroes in play, unused, Japan acting, four steps or fewer."""
-    if not T.opts[OPT_HEROES] or S.heroes_used[g, HERO_YAMASAKI] or S.acting[g] != JAPAN:
+    """The YAMASAKI action is offered: heroes in play, unused, Japan acting, four steps or fewer;
+    never in solitaire play, where 13.4 is Colonel Yamasaki's rule (melee.melee_dice)."""
+    if not T.opts[OPT_HEROES] or T.opts[OPT_SOLITAIRE] or S.heroes_used[g, HERO_YAMASAKI]:
+        return False
+    if S.acting[g] != JAPAN:
         return False
     if infantry_steps(T, S, g) > 4:
         return False
@@ -62,7 +70,8 @@ def available(T, S, g):
 
 @njit(cache=True)
 def activate(T, S, g, h):
-    """Hex h's group: its Unknowns revealed, every unit that may melee and has not acted."""
+    """Hex h's group: its Unknowns revealed (as Infantry that have acted only if the lot had,
+    fog.lot_acted), every unit that may melee and has not acted."""
     S.heroes_used[g, HERO_YAMASAKI] = True
     reveal_unknowns(T, S, g, h, False)
     mp = 1000

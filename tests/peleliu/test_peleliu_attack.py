@@ -367,6 +367,45 @@ def test_peleliu_7_1_units_in_command_act_free():
     assert is_free(b.T, b.S, 0, t) and not is_free(b.T, b.S, 0, b.unit("K/3/7"))
 
 
+def command_board(commanders) -> tuple[Board, int]:
+    """The revealed J16 in A8 (0216, nothing else on the map, so A8's is the only live field);
+    B/1/5 in 0215 next to it, with HQ/1/5; the artillery Art/1/11 in 0415, two hexes from 0216 (in
+    range: U), in no field of fire; ``commanders``: the regimental HQs and their hexes."""
+    b = Board(turn=7)
+    assert b.dist(415, 216) == 2 and b.dots_in(415) == {} and b.sc.us_range[b.unit("Art/1/11"), 1] >= 2
+    j = b.jp(216, "J16", rev=True)
+    b.us("B/1/5", 215)
+    b.us("HQ/1/5", 215)
+    b.us("Art/1/11", 415)
+    for name, hexnum in commanders:
+        b.us(name, hexnum)
+    us.start_actions(b.T, b.S, 0)
+    return b, j
+
+
+@pytest.mark.parametrize("commanders,valid", [
+    ((("RHQ/5", 316),), True),                  # RHQ/5 next to 0215 and 0415: commands both
+    ((("RHQ/5", 516),), False),                 # RHQ/5 commands the artillery; B/1/5 only HQ/1/5's
+    ((("RHQ/5", 516), ("RHQ/1", 214)), False),  # B/1/5 in RHQ/1's command, the artillery in RHQ/5's
+])
+def test_peleliu_8_1_artillery_joins_an_attack_of_infantry_its_own_regimental_hq_commands(commanders, valid):
+    """8.1: artillery joins an attack "in command of a regimental HQ that is also commanding at least
+    one infantry unit attacking the position".  B/1/5 (0215) is in command of the infantry/HQ HQ/1/5
+    stacked with it (7.1, 10.3), and of a regimental HQ next to it; Art/1/11 (0415) of a regimental
+    HQ next to it.  RHQ/5 in 0316 is next to both: the attack by B/1/5 and the artillery is valid.
+    RHQ/5 in 0516 is next to the artillery only (three hexes from 0215): B/1/5's infantry/HQ is not
+    a regimental HQ, nor is RHQ/1 in 0214 (next to 0215, two hexes from 0415) the artillery's:
+    not valid.  B/1/5 alone is valid in every case."""
+    b, j = command_board(commanders)
+    assert b.dist(316, 215) == b.dist(316, 415) == 1 and b.dist(516, 415) == 1 and b.dist(516, 215) == 3
+    assert b.dist(214, 215) == 1 and b.dist(214, 415) == 2
+    s, h = b.state, b.hex(216)
+    s.att_units[0, b.unit("B/1/5")] = True
+    assert us.attack_valid(b.T, b.S, 0, h)
+    s.att_units[0, b.unit("Art/1/11")] = True
+    assert bool(us.attack_valid(b.T, b.S, 0, h)) == valid
+
+
 def test_peleliu_9_4_tactical_reinforcement_revealed_in_an_attack():
     """9.4: J22 (1, BR) in clear A1 (0410) with face-down depth marker 0, a Tactical Reinforcement;
     B/1/5 (7, BR) attacks from 0411: 7 vs 1 -> 'triple', lower section, unit + unrevealed depth ->

@@ -261,9 +261,9 @@ def start_actions(T, S, g):
     set_command(T, S, g, night(T, S, g))
     S.actions_left[g] = 2
     S.cancels[g] = 0
+    S.hq_moved[g] = 0
     for u in range(S.us_loc.shape[1]):
         S.us_acted[g, u] = False
-        S.hq_moved[g, u] = False
         S.us_from[g, u] = -1
         S.att_units[g, u] = False
         S.us_start[g, u] = S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1
@@ -566,11 +566,10 @@ def attack_valid(T, S, g, h):
             if not ok:
                 return False
         elif t == ART:
-            by = S.us_cmd_by[g, u]
             ok = False
-            for v in range(NU):  # a regimental HQ commanding the artillery and an attacking infantry unit
+            for v in range(NU):  # a regimental HQ (or CP) commanding the artillery and an attacking infantry unit
                 if S.att_units[g, v] and (T.us_type[v] == INF or T.us_type[v] == HEAVY) and S.us_cmd[g, v] \
-                        and (by < 0 or S.us_cmd_by[g, v] == by or S.us_cmd_by[g, v] < 0):
+                        and (T.opts[OPT_BNR] or (S.us_cmd_by[g, v] & S.us_cmd_by[g, u]) != 0):
                     ok = True
             if not ok:
                 return False
@@ -1049,8 +1048,6 @@ def execute_move(T, S, g):
     for u in range(NU):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
-            if T.us_type[u] == REG_HQ:
-                S.hq_moved[g, u] = True
     lost = False
     if f >= 0 and not night(T, S, g) and not infiltration_shielded(T, S, g, a, x, f):
         any_check = False
@@ -1123,9 +1120,19 @@ def finish_move(T, S, g, cliff):
     p = T.hex_pos[x]
     if p >= 0 and T.pos_art[p]:
         S.art_gone[g, p] = True  # 6.51: moved into, so occupied solely by U.S. units
+    hqs_moved(T, S, g)
     mark_auf(T, S, g, S.att_units[g], -1)
     reveal_forts(T, S, g)
     clear_order(T, S, g)
+
+
+@njit(cache=True)
+def hqs_moved(T, S, g):
+    """7.34: the HQs among the units moving (a move, or an infantry/HQ entering an enemy hex, 7.4)
+    give no more free actions this phase."""
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u] and (T.us_type[u] == REG_HQ or T.us_type[u] == INF_HQ):
+            S.hq_moved[g] |= np.int64(1) << u
 
 
 @njit(cache=True)
@@ -1148,6 +1155,7 @@ def execute_enter(T, S, g):
             S.us_acted[g, u] = True
             S.us_from[g, u] = S.us_hex[g, u]
             S.us_hex[g, u] = x
+    hqs_moved(T, S, g)
     mark_auf(T, S, g, S.att_units[g], -1)
     clear_order(T, S, g)
 

@@ -572,6 +572,19 @@ def test_peleliu_7_34_moved_infantry_hq_no_longer_gives_free_actions():
     assert int(b.state.actions_left[0]) == 1
 
 
+@pytest.mark.parametrize("cp", [True, False])
+def test_peleliu_14_0_a_command_post_may_not_move(cp):
+    """14.0: "A CP may not move but gains a command range".  RHQ/5 in 1019 on turn 9, a command post
+    (range box 0) or not: as a CP it is not offered in the Action Phase and has no destination;
+    as an HQ it moves (7.3)."""
+    b = Board(turn=9)
+    q = b.us("RHQ/5", 1019)
+    b.state.cp[0, q] = 0 if cp else -1
+    action_phase(b)
+    assert ("RHQ/5" in offered(b)) == (not cp)
+    assert (len(targets(b, "RHQ/5")) > 0) == (not cp)
+
+
 def test_peleliu_16_0_night_moves_one_hex():
     """16.0 VI: at night U.S. units move only one hex: B/1/5 in 1019 on turn 13 reaches exactly
     its six neighbours (all open ground)."""

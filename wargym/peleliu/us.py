@@ -362,8 +362,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
     t = T.us_type[u]
     n = 0
     preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
-    if free_only and not preservation:
-        return 0
+    if (free_only and not preservation) or S.cp[g, u] >= 0:
+        return 0  # 14.0: a command post may not move
     bnr_night = is_night(T, S, g)
     maxd = 1 if night(T, S, g) or free_only or bnr_night else 3  # 16.0, 18.21
     dist = np.full(H, 99, np.int16)
@@ -445,6 +445,8 @@ def may_move(T, S, g, u, occ, live):
     hex (a paid move when the actions allow, else the free preservation move, 7.35)."""
     a = S.us_hex[g, u]
     t = T.us_type[u]
+    if S.cp[g, u] >= 0:
+        return False  # 14.0: a command post may not move
     if is_night(T, S, g):
         buf = np.zeros(T.land.shape[0], np.int8)
         return move_targets_on(T, S, g, u, buf, False, occ, live) > 0  # 18.21

@@ -406,6 +406,20 @@ def test_peleliu_8_1_artillery_joins_an_attack_of_infantry_its_own_regimental_hq
     assert bool(us.attack_valid(b.T, b.S, 0, h)) == valid
 
 
+@pytest.mark.parametrize("regimental", [True, False])
+def test_peleliu_8_25_only_a_regimental_hq_lends_its_radio(regimental):
+    """8.25: "US regimental HQ units possess radios ... A US unit attacking a Japanese position from
+    an adjacent hex when in command of an HQ may include the HQ's radio"; 10.3 lists no radio among
+    an infantry/HQ's capabilities.  B/1/5 attacks J16 (0216) from 0215, in command of HQ/1/5 stacked
+    with it, and of RHQ/5 in 0316 or not: the attack has the radio (RD) only with RHQ/5."""
+    b, j = command_board((("RHQ/5", 316),) if regimental else ())
+    assert b.state.us_cmd[0, b.unit("B/1/5")]
+    assert not weapons_of(b.T, b.S, 0, b.unit("B/1/5"), 1) & W_RD
+    b.state.att_units[0, b.unit("B/1/5")] = True
+    strength, weapons, hero = combat.attack_values(b.T, b.S, 0, b.hex(216), j)
+    assert bool(weapons & W_RD) == regimental
+
+
 def test_peleliu_9_4_tactical_reinforcement_revealed_in_an_attack():
     """9.4: J22 (1, BR) in clear A1 (0410) with face-down depth marker 0, a Tactical Reinforcement;
     B/1/5 (7, BR) attacks from 0411: 7 vs 1 -> 'triple', lower section, unit + unrevealed depth ->

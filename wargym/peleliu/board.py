@@ -599,6 +599,21 @@ def is_free(T, S, g, u):
     return False
 
 
+@njit(cache=True)
+def regimental_command(T, S, g, u):
+    """Unit u is in command of a regimental HQ or a command post (10.21, 14.3; always in BNR,
+    18.32), not only of an infantry/HQ, which carries no radio (8.25, 10.3)."""
+    if not S.us_cmd[g, u]:
+        return False
+    if T.opts[OPT_BNR]:
+        return True
+    by = S.us_cmd_by[g, u]
+    for q in range(S.us_loc.shape[1]):
+        if (by >> q) & 1 and T.us_type[q] == REG_HQ:
+            return True
+    return False
+
+
 # ------------------------------------------------------------------------------------ unit values
 @njit(cache=True)
 def unit_range(T, S, g, u):

@@ -11,7 +11,7 @@ from wargym.jit import njit
 from wargym.peleliu.bnr import cave_colour, mark_auf, reduce_fort
 from wargym.peleliu.board import (
     across_blocked, depth_hidden, fort_at, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
-    jp_requires, lose_step, remove_depth, weapons_of,
+    jp_requires, lose_step, regimental_command, remove_depth, weapons_of,
 )
 from wargym.peleliu.forces import night, reveal_depth_marker
 from wargym.peleliu.scenario import (
@@ -67,8 +67,8 @@ def attack_values(T, S, g, h, j):
         strength += T.us_strength[u, S.us_steps[g, u]]
         weapons |= weapons_of(T, S, g, u, d)
         if d == 1:
-            if S.us_cmd[g, u] or T.opts[OPT_BNR]:
-                weapons |= W_RD  # 8.25 (18.32: always in command in BNR)
+            if regimental_command(T, S, g, u):
+                weapons |= W_RD  # 8.25: the regimental HQ's radio (not an infantry/HQ's, 10.3; BNR 18.32)
             if S.hero[g, u] == HERO:
                 hero = True
     if S.att_marker[g] >= 0:

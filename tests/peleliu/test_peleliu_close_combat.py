@@ -139,6 +139,22 @@ def test_peleliu_8_6_close_combat_example_0216():
     assert int(s.loss_box[0]) == 1
 
 
+def test_peleliu_8_62_exhausted_attackers_go_back_toward_their_own_entry_hexes():
+    """8.62: "Place US units surviving a close combat in a land hex or hexes adjacent to the CC hex
+    and closest to the direction from which they entered".  The close combat example with HQ/1/5
+    entering 0216 from 0316 (jungle, next to 0216) instead of 0215: the same cards, the same step
+    losses and the same exhaustion; C/1/5 goes back to 0215, HQ/1/5 to 0316, both disrupted."""
+    b, j = example_board()
+    assert 316 in b.neighbours(216) and b.sc.land[b.hex(316)]
+    b.state.us_from[0, b.unit("HQ/1/5")] = b.hex(316)
+    b.force(EXAMPLE_CARDS)
+    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    play_out(b, ["C/1/5", "HQ/1/5"])
+    assert (b.steps("C/1/5"), b.steps("HQ/1/5")) == (2, 1) and b.state.jp_dis[0, j] and b.jp_where(j) == 216
+    assert (b.where("C/1/5"), b.where("HQ/1/5")) == (215, 316)
+    assert b.dis("C/1/5") == b.dis("HQ/1/5") == DIS_NEW
+
+
 def test_peleliu_8_6_example_disruption_after_us_card_1():
     """The same example stopped at the second step loss (Japanese card 3): by then US card 1 has
     disrupted J16 and Heroism and the blue have emptied the Japanese pile, Reinforce added one

@@ -325,9 +325,9 @@ def end_cc(T, S, g):
         # 8.62 exhaustion: defenders stay, disrupted; attackers go back, disrupted
         if kind == CC_US_INIT:
             S.jp_dis[g, j] = True
-            x = retreat_hex(T, S, g, h, False)
-            for u in range(NU):
+            for u in range(NU):  # each toward the hex it entered from ("a land hex or hexes")
                 if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+                    x = nearest_beside(T, S, g, h, S.us_from[g, u], False)
                     if x >= 0:
                         S.us_hex[g, u] = x
                     disrupt_us(T, S, g, u, True)
@@ -458,14 +458,21 @@ def withdrawal_hexes(T, S, g, h, m):
 
 @njit(cache=True)
 def retreat_hex(T, S, g, h, withdrawal):
-    """8.62: the land hex next to the combat closest to where the U.S. units came from; 8.63: among
-    the withdrawal hexes (withdrawal_hexes: those with U.S. communication when any), the closest to
-    where they came from.  -1 when there is none."""
+    """The default hex of 8.63's withdrawal ("then you choose"): nearest_beside the hex the first
+    U.S. unit entered the combat from (none when the Japanese attacked: the U.S. defended)."""
     src = -1
     for u in range(S.us_loc.shape[1]):
-        if S.cc_units[g, u] and S.us_from[g, u] >= 0:
+        if S.cc_units[g, u] and S.us_from[g, u] >= 0 and S.cc_kind[g] == CC_US_INIT:
             src = S.us_from[g, u]
             break
+    return nearest_beside(T, S, g, h, src, withdrawal)
+
+
+@njit(cache=True)
+def nearest_beside(T, S, g, h, src, withdrawal):
+    """8.62: the land hex next to the combat hex h closest to ``src``, the hex a unit entered from
+    (-1: none, the first open direction); 8.63 (``withdrawal``): among the withdrawal hexes
+    (withdrawal_hexes: those with U.S. communication when any).  -1 when there is none."""
     allowed = np.zeros(T.land.shape[0], np.bool_)
     if withdrawal:
         withdrawal_hexes(T, S, g, h, allowed)

@@ -155,6 +155,43 @@ def test_peleliu_8_62_exhausted_attackers_go_back_toward_their_own_entry_hexes()
     assert b.dis("C/1/5") == b.dis("HQ/1/5") == DIS_NEW
 
 
+def test_peleliu_8_7_reinforce_drawing_a_tactical_reinforcement_brings_its_unit():
+    """8.7 Reinforce: "if the participating Japanese unit has no depth marker, draw and place a depth
+    marker, revealed"; 9.4: a depth marker revealed to be a Tactical Reinforcement leaves play and
+    a reserve unit enters "after resolving the combat" (no card for it).  B/1/5 (1 step, no
+    flamethrower) entered A8 (0216, blue, clear) from 0215 against the revealed J21 (strength 2, FT
+    BR) over its face-down depth marker 0, a Tactical Reinforcement; the pool holds only marker 1,
+    another.  Step 1 reveals marker 0: out of play, a reinforcement due; piles: U.S. 1 (one step),
+    Japanese 1 (the unit; no depth now, strength 2 < 4, no CC, clear).  Japanese card 1 (27:
+    Reinforce, no blue): a card added to the Japanese pile and marker 1 placed revealed: a Tactical
+    Reinforcement too, out of play, a second reinforcement due.  Withdrawal declined; U.S. card
+    (10) and Japanese card 2 (9): no blue, no event.  Exhaustion (8.62): B/1/5 back to 0215, J21
+    disrupted in 0216, without depth.  Then the two reserve units enter the empty position hexes
+    nearest to 0216: A3 and A17 (two hexes; equally close to B/1/5, three hexes: A3 first, the
+    lower number, then A17)."""
+    b = Board(turn=7)
+    assert b.sc.dm_tr[0] and b.sc.dm_tr[1] and event(b, 27) == "reinforce"
+    assert not any(shows(b, n, BLUE) for n in (27, 9, 10)) and event(b, 9) == event(b, 10) == "none"
+    assert {pid: b.dist(216, b.pos_hexnum(pid)) for pid in ("A3", "A17")} == {"A3": 2, "A17": 2}
+    assert all(b.dist(216, h) > 2 for h in map(b.number, b.sc.pos_hex) if h not in (216, b.pos_hexnum("A3"),
+                                                                                     b.pos_hexnum("A17")))
+    assert b.dist(215, b.pos_hexnum("A3")) == b.dist(215, b.pos_hexnum("A17")) == 3
+    j = b.jp(216, "J21", rev=True, depth=0)
+    b.depth_pool(1)
+    b.reserve("J40", "J41")
+    u = b.us("B/1/5", 216, steps=1)
+    b.state.us_from[0, u] = b.hex(215)
+    b.force([10, 27, 9])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    assert piles(b) == (1, 1)
+    play_out(b, [])
+    s = b.state
+    assert b.forced_left == 0 and s.dm_loc[0, 0] == s.dm_loc[0, 1] == DM_OUT and s.jp_depth[0, j] == -1
+    assert b.where("B/1/5") == 215 and b.jp_where(j) == 216 and s.jp_dis[0, j]
+    placed = {b.jp_where(b.jp_unit(n)) for n in ("J40", "J41")}
+    assert placed == {b.pos_hexnum("A3"), b.pos_hexnum("A17")}
+
+
 def test_peleliu_8_6_example_disruption_after_us_card_1():
     """The same example stopped at the second step loss (Japanese card 3): by then US card 1 has
     disrupted J16 and Heroism and the blue have emptied the Japanese pile, Reinforce added one

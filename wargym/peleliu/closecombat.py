@@ -32,7 +32,7 @@ def start_cc(T, S, g, h, j, kind, colour):
     S.cc_colour[g] = colour
     S.cc_withdraw[g] = 0
     S.cc_to[g] = -1
-    S.cc_tr[g] = False
+    S.cc_tr[g] = 0
     S.cc_hits[g] = 0
     NU = S.us_loc.shape[1]
     S.jp_rev[g, j] = True
@@ -271,12 +271,14 @@ def cc_event(T, S, g, ev, side):
 
 @njit(cache=True)
 def add_cc_depth(T, S, g, j):
-    """8.7: a depth marker placed revealed (a counterattack marker flips to its depth side)."""
+    """8.7: a depth marker placed revealed (a counterattack marker flips to its depth side); one
+    that reads Tactical Reinforcement leaves play and brings its reserve unit after the combat (9.4,
+    reveal_depth_marker)."""
     ca = S.jp_ca[g, j]
     if ca >= 0:
         S.dm_rev[g, ca] = True
-    elif not T.jp_tank[j]:
-        give_depth(T, S, g, j, True)
+    elif not T.jp_tank[j] and give_depth(T, S, g, j, False):
+        reveal_depth_marker(T, S, g, j)
 
 
 @njit(cache=True)
@@ -351,7 +353,7 @@ def end_cc(T, S, g):
         p = T.hex_pos[S.jp_hex[g, j]]
         if p >= 0 and not T.pos_prov[p] and T.pos_beachfire[p]:
             leave_ca(T, S, g, j)
-    if S.cc_tr[g]:
+    for _ in range(S.cc_tr[g]):
         tactical_reinforcement(T, S, g, h, False)  # 9.4: after the combat
     taken(T, S, g, h)  # 19.2, 19.5: a fortified hex held solely by U.S. units loses its marker
     for u in range(NU):
@@ -360,7 +362,7 @@ def end_cc(T, S, g):
     S.cc_jp[g] = -1
     S.cc_withdraw[g] = 0
     S.cc_to[g] = -1
-    S.cc_tr[g] = False
+    S.cc_tr[g] = 0
     S.cc_hits[g] = 0
 
 

@@ -198,7 +198,7 @@ class State(BaseState):
     cc_next: np.ndarray = var("int8", low=0, high=1)
     cc_withdraw: np.ndarray = var("int8", low=0, high=3)
     cc_to: np.ndarray = var("int16", high="H-1", **NONE)   # 8.63: the hex the withdrawing units chose
-    cc_tr: np.ndarray = var("bool")
+    cc_tr: np.ndarray = var("int8", low=0, high="D")  # 9.4: tactical reinforcements due after the combat
     cc_hits: np.ndarray = var("int8", low=0, high=2)  # 8.6: a card's hit and a Withdrawal hit, taken before the next card
     # Bloody Nose Ridge (18.0)
     rupertus: np.ndarray = var("bool")               # General Rupertus in command (18.32)

@@ -29,7 +29,7 @@ from wargym.peleliu.victory import catastrophic_now
 def targets(b: Board, name: str, free_only: bool = False) -> dict[int, int]:
     out = np.zeros(b.sc.num_hexes, np.int8)
     us.move_targets(b.T, b.S, 0, b.unit(name), out, free_only)
-    return {b.number(h): int(out[h]) for h in np.nonzero(out)[0]}
+    return {b.number(h): int(out[h]) for h in np.nonzero(out)[0] if out[h] != 4}  # 4: only as a partner
 
 
 def move(b: Board, to: int, *names: str) -> bool:
@@ -163,6 +163,34 @@ def test_peleliu_7_33_hq_may_not_infiltrate_alone():
     b.state.us_loc[0, b.unit("B/1/5")] = 0
     b.us("HQ/1/5", 615)
     assert 516 not in targets(b, "HQ/1/5")
+
+
+def test_peleliu_7_33_hq_moves_with_a_regular_unit_attempting_infiltration():
+    """7.33: "Regimental HQs and infantry HQs may not attempt an infiltration move on their own, but
+    may move with a regular unit attempting infiltration."  HQ/1/5 stacked with B/1/5 in 0615: alone
+    it is not offered 0516; B/1/5 moving there is offered HQ/1/5 as its stack partner (7.21).  The
+    card drawn, 17, shows blue (B5's colour) and the circle: B/1/5 (circle) loses a step, HQ/1/5
+    (the HQ star, no target symbol) does not; the move is completed: both stand in 0516."""
+    b = infiltration_board()
+    b.us("HQ/1/5", 615)
+    action_phase(b)
+    assert b.symbol("B/1/5") == "circle" and b.symbol("HQ/1/5") == "star"
+    assert 516 not in targets(b, "HQ/1/5") and targets(b, "B/1/5")[516] == 2
+    step(b, "HQ/1/5")
+    if b.state.phase[0] == P_ACT_ORDER:
+        step(b, MOVE)
+    assert ("hex", 516) not in offered(b)
+    step(b, NO)
+    step(b, "B/1/5")
+    if b.state.phase[0] == P_ACT_ORDER:
+        step(b, MOVE)
+    step(b, 516)
+    assert offered(b) == {"HQ/1/5", NO}
+    b.force([17])
+    step(b, "HQ/1/5")
+    assert b.forced_left == 0 and b.steps("B/1/5") == 3 and b.steps("HQ/1/5") == 2
+    step(b, YES)                                       # complete the move
+    assert b.where("B/1/5") == b.where("HQ/1/5") == 516
 
 
 def test_peleliu_7_35_preservation_move_free():

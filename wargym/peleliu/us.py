@@ -355,7 +355,9 @@ def move_targets(T, S, g, u, out, free_only):
 def move_targets_on(T, S, g, u, out, free_only, occ, live):
     """7.3: hexes unit u may move to (1-3 hexes, stopping per 7.31, cliffs per 7.32; one hex at
     night, 16.0); ``free_only``: only the free preservation move (7.35).  out[h] = 1 a move, 2 a
-    move that is an infiltration (7.33), 3 a cliff crossing."""
+    move that is an infiltration (7.33), 3 a cliff crossing, 4 (an HQ) an infiltration it may make
+    only with a regular unit (7.33, as the partner of its move: partner_mask; not counted in the
+    number returned, the unit's own destinations)."""
     H = T.land.shape[0]
     out[:] = 0
     a = S.us_hex[g, u]
@@ -385,16 +387,17 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                 dist[x] = step
                 kind = 1
                 if step == 1 and infiltration(T, S, g, a, x, occ, live) >= 0:
-                    if t == ART or t == REG_HQ or t == INF_HQ:
-                        continue  # 7.33: artillery never, HQs not on their own
-                    kind = 2
-                if free_only and (T.beach_box[x] >= 0 or kind == 2):
+                    if t == ART:
+                        continue  # 7.33: artillery never
+                    kind = 4 if t == REG_HQ or t == INF_HQ else 2  # 7.33: HQs not on their own
+                if free_only and (T.beach_box[x] >= 0 or kind == 2 or kind == 4):
                     continue
                 if bnr_night and not night_move_ok(T, S, g, u, x, occ):
                     continue
                 if out[x] == 0:
                     out[x] = kind
-                    n += 1
+                    if kind != 4:
+                        n += 1
                 if not stop_hex(T, S, g, x, live, occ):
                     nxt[m] = x
                     m += 1
@@ -870,7 +873,7 @@ def dest_mask(T, S, g, u, m, H):
         move_targets_on(T, S, g, u, free, True, occ, live)
     n = 0
     for h in range(H):
-        if buf[h] > 0 or free[h] > 0:
+        if (buf[h] > 0 and buf[h] != 4) or free[h] > 0:  # 4: an HQ's infiltration, only as a partner
             m[h] = True
             n += 1
     return n
@@ -892,9 +895,7 @@ def partner_mask(T, S, g, u, m, H):
         if S.order[g] == O_MOVE:
             move_targets_on(T, S, g, v, buf, False, occ, live)
             if buf[S.target[g]] == 0:
-                continue
-            if buf[S.target[g]] == 2 and (T.us_type[v] == ART):
-                continue
+                continue  # (an HQ may join the infiltration of a regular unit, 4: 7.33)
         elif S.order[g] == O_ENTER:
             if not infantryish(T, v) or S.us_start[g, v] != S.us_hex[g, v]:
                 continue

@@ -102,12 +102,13 @@ def drift_mask(T, S, g, b, c, m, H):
 
 @njit(cache=True)
 def land_mask(T, S, g, u, m):
-    """5.2: a beach hex of the unit's box with room (two units, regimental HQs aside)."""
+    """5.2: a beach hex of the unit's box with room (two units, regimental HQs aside) and no Japanese
+    unit (a counterattack unit that won a close combat there stays, 8.61)."""
     b = S.us_hex[g, u]
     n = 0
     for k in range(T.box_beach.shape[1]):
         h = T.box_beach[b, k]
-        if h < 0 or not T.in_play[h]:
+        if h < 0 or not T.in_play[h] or jp_at(T, S, g, h) >= 0:
             continue
         if T.us_type[u] == REG_HQ or stack_count(T, S, g, h) < 2:
             m[h] = True
@@ -126,7 +127,7 @@ def may_wait(T, S, g, u):
     room = 0
     for k in range(T.box_beach.shape[1]):
         h = T.box_beach[b, k]
-        if h >= 0 and T.in_play[h]:
+        if h >= 0 and T.in_play[h] and jp_at(T, S, g, h) < 0:
             room += max(0, 2 - stack_count(T, S, g, h))
     left = 0
     for v in range(S.us_loc.shape[1]):

@@ -23,8 +23,8 @@ from wargym.data import config_path, load_yaml
 from wargym.peleliu import combat, us
 from wargym.peleliu.actions import NO, RESOLVE, UNIT_0, num_actions
 from wargym.peleliu.board import set_command, step_loss, weapons_of
-from wargym.peleliu.scenario import W_FL, W_RD
-from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK, US_ELIM, US_MAP
+from wargym.peleliu.scenario import COLOURS, SYMBOLS, W_FL, W_RD
+from wargym.peleliu.state import DIS_NEW, DM_OUT, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK, US_ELIM, US_MAP
 
 CHARTS = load_yaml(config_path("peleliu", "charts.yaml"))
 
@@ -418,6 +418,29 @@ def test_peleliu_8_25_only_a_regimental_hq_lends_its_radio(regimental):
     b.state.att_units[0, b.unit("B/1/5")] = True
     strength, weapons, hero = combat.attack_values(b.T, b.S, 0, b.hex(216), j)
     assert bool(weapons & W_RD) == regimental
+
+
+def test_peleliu_8_4_barrage_off_a_position_reads_the_counterattack_marker_colour():
+    """8.4: a barrage crosses the card's colours with the Japanese unit's colour; off a position a
+    unit has none printed, and 13.44 / 8.64 give a unit in counterattack stance its marker's colour
+    (a tank its counter's).  J21 in counterattack stance with marker 59 (purple, depth side up) in
+    1019 (clear, no position); Art/1/11 (strength 4, triangle) barrages it with card 5 (purple,
+    triangle): 'colour and symbol', column 4 -> disrupted and the depth eliminated (13.46: the
+    marker turns to its side without depth; the unit stays in stance)."""
+    assert CHARTS["barrage_columns"][3] == 4
+    assert set(CHARTS["barrage_table"]["colour_and_symbol"][3]) >= {"jp_disrupt", "depth_elim"}
+    b = Board(turn=7)
+    purple = COLOURS.index("purple")
+    assert b.sc.hex_pos[b.hex(1019)] < 0 and b.terrain(1019) == "clear" and b.sc.dm_colour[59] == purple
+    assert purple in b.sc.card_colour[card(5)] and b.sc.card_symbol[card(5)] == SYMBOLS.index("triangle")
+    assert b.symbol("Art/1/11") == "triangle" and b.sc.us_strength[b.unit("Art/1/11"), 1] == 4
+    j = b.jp(1019, "J21", rev=True)
+    s = b.state
+    s.jp_ca[0, j], s.dm_loc[0, 59], s.dm_rev[0, 59] = 59, DM_UNIT, True
+    u = b.us("Art/1/11", 1419)
+    b.force([5])
+    combat.barrage(b.T, b.S, 0, u, -1, b.hex(1019))
+    assert s.jp_dis[0, j] and s.jp_ca[0, j] == 59 and not s.dm_rev[0, 59] and b.jp_where(j) == 1019
 
 
 def test_peleliu_9_4_tactical_reinforcement_revealed_in_an_attack():

@@ -14,6 +14,7 @@ from wargym.peleliu.board import (
     jp_requires, lose_step, regimental_command, remove_depth, weapons_of,
 )
 from wargym.peleliu.forces import night, reveal_depth_marker
+from wargym.peleliu.japanese import colour_of
 from wargym.peleliu.scenario import (
     CIRCLE, DIAMOND, R_ADD_DEPTH, R_ATTRITION, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL,
     R_US_DISRUPT, R_US_STEP, REG_HQ, TRIANGLE, W_CC, W_FL, W_RD, B_ART_DESTROYED, B_DEFEAT, B_DEPTH_ELIM,
@@ -273,7 +274,7 @@ def barrage(T, S, g, u, marker, h):
     if j < 0 or c < 0:
         return False
     p = T.hex_pos[h]
-    colour = T.pos_colour[p] if p >= 0 else T.jp_colour[j]
+    colour = colour_of(T, S, g, j)  # a position's, else a counterattack marker's or a tank's (13.44, 13.2)
     if p < 0 and T.opts[OPT_BNR]:
         colour = cave_colour(T, S, g, h)  # Hidden Caves
     cm = T.card_colour[c, 0] == colour or T.card_colour[c, 1] == colour or T.card_colour[c, 2] == colour

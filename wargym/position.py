@@ -48,7 +48,7 @@ class Position:
         """Field ``field`` (of item ``item`` where the field has one value per item) set to ``value``,
         each given by name or number (module docstring).  Returns the position, for chaining."""
         spec = self._spec(field)
-        array = getattr(self.state, field)[0]
+        array = getattr(self.state, field)[0, ...]   # a view, a 0-d one for a field of one value a game
         index = self._index(field, spec, item)
         array[index] = self._value(field, spec, value)
         return self

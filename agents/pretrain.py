@@ -91,7 +91,7 @@ def pretrain_config(raw: Any, source: str | None = None, phase_names: tuple[str,
 
 def buffers(env, rows: int) -> dict[str, np.ndarray]:
     """Empty arrays for ``rows`` recorded decisions of ``env`` (a WargymVectorEnv)."""
-    shapes = env.single_observation_space["observation"]
+    shapes = env.single_observation_space
     return {"spatial": np.empty((rows, *shapes["spatial"].shape), dtype=np.float16),
             "global": np.empty((rows, *shapes["global"].shape), dtype=np.float32),
             "mask": np.empty((rows, env.core.num_actions), dtype=bool),
@@ -126,15 +126,15 @@ def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[s
     for t in range(steps):
         rows = slice(start + t * n, start + (t + 1) * n)
         actions = np.asarray(teacher.act(core, env.state, side), dtype=np.int64)
-        data["spatial"][rows] = obs["observation"]["spatial"]
-        data["global"][rows] = obs["observation"]["global"]
-        data["mask"][rows] = obs["action_mask"].astype(bool)
+        data["spatial"][rows] = obs["spatial"]
+        data["global"][rows] = obs["global"]
+        data["mask"][rows] = env.action_masks()
         data["action"][rows] = actions
         if learned:  # the cloning loss counts these decisions ``teacher.weight`` times
             at = np.isin(env.state.phase, learned)  # the env stops only where ``side`` decides
             data["weight"][rows] = np.where(at, teacher.weight, 1.0)
         if student is not None:
-            actions, _ = student.predict({k: v.astype(np.float32) for k, v in obs["observation"].items()},
+            actions, _ = student.predict({k: v.astype(np.float32) for k, v in obs.items()},
                                          deterministic=True, action_masks=data["mask"][rows])
             agreed += int(np.sum(actions == data["action"][rows]))
             if learned:

@@ -24,7 +24,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from wargym.core import BaseState, Core
-from wargym.envs.single import RENDER_MODES, build_core, observation_space, observe
+from wargym.envs.single import RENDER_MODES, build_core, game_slice, observation_space, observe
 
 _SEED_BOUND = 2**31
 
@@ -48,7 +48,8 @@ class WargymAECEnv(AECEnv):
         self.max_decisions = max_decisions
         self.possible_agents = list(self.core.players)
         self._player = {agent: i for i, agent in enumerate(self.possible_agents)}
-        space = observation_space(self.core)
+        space = spaces.Dict({"observation": observation_space(self.core),
+                             "action_mask": spaces.Box(0, 1, (self.core.num_actions,), np.int8)})
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.core.num_actions) for agent in self.possible_agents}
         self.state: BaseState | None = None
@@ -79,10 +80,10 @@ class WargymAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, Any]:
         player = self._player[agent]
-        obs = observe(self.core, self.state, player)
         mine = bool(self.core.current_player(self.state)[0] == player)
-        return {"observation": {k: v[0] for k, v in obs["observation"].items()},
-                "action_mask": obs["action_mask"][0] if mine else np.zeros(self.core.num_actions, np.int8)}
+        return {"observation": game_slice(observe(self.core, self.state, player), 0),
+                "action_mask": (np.asarray(self.core.legal_mask(self.state)[0], dtype=np.int8) if mine
+                                else np.zeros(self.core.num_actions, np.int8))}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -5,9 +5,10 @@
                                         vectorization_mode="vector_entry_point"))
     MaskablePPO("MultiInputPolicy", venv).learn(100_000)
 
-SB3 does not take nested Dict spaces, so the observation is the flat Dict
-``{"spatial": float32[C, rows, cols], "global": float32[G]}``; the action mask is served by
-``action_masks()`` (sb3-contrib's convention, also through ``env_method("action_masks")``).
+The observation is the vector env's flat Dict ``{"spatial": float32[C, rows, cols], "global":
+float32[G]}``; the action mask is served by ``action_masks()`` (sb3-contrib's convention, also
+through ``env_method("action_masks")``).  A single env from ``gymnasium.make`` needs no adapter:
+MaskablePPO wraps it in its own DummyVecEnv (README, "Train with Stable-Baselines3").
 The vector env resets games in the same step, as SB3 expects: a finished game's last
 observation is in its info as ``"terminal_observation"``, with ``"TimeLimit.truncated"`` and
 ``"result"`` (+1/-1/0 for the agent's side, unshaped).
@@ -20,7 +21,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
@@ -36,14 +36,13 @@ class SB3VecEnv(VecEnv):
         if not isinstance(self.wargym_env, WargymVectorEnv):
             raise TypeError(f"SB3VecEnv needs a WargymVectorEnv, got {type(self.wargym_env).__name__}")
         self._actions: np.ndarray | None = None
-        planes = venv.single_observation_space["observation"]
-        super().__init__(venv.num_envs, spaces.Dict(dict(planes.spaces)), venv.single_action_space)
+        super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
 
     def reset(self) -> VecEnvObs:
         obs, _ = self.venv.reset(seed=self._seeds[0], options=self._options[0] or None)
         self._reset_seeds()
         self._reset_options()
-        return obs["observation"]
+        return obs
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
@@ -53,10 +52,10 @@ class SB3VecEnv(VecEnv):
         dones = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for g in np.flatnonzero(dones):
-            infos[g]["terminal_observation"] = info["final_obs"][g]["observation"]
+            infos[g]["terminal_observation"] = info["final_obs"][g]
             infos[g]["TimeLimit.truncated"] = bool(truncated[g])
             infos[g]["result"] = float(info["final_info"]["result"][g])
-        return obs["observation"], rewards.astype(np.float32), dones, infos
+        return obs, rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
         """bool[N, A] for sb3-contrib's MaskablePPO."""

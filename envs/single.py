@@ -1,10 +1,17 @@
 """``WargymEnv``: one game of any ruleset as a gymnasium.Env, the other side played by an opponent.
 
-Observation (one game)::
+Observation (one game): a flat ``Dict``, as stable-baselines3's ``MultiInputPolicy`` takes it::
 
-    {"observation": {"spatial": float32[C, rows, cols],    core.observe(state, side)
-                     "global":  float32[G]},
-     "action_mask": int8[A]}                               1 = legal now
+    {"spatial": float32[C, rows, cols],    core.observe(state, side)
+     "global":  float32[G]}
+
+Action mask: ``env.action_masks()`` (bool[A], sb3-contrib's ``MaskablePPO`` calls it through any
+wrapper) and ``info["action_mask"]`` (gymnasium's place for it, as in its Taxi env), after
+``reset`` and every ``step``.  The mask is not part of the observation: a policy reads the position,
+its masking is done outside it, and the observation space is the same in the single env, the vector
+env, ``SB3VecEnv`` and a checkpoint's ``SB3Agent``, so a policy trained through one runs in the others.
+(The PettingZoo env puts the mask in the observation, ``{"observation": ..., "action_mask": ...}``,
+where PettingZoo's tools read it.)
 
 Action: ``Discrete(A)``, the core's flat action id (``core.describe_action(a)`` reads it).
 
@@ -23,10 +30,13 @@ score minus the first, and the best policy for the final result stays the best.
 Episode: terminated when the rules end the game; truncated by the core's step limit or after
 ``max_decisions`` agent decisions.
 
-An illegal action raises ``wargym.IllegalActionError`` and leaves the game as it was.  With
-``illegal_action="lose"`` it ends the game instead as a loss (reward -1, ``info["illegal_action"]``),
-as PettingZoo's TerminateIllegalWrapper does; gymnasium's ``check_env`` steps unmasked random
-actions, so it needs that mode.
+An illegal action (in the action space, masked out now) ends the game as a loss by default
+(``illegal_action="lose"``: reward -1, terminated, ``info["illegal_action"]`` says which action and
+why it was masked), as PettingZoo's TerminateIllegalWrapper does: an env must take every action of
+its space, and gymnasium's and stable-baselines3's ``check_env`` step unmasked random actions.  With
+``illegal_action="raise"`` it raises ``wargym.IllegalActionError`` (the same text) and leaves the game
+as it was: for debugging an agent that should never pick one.  An action outside the space always
+raises.
 
 The helpers below are shared with the vector and PettingZoo front doors.
 """
@@ -63,32 +73,28 @@ def resolve_side(core: Core, side: str | int) -> int:
 
 
 def observation_space(core: Core) -> spaces.Dict:
-    """The per-game observation space: {"observation": {...float32 boxes}, "action_mask": int8[A]}.
-    Box bounds come from the core's ``observation_bounds`` ({key: (low, high)}); a key it does not
+    """The per-game observation space: a flat Dict of float32 boxes, {"spatial", "global"}.  Box
+    bounds come from the core's ``observation_bounds`` ({key: (low, high)}); a key it does not
     bound is unbounded."""
     bounds = core.observation_bounds
-    planes = {k: spaces.Box(*bounds.get(k, (-np.inf, np.inf)), tuple(shape), np.float32)
-              for k, shape in core.observation_shapes.items()}
-    return spaces.Dict({"observation": spaces.Dict(planes),
-                        "action_mask": spaces.Box(0, 1, (core.num_actions,), np.int8)})
+    return spaces.Dict({k: spaces.Box(*bounds.get(k, (-np.inf, np.inf)), tuple(shape), np.float32)
+                        for k, shape in core.observation_shapes.items()})
 
 
-def observe(core: Core, state: BaseState, side: int) -> dict[str, Any]:
+def observe(core: Core, state: BaseState, side: int) -> dict[str, np.ndarray]:
     """Batched observation of ``side`` (fresh arrays)."""
-    planes = {k: np.asarray(v, dtype=np.float32) for k, v in core.observe(state, side).items()}
-    return {"observation": planes, "action_mask": np.asarray(core.legal_mask(state), dtype=np.int8)}
+    return {k: np.asarray(v, dtype=np.float32) for k, v in core.observe(state, side).items()}
 
 
-def game_slice(obs: dict[str, Any], game: int) -> dict[str, Any]:
+def game_slice(obs: dict[str, np.ndarray], game: int) -> dict[str, np.ndarray]:
     """Observation of one game out of a batched one."""
-    return {"observation": {k: v[game] for k, v in obs["observation"].items()},
-            "action_mask": obs["action_mask"][game]}
+    return {k: v[game] for k, v in obs.items()}
 
 
 def env_view(core: Core, state: BaseState, side: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The observation and info the single env hands its agent (player ``side``) in game 0."""
     obs = game_slice(observe(core, state, side), 0)
-    return obs, {"action_mask": obs["action_mask"].astype(bool)}
+    return obs, {"action_mask": np.asarray(core.legal_mask(state)[0], dtype=bool).copy()}
 
 
 def make_opponents(core: Core, side: int, opponent: str | Agent | Policy) -> dict[int, Agent]:
@@ -237,7 +243,7 @@ class WargymEnv(gymnasium.Env):
         render_mode: "ansi" or "rgb_array" (drawn for the agent's side: its fog of war).
         decisions: passed to the core ("major" or "full" where the ruleset has both).
         max_decisions: truncate after this many agent decisions.
-        illegal_action: "raise" (IllegalActionError) or "lose" (the game ends as a loss).
+        illegal_action: "lose" (default: the game ends as a loss) or "raise" (IllegalActionError).
         reward_shaping: weight of the shaped reward (see the module docstring); 0 = results only.
         core: a ready core (then ruleset, scenario, decisions and core_options are not used).
         core_options: the core's rule options (Attu: ``{"vp_chits": True}``), recorded with the
@@ -257,7 +263,7 @@ class WargymEnv(gymnasium.Env):
     def __init__(self, ruleset: str | None = None, scenario: str | None = None, side: str | int = 0,
                  opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
-                 illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
+                 illegal_action: IllegalActionMode = "lose", reward_shaping: float = 0.0,
                  core: Core | None = None, phases: Sequence[str] | None = None,
                  delegate: str | Agent | Policy = "rule", core_options: dict[str, Any] | None = None):
         check_options(render_mode, illegal_action)
@@ -304,8 +310,10 @@ class WargymEnv(gymnasium.Env):
         state = self.state
         info: dict[str, Any] = {}
         if self.illegal_action == "lose" and illegal_actions(self.core, state, actions)[0]:
+            if not self.action_space.contains(int(actions[0])):
+                self.core.check_actions(state, actions)  # outside the space: IllegalActionError
             self._forfeited = True
-            info["illegal_action"] = True
+            info["illegal_action"] = self.core.illegal_texts(state, 0, [int(actions[0])], viewer=self.side)[0]
             obs, view_info = env_view(self.core, self.state, self.side)
             return obs, -1.0, True, False, {**info, **view_info}
         state = self.core.step(state, actions)  # IllegalActionError: self.state is untouched

@@ -52,7 +52,7 @@ class WargymVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, ruleset: str | None = None, scenario: str | None = None,
                  side: str | int = 0, opponent: str | Agent | Policy = "rule", render_mode: str | None = None,
                  decisions: str | None = None, max_decisions: int | None = None,
-                 illegal_action: IllegalActionMode = "raise", reward_shaping: float = 0.0,
+                 illegal_action: IllegalActionMode = "lose", reward_shaping: float = 0.0,
                  core: Core | None = None, phases: Sequence[str] | None = None,
                  delegate: str | Agent | Policy = "rule", core_options: dict[str, Any] | None = None):
         if num_envs < 1:
@@ -98,8 +98,7 @@ class WargymVectorEnv(VectorEnv):
             self.state = self._restart(play_opponents(self.core, self.core.init(self.num_envs, self._seed),
                                                       self.side, self.opponents, self.delegate))
         self._score = shaping_score(self.core, self.state, self.side, self.reward_shaping)
-        obs = observe(self.core, self.state, self.side)
-        return obs, self._mask_info(obs)
+        return observe(self.core, self.state, self.side), self._mask_info()
 
     def step(self, actions):
         if self.state is None:
@@ -128,7 +127,8 @@ class WargymVectorEnv(VectorEnv):
         if done.any():
             games = np.flatnonzero(done)
             infos["final_obs"], infos["_final_obs"] = self._final_obs(obs, games), done.copy()
-            infos["final_info"] = {"action_mask": obs["action_mask"].astype(bool), "_action_mask": done.copy(),
+            infos["final_info"] = {"action_mask": np.asarray(core.legal_mask(state), dtype=bool).copy(),
+                                   "_action_mask": done.copy(),
                                    "result": np.where(done, results, 0.0), "_result": done.copy()}  # unshaped
             infos["_final_info"] = done.copy()
             state = self._restart(state)
@@ -136,7 +136,7 @@ class WargymVectorEnv(VectorEnv):
             score = shaping_score(core, state, self.side, self.reward_shaping)  # the new games' start
         self.state = state
         self._score = score
-        infos.update(self._mask_info(obs))
+        infos.update(self._mask_info())
         return obs, rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -171,19 +171,14 @@ class WargymVectorEnv(VectorEnv):
 
     def _observe_games(self, obs: dict[str, Any], state: BaseState, games: np.ndarray) -> None:
         """Overwrite the rows ``games`` of ``obs`` with their observation in ``state``."""
-        fresh = observe(self.core, state.take(games), self.side)
-        for key, value in fresh["observation"].items():
-            obs["observation"][key][games] = value
-        obs["action_mask"][games] = fresh["action_mask"]
+        for key, value in observe(self.core, state.take(games), self.side).items():
+            obs[key][games] = value
 
-    @staticmethod
-    def _final_obs(obs: dict[str, Any], games: np.ndarray) -> np.ndarray:
-        final = np.full(len(obs["action_mask"]), None, dtype=object)
+    def _final_obs(self, obs: dict[str, Any], games: np.ndarray) -> np.ndarray:
+        final = np.full(self.num_envs, None, dtype=object)
         for g in games:  # gymnasium's layout: one object per finished game
-            final[g] = {"observation": {k: v[g].copy() for k, v in obs["observation"].items()},
-                        "action_mask": obs["action_mask"][g].copy()}
+            final[g] = {k: v[g].copy() for k, v in obs.items()}
         return final
 
-    def _mask_info(self, obs: dict[str, Any]) -> dict[str, np.ndarray]:
-        return {"action_mask": obs["action_mask"].astype(bool),
-                "_action_mask": np.ones(self.num_envs, dtype=bool)}
+    def _mask_info(self) -> dict[str, np.ndarray]:
+        return {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=bool)}

@@ -47,7 +47,7 @@ def test_attu_13_solitaire_env_runs_the_japanese_by_the_book():
     rng = np.random.default_rng(3)
     steps, done = 0, False
     while not done:
-        legal = np.nonzero(obs["action_mask"])[0]
+        legal = np.nonzero(info["action_mask"])[0]
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
         done = terminated or truncated
         steps += 1

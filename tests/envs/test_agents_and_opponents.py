@@ -36,10 +36,10 @@ def test_callable_opponent_is_asked_only_for_its_own_decisions():
         return first_legal(core, state, player)
 
     env = WargymEnv(core=toy_core.ToyCore(), side="red", opponent=opponent)
-    obs, _ = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(40):
-        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             break
     assert calls and set(calls) == {1}
@@ -48,9 +48,9 @@ def test_callable_opponent_is_asked_only_for_its_own_decisions():
 @pytest.mark.parametrize("opponent", ["random", "rule", "rule:rule", RandomAgent(3), FunctionAgent(first_legal)])
 def test_opponent_specs(opponent):
     env = WargymEnv(core=toy_core.ToyCore(), side=1, opponent=opponent)
-    obs, _ = env.reset(seed=2)
+    _, info = env.reset(seed=2)
     assert toy_core.ToyCore().players[int(env.state.current_player[0])] == "blue"  # red moved first
-    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
 
 def test_unknown_and_unimplemented_specs():
@@ -116,7 +116,7 @@ def test_vector_lose_mode_forfeits_only_the_bad_games():
 def test_vector_illegal_action_raises_and_keeps_the_batch():
     from wargym import IllegalActionError
 
-    venv = WargymVectorEnv(num_envs=3, core=toy_core.ToyCore(), opponent="random")
+    venv = WargymVectorEnv(num_envs=3, core=toy_core.ToyCore(), opponent="random", illegal_action="raise")
     venv.reset(seed=0)
     before = venv.action_masks()
     actions = np.argmax(before, axis=1)
@@ -132,7 +132,7 @@ def test_vector_partial_reset():
     obs0, _ = venv.reset(seed=0)
     venv.step(np.argmax(venv.action_masks(), axis=1))
     obs, _ = venv.reset(options={"reset_mask": np.array([True, False])})
-    assert np.array_equal(obs["observation"]["spatial"][0], obs0["observation"]["spatial"][0])
+    assert np.array_equal(obs["spatial"][0], obs0["spatial"][0])
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array"])

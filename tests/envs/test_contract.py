@@ -184,9 +184,14 @@ pytestmark_envs = pytest.mark.parametrize("name,kwargs", CASES, ids=IDS)
 
 @pytestmark_envs
 def test_check_env(name, kwargs):
-    # check_env steps unmasked random actions, so it runs in the "lose" mode (see WargymEnv)
-    env = gymnasium.make(env_id(name), illegal_action="lose", **kwargs)
+    """gymnasium's and stable-baselines3's checkers pass on the env as created (they step unmasked
+    random actions: an illegal one ends the game as a loss by default, WargymEnv)."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    env = gymnasium.make(env_id(name), **kwargs)
     check_env(env.unwrapped)
+    sb3_check_env(env, warn=True)
 
 
 @pytestmark_envs
@@ -197,7 +202,7 @@ def test_masks_agree_with_observation_and_step(name, kwargs):
     for _ in range(200):
         mask = env.unwrapped.action_masks()
         assert mask.dtype == bool and mask.any()
-        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        assert np.array_equal(mask, env.get_wrapper_attr("action_masks")())
         assert np.array_equal(mask, info["action_mask"])
         obs, reward, terminated, truncated, info = env.step(int(random_legal(rng, mask)[0]))
         assert env.observation_space.contains(obs)
@@ -208,13 +213,27 @@ def test_masks_agree_with_observation_and_step(name, kwargs):
 
 @pytestmark_envs
 def test_illegal_action_raises_and_env_stays_usable(name, kwargs):
-    env = gymnasium.make(env_id(name), **kwargs)
-    obs, _ = env.reset(seed=1)
-    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env = gymnasium.make(env_id(name), illegal_action="raise", **kwargs)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
     with pytest.raises(IllegalActionError):
         env.step(illegal)
-    assert np.array_equal(env.unwrapped.action_masks(), obs["action_mask"].astype(bool))
-    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"])
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+@pytestmark_envs
+def test_illegal_action_loses_by_default_and_says_why(name, kwargs):
+    env = gymnasium.make(env_id(name), **kwargs)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["illegal_action"].startswith(env.unwrapped.core.describe_action(illegal, env.unwrapped.state,
+                                                                                viewer=env.unwrapped.side))
+    with pytest.raises(IllegalActionError, match="outside the action space"):
+        env.reset(seed=1)
+        env.step(env.action_space.n)
 
 
 @pytestmark_envs
@@ -222,11 +241,11 @@ def test_same_seed_same_observations(name, kwargs):
     def trajectory(seed: int) -> list[np.ndarray]:
         env = gymnasium.make(env_id(name), **kwargs)
         rng = np.random.default_rng(7)
-        obs, _ = env.reset(seed=seed)
-        seen = [obs["observation"]["spatial"].copy()]
+        obs, info = env.reset(seed=seed)
+        seen = [obs["spatial"].copy()]
         for _ in range(60):
-            obs, _, terminated, truncated, _ = env.step(int(random_legal(rng, obs["action_mask"])[0]))
-            seen.append(obs["observation"]["spatial"].copy())
+            obs, _, terminated, truncated, info = env.step(int(random_legal(rng, info["action_mask"])[0]))
+            seen.append(obs["spatial"].copy())
             if terminated or truncated:
                 obs, _ = env.reset()
         return seen
@@ -258,7 +277,7 @@ def test_vector_autoreset_same_step(name, kwargs):
         obs, rewards, terminated, truncated, info = venv.step(random_legal(rng, venv.action_masks()))
         done = terminated | truncated
         assert venv.action_masks().any(axis=1).all()  # every returned game waits for a decision
-        assert np.array_equal(obs["action_mask"].astype(bool), venv.action_masks())
+        assert np.array_equal(info["action_mask"], venv.action_masks())
         assert np.all(rewards[~done] == 0)
         if done.any():
             assert np.array_equal(info["_final_obs"], done)
@@ -275,10 +294,10 @@ def test_vector_runs_reproducibly(name, kwargs):
         venv = gymnasium.make_vec(env_id(name), num_envs=4, vectorization_mode="vector_entry_point", **kwargs)
         rng = np.random.default_rng(2)
         obs, _ = venv.reset(seed=seed)
-        out = [obs["observation"]["spatial"]]
+        out = [obs["spatial"]]
         for _ in range(120):
             obs, rewards, *_ = venv.step(random_legal(rng, venv.action_masks()))
-            out += [obs["observation"]["spatial"], rewards]
+            out += [obs["spatial"], rewards]
         return out
 
     assert all(np.array_equal(a, b) for a, b in zip(run(9), run(9), strict=True))
@@ -291,15 +310,15 @@ def test_vector_game_is_the_single_game(name, kwargs):
         pytest.skip("needs a deterministic opponent")
     env = gymnasium.make(env_id(name), **kwargs)
     venv = gymnasium.make_vec(env_id(name), num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
-    obs, _ = env.reset(seed=4)
-    vobs, _ = venv.reset(seed=4)
+    obs, info = env.reset(seed=4)
+    vobs, vinfo = venv.reset(seed=4)
     rng = np.random.default_rng(3)
     for _ in range(100):
-        assert np.array_equal(obs["observation"]["spatial"], vobs["observation"]["spatial"][0])
-        assert np.array_equal(obs["action_mask"], vobs["action_mask"][0])
+        assert np.array_equal(obs["spatial"], vobs["spatial"][0])
+        assert np.array_equal(info["action_mask"], vinfo["action_mask"][0])
         actions = random_legal(rng, venv.action_masks())
-        obs, reward, terminated, truncated, _ = env.step(int(actions[0]))
-        vobs, vrewards, vterminated, *_ = venv.step(actions)
+        obs, reward, terminated, truncated, info = env.step(int(actions[0]))
+        vobs, vrewards, vterminated, _, vinfo = venv.step(actions)
         assert reward == vrewards[0] and terminated == vterminated[0]
         if terminated or truncated:
             break
@@ -308,10 +327,10 @@ def test_vector_game_is_the_single_game(name, kwargs):
 @pytestmark_envs
 def test_max_decisions_truncates(name, kwargs):
     env = gymnasium.make(env_id(name), **{**kwargs, "max_decisions": 2})
-    obs, _ = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(2):
-        obs, _, terminated, truncated, _ = env.step(int(random_legal(rng, obs["action_mask"])[0]))
+        _, _, terminated, truncated, info = env.step(int(random_legal(rng, info["action_mask"])[0]))
     assert terminated or truncated
     venv = gymnasium.make_vec(env_id(name), num_envs=3, vectorization_mode="vector_entry_point",
                               **{**kwargs, "max_decisions": 2})

@@ -31,14 +31,14 @@ def test_agent_sees_only_its_phases_and_the_delegate_makes_the_rest():
     core = toy_core.ToyCore()
     delegated: list[str] = []
     env = WargymEnv(core=core, side="red", opponent="rule", phases=["move"], delegate=recording(delegated, core))
-    obs, _ = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     seen = []
     for _ in range(60):
         seen.append(core.phase_names[int(env.state.phase[0])])
-        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
-            obs, _ = env.reset()
+            _, info = env.reset()
     assert set(seen) == {"move"}
     assert delegated and "move" not in delegated and "select" in delegated
 

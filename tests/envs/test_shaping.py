@@ -45,7 +45,7 @@ def test_vector_env_shapes_each_game_and_reports_the_plain_result():
     assert np.allclose(info["final_info"]["result"], 0.0)  # truncated games have no result
     # the last step pays up to the end of the old game (its last observation's global[26] is the
     # margin / 20), not into the restarted one
-    last = np.array([info["final_obs"][g]["observation"]["global"][26] * 20 for g in range(3)])
+    last = np.array([info["final_obs"][g]["global"][26] * 20 for g in range(3)])
     assert np.allclose(totals, C * (last - first), atol=1e-4) and (last != first).any()
     assert np.allclose(venv.core.score(venv.state)[:, 0], -32)   # the new games start at -32
 

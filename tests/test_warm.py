@@ -19,6 +19,22 @@ def test_a_ruleset_is_ready_once_marked(tmp_path, monkeypatch):
     assert warm.ready("island_war") and not warm.ready("attu")
 
 
+def test_kernels_compiled_by_any_command_make_a_ruleset_ready(tmp_path, monkeypatch):
+    """Whatever filled the cache (a test run, a training run), the next command finds the kernels
+    and marks the ruleset ready: the step kernel and the rule agent's are what it looks for."""
+    monkeypatch.setattr(_numba_cache, "FOLDER", str(tmp_path))
+    indexes = warm.kernel_indexes("island_war")
+    assert [i.name.split("-")[0] for i in indexes] == ["kernel.run_chunk_island_war", "island_war_rule.decide_batch"]
+    for index in indexes[:1]:
+        (tmp_path / index).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / index).touch()
+    assert not warm.ready("island_war")  # the rule agent's kernel is still missing
+    (tmp_path / indexes[1]).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / indexes[1]).touch()
+    assert warm.ready("island_war") and warm._mark("island_war").exists()
+    assert not warm.ready("attu")
+
+
 def test_a_user_cache_dir_is_not_judged(monkeypatch):
     monkeypatch.setattr(_numba_cache, "FOLDER", None)
     assert warm.ready("attu")

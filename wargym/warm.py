@@ -4,7 +4,8 @@
 ruleset's default scenario with its rule agents: numba compiles the core (start, step, masks),
 the observation and the rule agents, and keeps them in its cache (wargym/_numba_cache.py), with
 the progress of wargym/compiling.py on stderr.  It then marks the ruleset ready in the cache
-folder of this source version.
+folder of this source version; so does the first command that finds the ruleset's kernels in the
+cache, compiled by anything else (a test run, a training run: ``compiled``).
 
 A cold compile takes minutes on two cores (Island War about 1.5, Attu about 4), and a first
 ``wargym demo`` or ``wargym play`` should not wait for it: with no ready mark, those commands run
@@ -39,10 +40,40 @@ def _mark(ruleset: str) -> Path | None:
 
 
 def ready(ruleset: str) -> bool:
-    """The ruleset's kernels were compiled into this source version's cache (or the cache is not
-    wargym's to judge: a ``NUMBA_CACHE_DIR`` set by the user)."""
+    """The ruleset's kernels are in this source version's cache, whatever compiled them (``wargym
+    compile``, a test run, a training run: ``compiled``), or the cache is not wargym's to judge (a
+    ``NUMBA_CACHE_DIR`` set by the user)."""
     mark = _mark(ruleset)
-    return mark is None or mark.exists()
+    if mark is None or mark.exists():
+        return True
+    if compiled(ruleset):
+        mark.touch()
+        return True
+    return False
+
+
+def compiled(ruleset: str) -> bool:
+    """numba's cache holds the two kernels a game of ``ruleset`` spends its compile on: the rules'
+    step kernel (``run_chunk_<ruleset>``, which holds every rules function) and its rule agent's
+    (``decide_batch`` of the agent's module, where it has one).  What else a command uses is small
+    and compiles in seconds."""
+    return all((folder / index).exists() for index in kernel_indexes(ruleset)) if (folder := _folder()) else True
+
+
+def kernel_indexes(ruleset: str) -> list[Path]:
+    """Where in the cache folder numba files the index of each kernel ``compiled`` looks for."""
+    import importlib
+
+    from wargym.agents import make_agent
+    from wargym.registry import make_core
+
+    core = make_core(ruleset)
+    kernels = [core.driver.run_chunk]
+    agent_module = importlib.import_module(type(make_agent("rule", ruleset, core.players[0])).__module__)
+    if hasattr(agent_module, "decide_batch"):
+        kernels.append(agent_module.decide_batch)
+    # numba's cache locator (wargym/_numba_cache.py) files each kernel as <package>/<file> in the folder
+    return [Path(*Path(kernel._cache._cache_file._index_path).parts[-2:]) for kernel in kernels]
 
 
 def warm_up(core, agents) -> float:
@@ -117,7 +148,7 @@ def compile_in_background(ruleset: str) -> tuple[int, Path] | None:
 def run_interpreted(argv: list[str], ruleset: str) -> int | None:
     """Run ``wargym argv`` on the interpreted rules when ``ruleset``'s kernels are not compiled
     yet (module docstring); None when they are (or this is turned off): compile as usual."""
-    if ready(ruleset) or os.environ.get("WARGYM_INTERPRET", "1") == "0" or os.environ.get("NUMBA_DISABLE_JIT"):
+    if os.environ.get("WARGYM_INTERPRET", "1") == "0" or os.environ.get("NUMBA_DISABLE_JIT") or ready(ruleset):
         return None
     started = compile_in_background(ruleset)
     how = (f"while they compile in the background (pid {started[0]}, a few minutes; log {started[1]})"

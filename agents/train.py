@@ -382,15 +382,41 @@ def _callbacks():
 
 
 # ---------------------------------------------------------------------------------------- train
+def default_side(ruleset: str) -> str:
+    """The side ``wargym train --ruleset R`` trains when none is named: the first of the ruleset's
+    players with a config in configs/train/ (``<ruleset>_<side>.yaml``; "us" for every ruleset)."""
+    from wargym.registry import make_core
+
+    players = make_core(ruleset).players
+    for player in players:
+        if (config_dir() / f"{ruleset}_{player}.yaml").exists():
+            return player
+    raise ValueError(f"no training config for any side of {ruleset} ({', '.join(players)}) in {config_dir()}")
+
+
+def default_config(ruleset: str | None, side: str | None) -> str:
+    """The config of ``wargym train`` without --config: configs/train/<ruleset>_<side>.yaml (the
+    ruleset Island War and its default side when not named)."""
+    ruleset = ruleset or DEFAULTS["ruleset"]
+    side = side or default_side(ruleset)
+    name = f"{ruleset}_{side}.yaml"
+    if not (config_dir() / name).exists():
+        have = sorted(p.name for p in config_dir().glob(f"{ruleset}_*.yaml"))
+        raise ValueError(f"no default training config for side {side!r} of {ruleset}: {config_dir() / name} does not "
+                         f"exist (configs of {ruleset}: {', '.join(have) or 'none'}); give --config")
+    return name
+
+
 def train(config: dict | str | Path | None = None, ruleset: str | None = None, side: str | None = None,
           opponent: str | None = None, steps: int | None = None, out_dir: str | Path = "runs/train",
           seed: int | None = None, resume: bool = False, progress_bar: bool | None = None,
-          max_minutes: float | None = None) -> Path:
+          max_minutes: float | None = None, scenario: str | None = None) -> Path:
     """Train MaskablePPO for ``side`` of ``ruleset`` against ``opponent``; returns DIR/final.zip.
 
     ``config``: dict, YAML path or name in configs/train/ (see DEFAULTS for the keys).  ``ruleset``,
-    ``side``, ``opponent``, ``steps``, ``seed``, ``progress_bar`` and ``max_minutes`` override the
-    config's values when given.  ``resume``: continue the run in ``out_dir`` from its newest
+    ``scenario``, ``side``, ``opponent``, ``steps``, ``seed``, ``progress_bar`` and ``max_minutes``
+    override the config's values when given.  A config that names no side trains the ruleset's
+    default side (``default_side``), and one that names no scenario its default scenario.  ``resume``: continue the run in ``out_dir`` from its newest
     checkpoint that loads up to ``steps`` env steps in all (the module docstring).
     """
     import gymnasium
@@ -408,13 +434,17 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
 
     # 1. the config: file values, then the arguments given here
     cfg, config_path = load_config(config)
-    for key, value in {"ruleset": ruleset, "side": side, "opponent": opponent, "steps": steps, "seed": seed,
-                       "progress_bar": progress_bar, "max_minutes": max_minutes}.items():
+    for key, value in {"ruleset": ruleset, "scenario": scenario, "side": side, "opponent": opponent, "steps": steps,
+                       "seed": seed, "progress_bar": progress_bar, "max_minutes": max_minutes}.items():
         if value is not None:
             cfg[key] = value
     env_id(cfg["ruleset"])  # a ValueError naming the known rulesets
     if cfg["side"] is None:
-        raise ValueError("which side to train: give side= (--side) or put 'side:' in the config")
+        cfg["side"] = default_side(cfg["ruleset"])
+    if cfg["scenario"] is None:
+        from wargym.registry import get as ruleset_record
+
+        cfg["scenario"] = ruleset_record(cfg["ruleset"]).default_scenario
     if not isinstance(cfg["opponent"], str):
         raise ValueError("opponent must be an agent spec string ('rule', 'random', 'sb3:<path>', ...)")
     check_config(cfg, config_path)  # before the run's folder and record are written
@@ -547,11 +577,15 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     from wargym.registry import RULESETS
 
     p.add_argument("--config", default=None,
-                   help="training config: a YAML file or a name in configs/train/ "
+                   help="training config: a YAML file or a name in configs/train/, e.g. smoke (any ruleset) "
                         "(default: <ruleset>_<side>.yaml there)")
     p.add_argument("--ruleset", default=None, choices=sorted(RULESETS),
                    help="ruleset (default: the config's, else island_war)")
-    p.add_argument("--side", default=None, help="the side to train, e.g. us or japan (default: the config's)")
+    p.add_argument("--side", default=None,
+                   help="the side to train, e.g. us or japan (default: the config's, else the ruleset's first "
+                        "player with a config: us)")
+    p.add_argument("--scenario", default=None,
+                   help="the ruleset's scenario or a YAML path (default: the config's, else the ruleset's default)")
     p.add_argument("--opponent", default=None, metavar="SPEC",
                    help="the other side: rule, random, or an agent spec (default: the config's)")
     p.add_argument("--steps", type=positive_int, default=None,
@@ -570,14 +604,10 @@ def run_train(args: argparse.Namespace) -> int:
     from wargym.cli_types import check_agent_spec
 
     check_agent_spec(args.opponent, "--opponent")
-    config = args.config
-    if config is None:
-        if args.side is None:
-            raise ValueError("give --config, or --side to use configs/train/<ruleset>_<side>.yaml")
-        config = f"{args.ruleset or DEFAULTS['ruleset']}_{args.side}.yaml"
+    config = args.config if args.config is not None else default_config(args.ruleset, args.side)
     final = train(config, ruleset=args.ruleset, side=args.side, opponent=args.opponent, steps=args.steps,
                   out_dir=args.out, seed=args.seed, resume=args.resume, progress_bar=False if args.quiet else None,
-                  max_minutes=args.max_minutes)
+                  max_minutes=args.max_minutes, scenario=args.scenario)
     record = json.loads((final.parent / "run.json").read_text())
     print(f"{record['run_name']}: {record['num_timesteps']:,} steps "
           f"({record['steps_per_second'] or 0:,.0f}/s); model {final}; "

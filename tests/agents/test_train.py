@@ -539,3 +539,44 @@ def test_value_summary_reads_the_board_summary_through_a_layer_norm(tmp_path):
     cfg, _ = load_config({"policy": "hex_map", "value_summary": True})
     with pytest.raises(ValueError, match="value_summary needs policy hex_pointer, got policy 'hex_map'"):
         check_config(cfg)
+
+
+# ------------------------------------------ every ruleset trains from the command line (issue 49)
+@pytest.mark.parametrize("ruleset", ["attu", "island_war", "peleliu", "world_at_war"])
+def test_every_ruleset_trains_from_the_command_line_on_the_smoke_config(ruleset, tmp_path):
+    from wargym.agents.train import add_train_arguments, run_train
+    from wargym.registry import get
+
+    parser = argparse.ArgumentParser()
+    add_train_arguments(parser)
+    args = parser.parse_args(["--ruleset", ruleset, "--config", "smoke", "--steps", "256", "--out", str(tmp_path),
+                              "--quiet"])
+    assert run_train(args) == 0
+    config = json.loads((tmp_path / "run.json").read_text())["config"]
+    assert (config["ruleset"], config["side"], config["scenario"]) == (ruleset, "us", get(ruleset).default_scenario)
+
+
+def test_every_side_of_every_ruleset_has_a_default_config():
+    from wargym.agents.train import check_config, default_config, load_config
+    from wargym.registry import RULESETS, make_core
+
+    for ruleset in RULESETS:
+        assert default_config(ruleset, None) == f"{ruleset}_us.yaml"
+        for side in make_core(ruleset).players:
+            cfg, source = load_config(default_config(ruleset, side))
+            assert (cfg["ruleset"], cfg["side"]) == (ruleset, side)
+            check_config(cfg, source)
+    with pytest.raises(ValueError, match="no default training config for side 'japan' of peleliu"):
+        default_config("peleliu", "japan")
+
+
+def test_train_scenario_flag_overrides_the_config(tmp_path):
+    from wargym.agents.train import add_train_arguments, run_train
+
+    parser = argparse.ArgumentParser()
+    add_train_arguments(parser)
+    args = parser.parse_args(["--ruleset", "island_war", "--scenario", "bloody_ridge", "--side", "japan", "--config",
+                              "smoke", "--steps", "128", "--out", str(tmp_path), "--quiet"])
+    assert run_train(args) == 0
+    config = json.loads((tmp_path / "run.json").read_text())["config"]
+    assert (config["scenario"], config["side"]) == ("bloody_ridge", "japan")

@@ -49,6 +49,8 @@ from typing import Any
 
 import numpy as np
 
+from wargym.progress import Progress
+
 PRETRAIN_DEFAULTS: dict[str, Any] = {"teacher": "rule", "samples": 100_000, "epochs": 3, "batch_size": 256,
                                      "learning_rate": 1e-3, "value_coef": 0.5, "dagger_rounds": 0,
                                      "dagger_samples": 30_000, "dagger_epochs": 2, "label_smoothing": 0.0,
@@ -101,7 +103,7 @@ def buffers(env, rows: int) -> dict[str, np.ndarray]:
 
 
 def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[str, np.ndarray], start: int,
-            student=None, obs=None) -> tuple[dict[str, float], dict]:
+            student=None, obs=None, progress: bool = False) -> tuple[dict[str, float], dict]:
     """Play ``steps`` decisions in each game of ``env`` (a WargymVectorEnv): the teacher's (an agent
     spec or an Agent), or with
     ``student`` (an SB3 policy) the student's most probable legal actions.  Rows ``start`` on of
@@ -123,6 +125,8 @@ def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[s
     agreed = 0
     learned = list(getattr(teacher, "phases", ()))  # a ChoiceAgent's learned phases (agents/choices.py)
     learned_agreed = learned_seen = 0
+    what = "the student's games, the teacher labelling" if student is not None else "the teacher's games"
+    bar = Progress(f"behaviour cloning: {what}", total=steps * n, unit="decisions", quiet=not progress)
     for t in range(steps):
         rows = slice(start + t * n, start + (t + 1) * n)
         actions = np.asarray(teacher.act(core, env.state, side), dtype=np.int64)
@@ -142,6 +146,8 @@ def collect(env, teacher_spec, steps: int, seed: int, gamma: float, data: dict[s
                 learned_agreed += int(np.sum(actions[at] == data["action"][rows][at]))
         obs, rewards[t], terminated, truncated, _ = env.step(actions)
         dones[t] = terminated | truncated
+        bar.update(n)
+    bar.close()
     running = np.zeros(n)
     for t in range(steps - 1, -1, -1):
         running = rewards[t] + gamma * running * ~dones[t]
@@ -200,6 +206,7 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
     n = len(data["action"])
     history = []
     policy.set_training_mode(True)
+    bar = Progress("behaviour cloning: fitting", total=epochs * n, unit="samples", quiet=not progress)
     for epoch in range(epochs):
         order = rng.permutation(n)
         totals = {"policy_loss": 0.0, "value_loss": 0.0, "accuracy": 0.0}
@@ -226,6 +233,7 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
             totals["value_loss"] += value_loss.item() * k
             totals["accuracy"] += float((chosen == actions).float().sum())
             seen += k
+            bar.update(k)
         record = {"epoch": epoch + 1, **{k: v / seen for k, v in totals.items()}}
         if seen < n:
             record["samples"] = seen
@@ -236,6 +244,7 @@ def fit(policy, data: dict[str, np.ndarray], epochs: int, batch_size: int, learn
                   flush=True)
         if seen < n:
             break
+    bar.close()
     policy.set_training_mode(False)
     return history
 
@@ -256,7 +265,7 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
                                     env.opponents[1 - side], cfg["improve"], seed, progress)
     steps, more_steps = -(-cfg["samples"] // n), -(-cfg["dagger_samples"] // n)
     data = buffers(env, (steps + cfg["dagger_rounds"] * more_steps) * n)  # the rounds' rows after the teacher's
-    stats, obs = collect(env, teacher, steps, seed, gamma, data, 0)
+    stats, obs = collect(env, teacher, steps, seed, gamma, data, 0, progress=progress)
     collected, rows = time.perf_counter() - start, steps * n
     history = fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["epochs"], cfg["batch_size"],
                   cfg["learning_rate"], cfg["value_coef"], seed, progress, deadline, cfg["label_smoothing"])
@@ -267,7 +276,7 @@ def pretrain(model, env, cfg: dict[str, Any], seed: int = 0, progress: bool = Fa
             break
         began = time.perf_counter()
         played, obs = collect(env, teacher, more_steps, seed + r + 1, gamma, data, rows,
-                              student=model.policy, obs=obs)
+                              student=model.policy, obs=obs, progress=progress)
         rows += more_steps * n
         history += fit(model.policy, {k: v[:rows] for k, v in data.items()}, cfg["dagger_epochs"],
                        cfg["batch_size"], cfg["learning_rate"], cfg["value_coef"], seed + r + 1, progress, deadline,

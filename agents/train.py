@@ -535,7 +535,7 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     if checkpoint is None and cfg["pretrain"] is not None:
         deadline = None if cfg["max_minutes"] is None else run_started + 60.0 * cfg["max_minutes"]
         record["pretrain"] = pretrain(model, vector_env.unwrapped, cfg["pretrain"], seed=cfg["seed"],
-                                      progress=bool(cfg["progress_bar"]), deadline=deadline)
+                                      progress=progress_bar is not False, deadline=deadline)  # on unless --quiet
         write_record()
         save_model(model, out / "checkpoints" / "model_0_steps.zip")  # the cloned policy, before any PPO step
 

@@ -217,16 +217,14 @@ def run_render(args: argparse.Namespace) -> int:
         viewer = core.players.index(args.viewer)
     if args.html is not None:
         from wargym import viewer as html_viewer
+        from wargym.progress import Progress
 
-        tick, close = html_viewer.progress_bar()
-        try:
+        with Progress(f"drawing {args.html}", unit="steps") as bar:
             page = html_viewer.write_html(
                 replay, args.html, viewer=args.viewer, views=args.views, every=args.every,
                 width=html_viewer.DEFAULT_WIDTH if args.width is None else args.width,
                 quality=html_viewer.DEFAULT_QUALITY if args.quality is None else args.quality,
-                jobs=args.jobs, start=args.step, progress=tick)
-        finally:
-            close()
+                jobs=args.jobs, start=args.step, progress=lambda done, total: bar.update(done - bar.done, total))
         print(f"wrote {page.path} ({page.bytes / 1e6:.1f} MB: {page.steps} steps of {page.decisions} decisions, "
               f"views: {', '.join(page.views)}; {page.seconds:.0f} s)")
         if args.out is None:

@@ -162,26 +162,6 @@ def scale_frame(image: np.ndarray, width: int | None) -> np.ndarray:
     return np.asarray(Image.fromarray(image).resize((width, height), Image.LANCZOS), dtype=np.uint8)
 
 
-def progress_bar() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
-    """(progress(done, total), close()) of a tqdm bar over the steps drawn, when tqdm is installed
-    and stderr is a terminal (drawing a long game takes minutes); no-ops otherwise."""
-    import sys
-
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None, lambda: None
-    bar = tqdm(unit=" steps", desc="drawing", leave=False, file=sys.stderr)
-
-    def tick(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
-
-    return tick, bar.close
-
-
 # --------------------------------------------------------------------------------------- encoding
 def _jpeg(pixels: np.ndarray, quality: int) -> str:
     from PIL import Image

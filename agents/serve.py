@@ -44,8 +44,9 @@ from typing import Any, Callable, Iterator, TextIO
 
 import numpy as np
 
-PROTOCOL_VERSION = 3
-COMMANDS = ("ping", "act", "legal", "describe", "step", "new", "join", "view", "play", "observe", "close", "quit")
+PROTOCOL_VERSION = 4
+COMMANDS = ("ping", "act", "legal", "describe", "step", "new", "join", "view", "play", "wait", "observe", "close",
+            "quit")
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Limits:
     games: int = 1000                  # games the server holds
     games_per_client: int = 16         # games one client (a connection; stdin is one) created and are held
     idle_seconds: float = 1800.0       # a game nobody asked about for this long is dropped
+    wait_seconds: float = 300.0        # the longest ``wait`` (a client asks again after it)
 
 
 class RequestError(ValueError):
@@ -114,6 +116,15 @@ def session_observation(core, state, viewer: int) -> dict[str, Any]:
             "action_mask": np.flatnonzero(mask).tolist()}
 
 
+def hex_map(core) -> dict[str, int] | None:
+    """The map's size and the hex-pointer actions (docs/bot-protocol.md, "Actions and hexes"): action
+    ``h < hex_actions`` names hex XXYY with XX = h // rows + 1 and YY = h % rows + 1."""
+    grid = getattr(core, "grid", None)
+    if grid is None:
+        return None
+    return {"columns": int(grid.columns), "rows": int(grid.rows), "hex_actions": int(grid.size)}
+
+
 def described(core, state, actions: list[int], viewer: int | None = None) -> list[dict[str, Any]]:
     """``[{"action", "description"}]`` of ``actions`` (``describe``, ``legal``, a view's legal
     list): in a session, as player ``viewer`` may read them."""
@@ -151,10 +162,25 @@ class Session:
     agreed: set[int] = field(default_factory=set)            # client sides that named the seed in join
     left: set[int] = field(default_factory=set)              # client sides that closed the game
     touched: float = 0.0                                      # the clock when a request last named it
+    news: list[dict[int, dict[str, Any]]] = field(default_factory=list)  # per decision: {client side: its account}
+    news_base: int = 0                                        # the number of the first decision in ``news``
+    read: dict[int, int] = field(default_factory=dict)       # client side -> decisions it has been told of
 
     def waiting_for(self) -> list[int]:
         joined = set(self.tokens.values())
         return [p for p in self.client_sides if p not in joined]
+
+    def unread(self, player: int) -> list[dict[str, Any]]:
+        """The accounts of the decisions taken since ``player`` was last told (its own among them),
+        marked read; the accounts every client side has read are let go."""
+        start = self.read.get(player, self.news_base)
+        out = [entry[player] for entry in self.news[start - self.news_base:]]
+        self.read[player] = self.news_base + len(self.news)
+        done = min(self.read.get(p, self.news_base) for p in self.client_sides) - self.news_base
+        if done > 0:
+            del self.news[:done]
+            self.news_base += done
+        return out
 
 
 class BotServer:
@@ -197,6 +223,7 @@ class BotServer:
         self.sessions: dict[str, Session] = {}
         self.swept = clock()
         self.lock = threading.Lock()   # one request at a time touches the games, agents and rules
+        self.moved = threading.Condition(self.lock)  # notified when a session game moves (``wait``)
         self.tcp: socketserver.TCPServer | None = None  # set by ``listen``
 
     # -- the games in a request --------------------------------------------------------------------
@@ -306,9 +333,11 @@ class BotServer:
                 "scenario": self.scenario, "decisions": self.decisions, "players": list(self.core.players),
                 "side": self.side, "plays": [self.core.players[p] for p in sorted(self.agents)],
                 "agent": str(self.agent_spec), "num_actions": int(self.core.num_actions),
+                "map": hex_map(self.core),
                 "limits": {"line_bytes": lim.line_bytes, "depth": lim.depth, "digits": lim.digits,
                            "games": lim.games, "games_per_client": lim.games_per_client,
-                           "idle_seconds": lim.idle_seconds, "history": self.max_history},
+                           "idle_seconds": lim.idle_seconds, "wait_seconds": lim.wait_seconds,
+                           "history": self.max_history},
                 "trust_seeds": self.trust_seeds}
 
     def act(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -448,7 +477,7 @@ class BotServer:
                   and (self.trust_seeds or not session.server_plays))
         session.seeded = agreed
         keys = game_keys(session.seed, 1) if agreed else entropy_keys(1)
-        session.state = self._server_moves(self.core.init_from_keys(keys), session.server_plays)
+        session.state = self._server_moves(session, self.core.init_from_keys(keys))
 
     def _seeding(self, session: Session) -> dict[str, Any]:
         """How a game is (or will be) dealt, as every side is told: the proposed seed, who agreed,
@@ -470,7 +499,7 @@ class BotServer:
         out = {"game": game, **self._seeding(session), "left": [self.core.players[p] for p in sorted(session.left)]}
         if session.state is None:
             return {**out, "side": self.core.players[player]}
-        return {**out, **session_view(self.core, session.state, player)}
+        return {**out, **session_view(self.core, session.state, player), "since": session.unread(player)}
 
     def observe(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         session, player = self._joined(req, started=True)
@@ -485,9 +514,32 @@ class BotServer:
         refusal = session_refusals(core, session.state, player, [action])[0]
         if refusal is not None:
             raise RequestError(refusal)
-        state = core.step(session.state, np.array([action], dtype=np.int64))
-        session.state = self._server_moves(state, session.server_plays)
+        state = self._logged_step(session, session.state, player, action)
+        session.state = self._server_moves(session, state)
+        self.moved.notify_all()
         return self._side_view(req["game"], session, player)
+
+    def wait(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
+        """Block until it is the joined side's decision, the game is over, or ``timeout`` seconds
+        (default 30, at most ``limits.wait_seconds``) have passed; then the side's view (with
+        ``waited``: the seconds waited, ``timed_out``).  Other clients' requests run meanwhile."""
+        session, player = self._joined(req)
+        timeout = req.get("timeout", 30)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= self.limits.wait_seconds:
+            raise RequestError(f"'timeout' {_show(timeout)}: seconds to wait, 0..{self.limits.wait_seconds:g}")
+        game, began = req["game"], time.monotonic()
+
+        def ready() -> bool:
+            state = session.state
+            gone = self.sessions.get(game) is not session or player in session.left
+            return gone or (state is not None and (self._over(state) or int(self.core.current_player(state)[0]) == player))
+
+        done = self.moved.wait_for(ready, timeout=timeout)
+        if self.sessions.get(game) is not session or player in session.left:
+            raise RequestError(f"game {_show(game)} was dropped or left while waiting")
+        session.touched = self.clock()
+        return {**self._side_view(game, session, player), "waited": round(time.monotonic() - began, 3),
+                "timed_out": not done}
 
     def close(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         """The side leaves the game (its token no longer works); the game is dropped when no
@@ -500,15 +552,30 @@ class BotServer:
             del self.sessions[req["game"]]
         return {"game": req["game"], "closed": True, "left": self.core.players[player], "dropped": dropped}
 
-    def _server_moves(self, state, server_plays: tuple[int, ...]):
+    def _server_moves(self, session: Session, state):
+        """The server's agent plays its sides of ``session`` from ``state`` until a client side
+        decides or the game ends."""
         core = self.core
         while not self._over(state):
             player = int(core.current_player(state)[0])
-            if player not in server_plays:
+            if player not in session.server_plays:
                 break
             action = int(np.asarray(self.agents[player].act(core, state, player)).reshape(-1)[0])
-            state = core.step(state, np.array([action], dtype=np.int64))
+            state = self._logged_step(session, state, player, action)
         return state
+
+    def _logged_step(self, session: Session, state, player: int, action: int):
+        """``player``'s ``action`` in ``state``, and its account for each client side (``since`` in
+        ``view``, ``play``, ``wait``): who decided, the action and the events the rules produced
+        (wargym.events), each written from that side's view (the contract's leak test covers the
+        texts and the event log)."""
+        core = self.core
+        after, log = core.step_logged(state, np.array([action], dtype=np.int64))
+        session.news.append({side: {"by": core.players[player], "action": action,
+                                    "description": core.describe_actions([action], state, 0, side)[0],
+                                    "events": [e["text"] for e in core.events_for(log[0], after, 0, viewer=side)]}
+                             for side in session.client_sides})
+        return after
 
     def _session(self, req: dict[str, Any]) -> Session:
         game = req.get("game")
@@ -573,7 +640,7 @@ class BotServer:
         return {"ok": True, **body, **echo}
 
 
-SESSION_COMMANDS = ("new", "join", "view", "play", "observe", "close")
+SESSION_COMMANDS = ("new", "join", "view", "play", "wait", "observe", "close")
 
 
 def _is_int(x: Any) -> bool:

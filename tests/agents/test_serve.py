@@ -49,7 +49,7 @@ def test_ping_names_the_game(server):
     assert reply["ok"] and reply["pong"] and reply["id"] == 1
     assert (reply["ruleset"], reply["scenario"], reply["decisions"]) == ("island_war", "bloody_ridge", "major")
     assert reply["players"] == reply["plays"] == ["us", "japan"] and reply["side"] is None and reply["agent"] == "rule"
-    assert reply["num_actions"] == 265 and reply["protocol"] == 3
+    assert reply["num_actions"] == 265 and reply["protocol"] == 4
 
 
 def test_act_on_a_state_record_and_on_a_history_agree(server, core):

@@ -105,7 +105,7 @@ def test_ping_states_the_limits(stdin_server):
     limits = send(stdin_server, b'{"cmd":"ping"}')["limits"]
     assert limits == {"line_bytes": Limits.line_bytes, "depth": Limits.depth, "digits": Limits.digits,
                       "games": Limits.games, "games_per_client": Limits.games_per_client,
-                      "idle_seconds": Limits.idle_seconds, "history": 20_000}
+                      "idle_seconds": Limits.idle_seconds, "wait_seconds": Limits.wait_seconds, "history": 20_000}
 
 
 def test_an_error_quotes_at_most_200_characters_of_what_was_sent():

@@ -193,7 +193,9 @@ def test_a_server_that_trusts_seeds_deals_its_clients_agreed_seed():
     game = ask(server, cmd="new", seed=21, server_plays=["us"])["game"]
     joined = ask(server, cmd="join", game=game, side="japan", seed=21)
     assert joined["dealt_from"] == "seed" and ask(server, cmd="ping")["trust_seeds"]
-    want = server._server_moves(core.init(1, 21), (0,))
+    from wargym.agents.serve import Session
+
+    want = server._server_moves(Session(server_plays=(0,), client_sides=(1,), creator=0), core.init(1, 21))
     assert np.array_equal(server.sessions[game].state.rng_counter, want.rng_counter)
 
 
@@ -263,3 +265,84 @@ def test_describe_in_a_session_speaks_from_the_sides_view(attu):
     board = ask(attu, cmd="describe", game=game, token=token)
     assert board["ok"] and board["board"] == view["board"] and board["summary"] == view["summary"]
     assert not ask(attu, cmd="describe", game=game, token="guess", action=0)["ok"]
+
+
+# --------------------------------------------------------------- news since the last request, wait
+def test_two_clients_wait_for_their_turn_and_are_told_every_decision_once():
+    """Each client blocks in `wait` until its side decides (no polling), and the `since` of its
+    replies tells it every decision of the game exactly once, in order: who decided, the action in
+    words and the events of the rules from its side's view."""
+    server = BotServer("island_war", "rule", scenario="bloody_ridge", decisions="major")
+    server.warm_up()
+    ready = threading.Event()
+    thread = threading.Thread(target=listen, args=(server, "127.0.0.1", 0, ready), daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    port = server.tcp.server_address[1]
+
+    def request(f, **req) -> dict:
+        f.write(json.dumps(req) + "\n")
+        f.flush()
+        return json.loads(f.readline())
+
+    socks = {side: socket.create_connection(("127.0.0.1", port), timeout=60) for side in ("us", "japan")}
+    files = {side: sock.makefile("rw") for side, sock in socks.items()}
+    game = request(files["us"], cmd="new")["game"]
+    tokens = {side: request(files[side], cmd="join", game=game, side=side)["token"] for side in ("us", "japan")}
+    told: dict[str, list[dict]] = {"us": [], "japan": []}
+    waits: dict[str, list[bool]] = {"us": [], "japan": []}
+    played: dict[str, int] = {"us": 0, "japan": 0}
+
+    def play_side(side: str) -> None:
+        f, token = files[side], tokens[side]
+        while played[side] < 400:
+            view = request(f, cmd="wait", game=game, token=token, timeout=60)
+            assert view["ok"], view
+            waits[side].append(view["timed_out"])
+            told[side] += view["since"]
+            if view["game_over"]:
+                return
+            view = request(f, cmd="play", game=game, token=token, action=view["legal"][-1]["action"])
+            assert view["ok"], view
+            told[side] += view["since"]
+            played[side] += 1
+
+    try:
+        threads = [threading.Thread(target=play_side, args=(side,)) for side in ("us", "japan")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(600)
+        total = played["us"] + played["japan"]
+        final = request(files["us"], cmd="view", game=game, token=tokens["us"])
+        told["us"] += final["since"]
+        assert not any(waits["us"] + waits["japan"])          # every wait ended on a turn or the end
+        for side in ("us", "japan"):
+            assert [entry["by"] for entry in told[side]].count(side) == played[side]
+        # both sides were told of the same decisions, in the same order, each once
+        assert [(e["by"], e["action"]) for e in told["us"]] == [(e["by"], e["action"]) for e in told["japan"]]
+        assert len(told["us"]) == total > 20
+        for side in ("us", "japan"):                        # the rules' events, in words, with their case
+            events = [text for entry in told[side] for text in entry["events"]]
+            assert any(text.startswith("the game ends") and text.endswith("(4.0)") for text in events)
+        assert all(isinstance(e["description"], str) and e["description"] for e in told["us"])
+    finally:
+        for sock in socks.values():
+            sock.close()
+        server.tcp.shutdown()
+        thread.join(10)
+
+
+def test_wait_refuses_a_bad_timeout_and_returns_at_once_on_the_sides_turn(attu):
+    game = ask(attu, cmd="new")["game"]
+    us = ask(attu, cmd="join", game=game, side="us")["token"]
+    japan = ask(attu, cmd="join", game=game, side="japan")["token"]
+    for bad in (-1, "ten", True, 10_000):
+        reply = ask(attu, cmd="wait", game=game, token=us, timeout=bad)
+        assert not reply["ok"] and "'timeout'" in reply["error"]
+    view = ask(attu, cmd="view", game=game, token=us)
+    mover, waiter = (us, japan) if view["to_move"] == "us" else (japan, us)
+    now = ask(attu, cmd="wait", game=game, token=mover, timeout=5)
+    assert now["ok"] and now["your_turn"] and not now["timed_out"] and now["waited"] < 1
+    later = ask(attu, cmd="wait", game=game, token=waiter, timeout=0.2)
+    assert later["ok"] and later["timed_out"] and not later["your_turn"]

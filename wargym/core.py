@@ -181,46 +181,10 @@ class Core(Protocol):
     def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState: ...
     def view(self, state: BaseState, viewer: int) -> BaseState: ...
     def refresh(self, state: BaseState) -> BaseState: ...
-    def settle(self, state: BaseState) -> BaseState:
-        """A position laid out by hand handed to the rules: the legal mask and the player to decide
-        worked out, checked like a record (a kernel core also runs the steps nobody decides)."""
-        return self.checked(self.refresh(state), allow_forced=True)
-
-    # -- the event log (wargym.events) ---------------------------------------------------------------
-    def step_logged(self, state: BaseState, actions, active: np.ndarray | None = None
-                    ) -> tuple[BaseState, list[list[dict[str, Any]]]]:
-        """``step``, and what the rules did in each game, in order: the whole truth, raw
-        ({"kind", "rule", "args"}); ``events_for`` writes them as a player may read them."""
-        new, records, count = self._step_logged(state, self.check_actions(state, actions, active))
-        return new, events_mod.decode(self, records, count, state.batch_size)
-
-    def _step_logged(self, state: BaseState, actions: np.ndarray) -> tuple[BaseState, np.ndarray, int]:
-        """(the new state, the log's records, how many): a ruleset without an event log logs none."""
-        return self._step(state, actions), np.zeros((0, events_mod.WIDTH), np.int32), 0
-
-    def events_for(self, logged: list[dict[str, Any]], state: BaseState, game: int = 0,
-                   viewer: int | None = None) -> list[dict[str, Any]]:
-        """The events ``logged`` of game ``game`` (one game's list of ``step_logged``) with their
-        text, as ``viewer`` may read them in ``state``, the position after the step (None: all)."""
-        return events_mod.for_viewer(self, logged, state, game, viewer)
-
-    def item_names(self) -> dict[str, list[str]]:
-        """The names of the items of the state's axes ({"U": unit names, ...}): how the position
-        API (wargym.position) and the event log name them."""
-        return {}
-
-    def event_unit(self, u: int) -> str:
-        """A unit (piece) in an event's text."""
-        return f"unit {u}"
-
-    def event_card(self, c: int) -> str:
-        """A card in an event's text."""
-        return f"card {c}"
-
-    def event_value(self, typ: str, value: int) -> str:
-        """An event argument of the ruleset's own type ``typ`` in words (wargym.events)."""
-        return str(value)
-
+    def item_names(self) -> dict[str, list[str]]: ...
+    def event_unit(self, u: int) -> str: ...
+    def event_card(self, c: int) -> str: ...
+    def event_value(self, typ: str, value: int) -> str: ...
     def force(self, state: BaseState, values=(), games=None, picks=None) -> BaseState: ...
     def settle(self, state: BaseState) -> BaseState: ...
     def step_logged(self, state: BaseState, actions, active: np.ndarray | None = None
@@ -597,6 +561,11 @@ class BaseCore(ABC):
         """The events ``logged`` of game ``game`` (one game's list of ``step_logged``) with their
         text, as ``viewer`` may read them in ``state``, the position after the step (None: all)."""
         return events_mod.for_viewer(self, logged, state, game, viewer)
+
+    def item_names(self) -> dict[str, list[str]]:
+        """The names of the items of the state's axes ({"U": unit names, ...}): how the position
+        API (wargym.position) and the event log name them."""
+        return {}
 
     def event_unit(self, u: int) -> str:
         """A unit (piece) in an event's text."""

@@ -9,9 +9,11 @@ game, and the games a client may hold and how long.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
+from typing import Iterator
 
 import numpy as np
 import pytest
@@ -21,6 +23,32 @@ from wargym.agents.serve import BotServer, listen
 
 def ask(server: BotServer, **request) -> dict:
     return server.handle(json.dumps(request))
+
+
+@contextlib.contextmanager
+def serving(server: BotServer) -> Iterator[int]:
+    """``server`` listening on a free TCP port (its number), shut down after."""
+    server.warm_up()
+    ready = threading.Event()
+    thread = threading.Thread(target=listen, args=(server, "127.0.0.1", 0, ready), daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    try:
+        yield server.tcp.server_address[1]
+    finally:
+        server.tcp.shutdown()
+        thread.join(10)
+
+
+def connect(port: int):
+    """A client connection's file (read and write, one JSON line a request); closed with the test."""
+    return socket.create_connection(("127.0.0.1", port), timeout=60).makefile("rw")
+
+
+def request(f, **req) -> dict:
+    f.write(json.dumps(req) + "\n")
+    f.flush()
+    return json.loads(f.readline())
 
 
 @pytest.fixture(scope="module")
@@ -90,25 +118,8 @@ def test_sessions_refuse_what_a_side_may_not_do(attu):
 
 
 def test_two_programs_play_each_other_over_tcp():
-    server = BotServer("island_war", "rule", scenario="bloody_ridge", decisions="major")
-    server.warm_up()
-    ready = threading.Event()
-    thread = threading.Thread(target=listen, args=(server, "127.0.0.1", 0, ready), daemon=True)
-    thread.start()
-    assert ready.wait(30)
-    port = server.tcp.server_address[1]
-
-    def client() -> tuple[socket.socket, object]:
-        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        return sock, sock.makefile("rw")
-
-    def request(f, **req) -> dict:
-        f.write(json.dumps(req) + "\n")
-        f.flush()
-        return json.loads(f.readline())
-
-    (a, fa), (b, fb) = client(), client()
-    try:
+    with serving(BotServer("island_war", "rule", scenario="bloody_ridge", decisions="major")) as port:
+        fa, fb = connect(port), connect(port)
         game = request(fa, cmd="new", seed=9)["game"]
         tokens = {"us": request(fa, cmd="join", game=game, side="us")["token"],
                   "japan": request(fb, cmd="join", game=game, side="japan")["token"]}
@@ -123,11 +134,6 @@ def test_two_programs_play_each_other_over_tcp():
             moves += 1
         assert view["game_over"] and set(view["rewards"]) == {"us", "japan"}
         assert request(fb, cmd="quit")["bye"] and request(fa, cmd="ping")["pong"]  # quit closes one connection
-    finally:
-        a.close()
-        b.close()
-        server.tcp.shutdown()
-        thread.join(10)
 
 
 # --------------------------------------------------------------------------------- how a game is dealt
@@ -272,65 +278,42 @@ def test_two_clients_wait_for_their_turn_and_are_told_every_decision_once():
     """Each client blocks in `wait` until its side decides (no polling), and the `since` of its
     replies tells it every decision of the game exactly once, in order: who decided, the action in
     words and the events of the rules from its side's view."""
-    server = BotServer("island_war", "rule", scenario="bloody_ridge", decisions="major")
-    server.warm_up()
-    ready = threading.Event()
-    thread = threading.Thread(target=listen, args=(server, "127.0.0.1", 0, ready), daemon=True)
-    thread.start()
-    assert ready.wait(30)
-    port = server.tcp.server_address[1]
+    sides = ("us", "japan")
+    told: dict[str, list[dict]] = {side: [] for side in sides}
+    timed_out: list[bool] = []
+    played = {side: 0 for side in sides}
+    with serving(BotServer("island_war", "rule", scenario="bloody_ridge", decisions="major")) as port:
+        files = {side: connect(port) for side in sides}
+        game = request(files["us"], cmd="new")["game"]
+        tokens = {side: request(files[side], cmd="join", game=game, side=side)["token"] for side in sides}
 
-    def request(f, **req) -> dict:
-        f.write(json.dumps(req) + "\n")
-        f.flush()
-        return json.loads(f.readline())
+        def play_side(side: str) -> None:
+            f, token = files[side], tokens[side]
+            while played[side] < 400:
+                view = request(f, cmd="wait", game=game, token=token, timeout=60)
+                timed_out.append(view["timed_out"])
+                told[side] += view["since"]
+                if view["game_over"]:
+                    return
+                view = request(f, cmd="play", game=game, token=token, action=view["legal"][-1]["action"])
+                told[side] += view["since"]
+                played[side] += 1
 
-    socks = {side: socket.create_connection(("127.0.0.1", port), timeout=60) for side in ("us", "japan")}
-    files = {side: sock.makefile("rw") for side, sock in socks.items()}
-    game = request(files["us"], cmd="new")["game"]
-    tokens = {side: request(files[side], cmd="join", game=game, side=side)["token"] for side in ("us", "japan")}
-    told: dict[str, list[dict]] = {"us": [], "japan": []}
-    waits: dict[str, list[bool]] = {"us": [], "japan": []}
-    played: dict[str, int] = {"us": 0, "japan": 0}
-
-    def play_side(side: str) -> None:
-        f, token = files[side], tokens[side]
-        while played[side] < 400:
-            view = request(f, cmd="wait", game=game, token=token, timeout=60)
-            assert view["ok"], view
-            waits[side].append(view["timed_out"])
-            told[side] += view["since"]
-            if view["game_over"]:
-                return
-            view = request(f, cmd="play", game=game, token=token, action=view["legal"][-1]["action"])
-            assert view["ok"], view
-            told[side] += view["since"]
-            played[side] += 1
-
-    try:
-        threads = [threading.Thread(target=play_side, args=(side,)) for side in ("us", "japan")]
+        threads = [threading.Thread(target=play_side, args=(side,)) for side in sides]
         for t in threads:
             t.start()
         for t in threads:
             t.join(600)
-        total = played["us"] + played["japan"]
-        final = request(files["us"], cmd="view", game=game, token=tokens["us"])
-        told["us"] += final["since"]
-        assert not any(waits["us"] + waits["japan"])          # every wait ended on a turn or the end
-        for side in ("us", "japan"):
-            assert [entry["by"] for entry in told[side]].count(side) == played[side]
-        # both sides were told of the same decisions, in the same order, each once
-        assert [(e["by"], e["action"]) for e in told["us"]] == [(e["by"], e["action"]) for e in told["japan"]]
-        assert len(told["us"]) == total > 20
-        for side in ("us", "japan"):                        # the rules' events, in words, with their case
-            events = [text for entry in told[side] for text in entry["events"]]
-            assert any(text.startswith("the game ends") and text.endswith("(4.0)") for text in events)
-        assert all(isinstance(e["description"], str) and e["description"] for e in told["us"])
-    finally:
-        for sock in socks.values():
-            sock.close()
-        server.tcp.shutdown()
-        thread.join(10)
+        told["us"] += request(files["us"], cmd="view", game=game, token=tokens["us"])["since"]
+    assert timed_out and not any(timed_out)                    # every wait ended on a turn or the end
+    for side in sides:
+        assert [entry["by"] for entry in told[side]].count(side) == played[side]
+        events = [text for entry in told[side] for text in entry["events"]]   # the rules' events, with their case
+        assert any(text.startswith("the game ends") and text.endswith("(4.0)") for text in events)
+    # both sides were told of the same decisions, in the same order, each once
+    assert [(e["by"], e["action"]) for e in told["us"]] == [(e["by"], e["action"]) for e in told["japan"]]
+    assert len(told["us"]) == played["us"] + played["japan"] > 20
+    assert all(isinstance(e["description"], str) and e["description"] for e in told["us"])
 
 
 def test_wait_refuses_a_bad_timeout_and_returns_at_once_on_the_sides_turn(attu):

@@ -1,5 +1,6 @@
-"""The documentation as a new user meets it: every Python block of README.md and docs/ runs, from the
-clone's folder and from any other; every link stays inside the repository.
+"""The documentation as a new user meets it: every Python block of README.md, docs/ and each
+ruleset's README (wargym/<ruleset>/README.md: its "Set up a position") runs, from the clone's folder
+and from any other; every link stays inside the repository.
 
 Each block runs in a fresh interpreter (a subprocess), once with the repository root as the working
 directory (where the README's set-up commands leave a user: the source folder wargym/ comes first
@@ -17,7 +18,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+RULESET_DOCS = sorted(ROOT.glob("wargym/*/README.md"))
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *RULESET_DOCS]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -51,8 +53,7 @@ def test_python_block_runs(name, block, where, tmp_path):
 
 def test_links_in_the_docs_stay_inside_the_repository():
     """A relative link resolves to a file of the repository; nothing points at a folder beside it."""
-    for doc in [*DOCS, *sorted(ROOT.glob("wargym/*/README.md")), *sorted(ROOT.glob("wargym/*/COVERAGE.md")),
-                ROOT / "benchmarks" / "README.md"]:
+    for doc in [*DOCS, *sorted(ROOT.glob("wargym/*/COVERAGE.md")), ROOT / "benchmarks" / "README.md"]:
         text = doc.read_text()
         assert "../shared" not in text and "DESIGN.md" not in text, f"{doc.relative_to(ROOT)} points outside the repo"
         for target in LINK.findall(text):

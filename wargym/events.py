@@ -22,6 +22,8 @@ An argument's type says how it reads and what a player may not see of it:
     side     a player (its name)                unit     a piece on the "U" axis
     card     a card on the "C" axis             purpose  a code into the ruleset's ``event_purposes``
     result   a code into the ruleset's ``event_results``   (what a die was thrown for; a result)
+    item:X   an item of the state's axis X (Peleliu's Japanese units "item:J", its markers "item:D"),
+             hidden like a unit or a card; the ruleset reads it (``core.event_value``)
     other    any other name: the ruleset reads it (``core.event_value``: a CRT column, a track box)
 
 An item (``unit``, ``card``) that the viewer may not identify in the position after the step (the
@@ -131,19 +133,27 @@ def hidden_items(core, state, game: int, viewer: int | None, axis: str) -> np.nd
 AXES = {"unit": "U", "card": "C"}
 
 
+def axis_of(typ: str) -> str | None:
+    """The state axis whose items an argument of type ``typ`` names (None: not an item)."""
+    return typ[5:] if typ.startswith("item:") else AXES.get(typ)
+
+
 def for_viewer(core, events: list[dict[str, Any]], state, game: int, viewer: int | None) -> list[dict[str, Any]]:
     """The events of game ``game`` as ``viewer`` may read them after the step (``state``: the
     position after it), each with its ``text``: an item the viewer may not identify is None, and
     so is a ``secret`` argument; ``viewer`` None: the whole truth."""
     kinds = {k.name: k for k in core.event_kinds}
-    unseen = {t: hidden_items(core, state, game, viewer, axis) for t, axis in AXES.items()}
+    unseen: dict[str, np.ndarray | None] = {}
     name = None if viewer is None else core.players[viewer]
     out = []
     for event in events:
         kind = kinds[event["kind"]]
         args = dict(event["args"])
         for arg, typ in kind.args:
-            hidden = unseen.get(typ)
+            axis = axis_of(typ)
+            if axis is not None and axis not in unseen:
+                unseen[axis] = hidden_items(core, state, game, viewer, axis)
+            hidden = unseen.get(axis) if axis is not None else None
             value = args[arg]
             if hidden is not None and value is not None and 0 <= value < len(hidden) and hidden[value]:
                 args[arg] = None
@@ -157,7 +167,8 @@ def for_viewer(core, events: list[dict[str, Any]], state, game: int, viewer: int
 def read(core, typ: str, value) -> str:
     """An argument in words."""
     if value is None:
-        return {"unit": "a unit it cannot see", "card": "a card"}.get(typ, "?")
+        return {"unit": "a unit it cannot see", "card": "a card"}.get(typ, "an unseen counter" if typ.startswith("item:")
+                                                                       else "?")
     if typ == "hex":
         return "off the map" if value < 0 else core.grid.label(int(value))
     if typ == "side":
@@ -175,4 +186,4 @@ def read(core, typ: str, value) -> str:
     return core.event_value(typ, int(value))
 
 
-__all__ = ["EVENT_FIELDS", "EventKind", "emit", "decode", "for_viewer", "off", "buffer", "read", "hidden_items"]
+__all__ = ["EVENT_FIELDS", "EventKind", "emit", "decode", "for_viewer", "off", "buffer", "read", "hidden_items", "axis_of"]

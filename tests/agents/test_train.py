@@ -479,7 +479,7 @@ def test_peleliu_advice_option_travels_from_the_config_to_the_agent_and_the_expo
     assert make_agent(f"sb3:{final}", "peleliu", "us").act(core, state, 0).shape == (2,)
     cfg, _ = load_config({"ruleset": "peleliu", "core_options": {"advise": True}})
     with pytest.raises(ValueError, match=r"core_options \{'advise': True\}: a mapping of the peleliu core's options "
-                                         r"\(advice, alt_armor, variable_letters\)"):
+                                         r"\(advice, alt_armor, every_decision, variable_letters\)"):
         check_config(cfg)
 
 

@@ -480,6 +480,31 @@ def test_peleliu_12_6_patrol_without_us_units_in_the_field():
     assert (b.dis("K/3/5") != 0, b.dis("B/1/5")) == (True, 0)
 
 
+def test_peleliu_12_6_patrol_tie_is_the_players_choice():
+    """12.6: with no U.S. unit in the field, "disrupt the closest unit, then the unit with the target
+    symbol shown on the fire card, then with the greater attack strength.  Your choice if strengths
+    are equal."  B12 (0613), card 17 blue[P] (circle), turn 10: K/3/5 in 0615 and B/1/5 in 0515,
+    both two hexes away, out of B12's field, both circle, both strength 7 (four steps): a tie, the
+    player's (P_HIT_PICK with decisions="full", tie_ok); the player picks K/3/5, not the default
+    (the lower unit number, B/1/5): K/3/5 is disrupted, B/1/5 is not."""
+    from wargym.peleliu import ties
+    b = Board(turn=10)
+    assert not b.dot("B12", 515) and not b.dot("B12", 615) and b.dist(613, 515) == b.dist(613, 615) == 2
+    assert b.sc.card_symbol[card(17)] == 0 and b.symbol("K/3/5") == b.symbol("B/1/5") == "circle"
+    assert b.sc.us_strength[b.unit("K/3/5"), 4] == b.sc.us_strength[b.unit("B/1/5"), 4] == 7
+    b.jp(613)
+    b.us("B/1/5", 515)
+    b.us("K/3/5", 615)
+    b.fire_card(17)
+    b.state.tie_ok[0] = True
+    japanese.check_group(b.T, b.S, 0, b.group("B12"), 1)
+    s = b.state
+    assert {b.sc.us_names[u] for u in range(len(b.sc.us_names)) if s.tie_units[0, u]} == {"B/1/5", "K/3/5"}
+    assert int(s.tie_left[0]) == 1 and b.dis("K/3/5") == b.dis("B/1/5") == 0
+    ties.tie_hit(b.T, b.S, 0, b.unit("K/3/5"))
+    assert (b.dis("K/3/5") != 0, b.dis("B/1/5")) == (True, 0) and not s.tie_units[0].any()
+
+
 def test_peleliu_12_52_reinforcement_priority_closest_to_us_units():
     """12.52: card 17 orange[R], turn 10, one unit in the reserve box.  Two empty orange positions
     in communication are eligible: A14 (0611), three hexes from A/1/5 (1 step, 0409), and C9

@@ -23,8 +23,8 @@ from wargym.data import config_path, load_yaml
 from wargym.peleliu import combat, us
 from wargym.peleliu.actions import NO, RESOLVE, UNIT_0, num_actions
 from wargym.peleliu.board import set_command, step_loss, weapons_of
-from wargym.peleliu.scenario import W_FL, W_RD
-from wargym.peleliu.state import DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK, US_ELIM, US_MAP
+from wargym.peleliu.scenario import COLOURS, SYMBOLS, W_FL, W_RD
+from wargym.peleliu.state import DIS_NEW, DM_OUT, DM_UNIT, JP_ELIM, JP_MAP, JP_RESERVE, PILE_TRACK, US_ELIM, US_MAP
 
 CHARTS = load_yaml(config_path("peleliu", "charts.yaml"))
 
@@ -365,6 +365,82 @@ def test_peleliu_7_1_units_in_command_act_free():
     from wargym.peleliu.board import is_free
     assert all(b.state.us_cmd[0, b.unit(n)] for n in ("LVT/1", "C/1/5", "HQ/1/5"))
     assert is_free(b.T, b.S, 0, t) and not is_free(b.T, b.S, 0, b.unit("K/3/7"))
+
+
+def command_board(commanders) -> tuple[Board, int]:
+    """The revealed J16 in A8 (0216, nothing else on the map, so A8's is the only live field);
+    B/1/5 in 0215 next to it, with HQ/1/5; the artillery Art/1/11 in 0415, two hexes from 0216 (in
+    range: U), in no field of fire; ``commanders``: the regimental HQs and their hexes."""
+    b = Board(turn=7)
+    assert b.dist(415, 216) == 2 and b.dots_in(415) == {} and b.sc.us_range[b.unit("Art/1/11"), 1] >= 2
+    j = b.jp(216, "J16", rev=True)
+    b.us("B/1/5", 215)
+    b.us("HQ/1/5", 215)
+    b.us("Art/1/11", 415)
+    for name, hexnum in commanders:
+        b.us(name, hexnum)
+    us.start_actions(b.T, b.S, 0)
+    return b, j
+
+
+@pytest.mark.parametrize("commanders,valid", [
+    ((("RHQ/5", 316),), True),                  # RHQ/5 next to 0215 and 0415: commands both
+    ((("RHQ/5", 516),), False),                 # RHQ/5 commands the artillery; B/1/5 only HQ/1/5's
+    ((("RHQ/5", 516), ("RHQ/1", 214)), False),  # B/1/5 in RHQ/1's command, the artillery in RHQ/5's
+])
+def test_peleliu_8_1_artillery_joins_an_attack_of_infantry_its_own_regimental_hq_commands(commanders, valid):
+    """8.1: artillery joins an attack "in command of a regimental HQ that is also commanding at least
+    one infantry unit attacking the position".  B/1/5 (0215) is in command of the infantry/HQ HQ/1/5
+    stacked with it (7.1, 10.3), and of a regimental HQ next to it; Art/1/11 (0415) of a regimental
+    HQ next to it.  RHQ/5 in 0316 is next to both: the attack by B/1/5 and the artillery is valid.
+    RHQ/5 in 0516 is next to the artillery only (three hexes from 0215): B/1/5's infantry/HQ is not
+    a regimental HQ, nor is RHQ/1 in 0214 (next to 0215, two hexes from 0415) the artillery's:
+    not valid.  B/1/5 alone is valid in every case."""
+    b, j = command_board(commanders)
+    assert b.dist(316, 215) == b.dist(316, 415) == 1 and b.dist(516, 415) == 1 and b.dist(516, 215) == 3
+    assert b.dist(214, 215) == 1 and b.dist(214, 415) == 2
+    s, h = b.state, b.hex(216)
+    s.att_units[0, b.unit("B/1/5")] = True
+    assert us.attack_valid(b.T, b.S, 0, h)
+    s.att_units[0, b.unit("Art/1/11")] = True
+    assert bool(us.attack_valid(b.T, b.S, 0, h)) == valid
+
+
+@pytest.mark.parametrize("regimental", [True, False])
+def test_peleliu_8_25_only_a_regimental_hq_lends_its_radio(regimental):
+    """8.25: "US regimental HQ units possess radios ... A US unit attacking a Japanese position from
+    an adjacent hex when in command of an HQ may include the HQ's radio"; 10.3 lists no radio among
+    an infantry/HQ's capabilities.  B/1/5 attacks J16 (0216) from 0215, in command of HQ/1/5 stacked
+    with it, and of RHQ/5 in 0316 or not: the attack has the radio (RD) only with RHQ/5."""
+    b, j = command_board((("RHQ/5", 316),) if regimental else ())
+    assert b.state.us_cmd[0, b.unit("B/1/5")]
+    assert not weapons_of(b.T, b.S, 0, b.unit("B/1/5"), 1) & W_RD
+    b.state.att_units[0, b.unit("B/1/5")] = True
+    strength, weapons, hero = combat.attack_values(b.T, b.S, 0, b.hex(216), j)
+    assert bool(weapons & W_RD) == regimental
+
+
+def test_peleliu_8_4_barrage_off_a_position_reads_the_counterattack_marker_colour():
+    """8.4: a barrage crosses the card's colours with the Japanese unit's colour; off a position a
+    unit has none printed, and 13.44 / 8.64 give a unit in counterattack stance its marker's colour
+    (a tank its counter's).  J21 in counterattack stance with marker 59 (purple, depth side up) in
+    1019 (clear, no position); Art/1/11 (strength 4, triangle) barrages it with card 5 (purple,
+    triangle): 'colour and symbol', column 4 -> disrupted and the depth eliminated (13.46: the
+    marker turns to its side without depth; the unit stays in stance)."""
+    assert CHARTS["barrage_columns"][3] == 4
+    assert set(CHARTS["barrage_table"]["colour_and_symbol"][3]) >= {"jp_disrupt", "depth_elim"}
+    b = Board(turn=7)
+    purple = COLOURS.index("purple")
+    assert b.sc.hex_pos[b.hex(1019)] < 0 and b.terrain(1019) == "clear" and b.sc.dm_colour[59] == purple
+    assert purple in b.sc.card_colour[card(5)] and b.sc.card_symbol[card(5)] == SYMBOLS.index("triangle")
+    assert b.symbol("Art/1/11") == "triangle" and b.sc.us_strength[b.unit("Art/1/11"), 1] == 4
+    j = b.jp(1019, "J21", rev=True)
+    s = b.state
+    s.jp_ca[0, j], s.dm_loc[0, 59], s.dm_rev[0, 59] = 59, DM_UNIT, True
+    u = b.us("Art/1/11", 1419)
+    b.force([5])
+    combat.barrage(b.T, b.S, 0, u, -1, b.hex(1019))
+    assert s.jp_dis[0, j] and s.jp_ca[0, j] == 59 and not s.dm_rev[0, 59] and b.jp_where(j) == 1019
 
 
 def test_peleliu_9_4_tactical_reinforcement_revealed_in_an_attack():

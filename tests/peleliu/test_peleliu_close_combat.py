@@ -17,11 +17,11 @@ from wargym.peleliu import closecombat
 from wargym.peleliu.board import us_communication
 from wargym.peleliu.scenario import CC_EVENTS, COLOURS
 from wargym.peleliu.state import (
-    CC_JP_ASSAULT, CC_US_INIT, DIS_NEW, DM_OUT, JP_ELIM, JP_MAP, JP_OUT, P_AUTO, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW,
-    PILE_CC_JP, PILE_CC_US, PILE_DECK,
+    CC_CA, CC_JP_ASSAULT, CC_OVERRUN, CC_US_INIT, DIS_NEW, DM_OUT, DM_UNIT, JP_ELIM, JP_MAP, JP_OUT, P_AUTO, P_CC_LOSS,
+    P_CC_RETREAT, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US, PILE_DECK, US_ELIM,
 )
 
-BLUE, BROWN = COLOURS.index("blue"), COLOURS.index("brown")
+BLUE, BROWN, PURPLE = COLOURS.index("blue"), COLOURS.index("brown"), COLOURS.index("purple")
 
 
 def shows(b: Board, number: int, colour: int) -> bool:
@@ -137,6 +137,150 @@ def test_peleliu_8_6_close_combat_example_0216():
     assert s.jp_depth[0, j] == -1 and s.dm_loc[0, 10] == DM_OUT
     assert piles(b) == (0, 0) and s.cc_hex[0] == -1
     assert int(s.loss_box[0]) == 1
+
+
+def test_peleliu_8_62_exhausted_attackers_go_back_toward_their_own_entry_hexes():
+    """8.62: "Place US units surviving a close combat in a land hex or hexes adjacent to the CC hex
+    and closest to the direction from which they entered".  The close combat example with HQ/1/5
+    entering 0216 from 0316 (jungle, next to 0216) instead of 0215: the same cards, the same step
+    losses and the same exhaustion; C/1/5 goes back to 0215, HQ/1/5 to 0316, both disrupted."""
+    b, j = example_board()
+    assert 316 in b.neighbours(216) and b.sc.land[b.hex(316)]
+    b.state.us_from[0, b.unit("HQ/1/5")] = b.hex(316)
+    b.force(EXAMPLE_CARDS)
+    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    play_out(b, ["C/1/5", "HQ/1/5"])
+    assert (b.steps("C/1/5"), b.steps("HQ/1/5")) == (2, 1) and b.state.jp_dis[0, j] and b.jp_where(j) == 216
+    assert (b.where("C/1/5"), b.where("HQ/1/5")) == (215, 316)
+    assert b.dis("C/1/5") == b.dis("HQ/1/5") == DIS_NEW
+
+
+def test_peleliu_8_7_reinforce_drawing_a_tactical_reinforcement_brings_its_unit():
+    """8.7 Reinforce: "if the participating Japanese unit has no depth marker, draw and place a depth
+    marker, revealed"; 9.4: a depth marker revealed to be a Tactical Reinforcement leaves play and
+    a reserve unit enters "after resolving the combat" (no card for it).  B/1/5 (1 step, no
+    flamethrower) entered A8 (0216, blue, clear) from 0215 against the revealed J21 (strength 2, FT
+    BR) over its face-down depth marker 0, a Tactical Reinforcement; the pool holds only marker 1,
+    another.  Step 1 reveals marker 0: out of play, a reinforcement due; piles: U.S. 1 (one step),
+    Japanese 1 (the unit; no depth now, strength 2 < 4, no CC, clear).  Japanese card 1 (27:
+    Reinforce, no blue): a card added to the Japanese pile and marker 1 placed revealed: a Tactical
+    Reinforcement too, out of play, a second reinforcement due.  Withdrawal declined; U.S. card
+    (10) and Japanese card 2 (9): no blue, no event.  Exhaustion (8.62): B/1/5 back to 0215, J21
+    disrupted in 0216, without depth.  Then the two reserve units enter the empty position hexes
+    nearest to 0216: A3 and A17 (two hexes; equally close to B/1/5, three hexes: A3 first, the
+    lower number, then A17)."""
+    b = Board(turn=7)
+    assert b.sc.dm_tr[0] and b.sc.dm_tr[1] and event(b, 27) == "reinforce"
+    assert not any(shows(b, n, BLUE) for n in (27, 9, 10)) and event(b, 9) == event(b, 10) == "none"
+    assert {pid: b.dist(216, b.pos_hexnum(pid)) for pid in ("A3", "A17")} == {"A3": 2, "A17": 2}
+    assert all(b.dist(216, h) > 2 for h in map(b.number, b.sc.pos_hex) if h not in (216, b.pos_hexnum("A3"),
+                                                                                     b.pos_hexnum("A17")))
+    assert b.dist(215, b.pos_hexnum("A3")) == b.dist(215, b.pos_hexnum("A17")) == 3
+    j = b.jp(216, "J21", rev=True, depth=0)
+    b.depth_pool(1)
+    b.reserve("J40", "J41")
+    u = b.us("B/1/5", 216, steps=1)
+    b.state.us_from[0, u] = b.hex(215)
+    b.force([10, 27, 9])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(216), j, CC_US_INIT, BLUE)
+    assert piles(b) == (1, 1)
+    play_out(b, [])
+    s = b.state
+    assert b.forced_left == 0 and s.dm_loc[0, 0] == s.dm_loc[0, 1] == DM_OUT and s.jp_depth[0, j] == -1
+    assert b.where("B/1/5") == 215 and b.jp_where(j) == 216 and s.jp_dis[0, j]
+    placed = {b.jp_where(b.jp_unit(n)) for n in ("J40", "J41")}
+    assert placed == {b.pos_hexnum("A3"), b.pos_hexnum("A17")}
+
+
+def counterattack_unit(b: Board, hexnum: int, name: str, marker: int) -> int:
+    """Japanese unit ``name`` in counterattack stance in hex ``hexnum``: revealed, counterattack
+    marker ``marker`` on top, strength (depth) side up (13.41)."""
+    j = b.jp(hexnum, name, rev=True)
+    b.state.jp_ca[0, j] = marker
+    b.state.dm_loc[0, marker] = DM_UNIT
+    b.state.dm_rev[0, marker] = True
+    return j
+
+
+def test_peleliu_8_61_counterattack_unit_winning_off_a_position_remains_in_the_hex():
+    """8.61: the close combat ends when one side is eliminated; "The survivors remain in the hex, and
+    become disrupted", except an assaulting unit (12.8, 12.83) and a tank in a non-position hex
+    (8.64).  J21 (strength 2, FT BR) in counterattack stance (marker 59: purple, strength 2, depth
+    side up) came from B1 (0720) into 1019 (clear, no position; 13.42 priority 2) where B/1/5 (one
+    step) stands; no other U.S. unit is next to 1019, so the Japanese reveal first.  Piles: U.S. 1
+    (one step; no flamethrower at one step) + 1 (counterattack stance) = 2; Japanese 1 (the unit) +
+    1 (the marker's depth side) + 1 (strength 2 + 2 = 4) = 3 (no attacking card in counterattack
+    stance, 13.44; no CC; clear).  Japanese card 1 (9: purple, no event): a hit, B/1/5 loses its
+    one step and is eliminated.  J21 stays in 1019, disrupted, still in counterattack stance (no
+    position firing on a beach)."""
+    b = Board(turn=7)
+    assert b.sc.hex_pos[b.hex(1019)] < 0 and b.terrain(1019) == "clear" and b.sc.dm_colour[59] == PURPLE
+    assert shows(b, 9, PURPLE) and event(b, 9) == "none"
+    assert not any(shows(b, n, PURPLE) for n in (4, 14, 17, 25)) and {event(b, n) for n in (4, 14, 17, 25)} == {"none"}
+    j = counterattack_unit(b, 1019, "J21", 59)
+    b.state.jp_from[0, j] = b.hex(720)
+    b.us("B/1/5", 1019, steps=1)
+    b.force([4, 14, 17, 25, 9])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(1019), j, CC_CA, PURPLE)
+    assert piles(b) == (2, 3)
+    play_out(b, ["B/1/5"])
+    s = b.state
+    assert b.loc("B/1/5") == US_ELIM and b.forced_left == 0
+    assert b.jp_where(j) == 1019 and s.jp_dis[0, j] and s.jp_ca[0, j] == 59
+
+
+def test_peleliu_8_62_exhausted_tank_goes_back_to_the_position_it_came_from():
+    """8.62: "Return surviving attacking Japanese units to the position from which they entered the
+    close combat, disrupted"; 8.64's nearest unoccupied position is for a tank surviving in a
+    non-position hex.  T1 (strength 3, armor depth marker 51: strength 1, no CC) overran from
+    A7 (0513) into A1 (0410, green, clear) where B/1/5 (four steps) stands.  Piles: U.S. 4 (steps)
+    + 1 (flamethrower) = 5; Japanese 1 + 1 (depth) + 1 (attacking) + 1 (3 + 1 = 4) + 1 (a tank) = 5.
+    No card shows green or an event: exhaustion.  B/1/5 stays in A1, disrupted; T1 goes back to A7,
+    disrupted, though A2 (0312) is nearer to A1 (two hexes; A7 three)."""
+    b = Board(turn=7)
+    assert b.colour("A1") == "green" and b.terrain(410) == "clear" and b.pos_hexnum("A7") == 513
+    assert b.dist(410, 513) == 3 and b.dist(410, b.pos_hexnum("A2")) == 2
+    quiet = [1, 4, 5, 7, 9, 17, 21, 30, 37, 38]
+    assert not any(shows(b, n, COLOURS.index("green")) for n in quiet) and {event(b, n) for n in quiet} == {"none"}
+    j = b.jp(410, "T1", depth=51)
+    b.state.jp_from[0, j] = b.hex(513)
+    b.us("B/1/5", 410)
+    b.force(quiet)
+    closecombat.start_cc(b.T, b.S, 0, b.hex(410), j, CC_OVERRUN, COLOURS.index("green"))
+    assert piles(b) == (5, 5)
+    play_out(b, [])
+    s = b.state
+    assert b.forced_left == 0 and b.where("B/1/5") == 410 and b.dis("B/1/5") != 0
+    assert b.jp_where(j) == 513 and s.jp_dis[0, j]
+
+
+def test_peleliu_13_2_surviving_tank_goes_to_the_nearest_position_closest_to_a_us_unit():
+    """13.2 [R] / 8.64: a tank surviving a close combat in a non-position hex goes to the nearest
+    unoccupied position; "If unoccupied positions are equidistant, move to the position closest to
+    a US unit, then the lowest numbered position."  T2 (2, green counter, no depth) overran B/1/5
+    (one step) in 1019 (clear, no position) from B8 (1317); K/3/5 stands in 1017.  Piles: U.S. 1;
+    Japanese 1 + 1 (attacking) + 1 (a tank) = 3.  Japanese card 1 (10: green, no event): B/1/5 is
+    eliminated.  The nearest unoccupied positions are B1 (0720) and B19 (1016), three hexes each;
+    K/3/5 is one hex from B19 and four from B1: T2 goes to B19, disrupted, not B1 (the lower
+    number)."""
+    b = Board(turn=7)
+    green = COLOURS.index("green")
+    assert b.sc.hex_pos[b.hex(1019)] < 0 and b.terrain(1019) == "clear"
+    assert sorted((b.dist(1019, b.pos_hexnum(pid)), pid) for pid in b.sc.pos_id if pid)[:3] == \
+        [(3, "B1"), (3, "B19"), (4, "A15")]
+    assert (b.pos_hexnum("B1"), b.pos_hexnum("B19")) == (720, 1016) and (b.dist(1017, 1016), b.dist(1017, 720)) == (1, 4)
+    assert shows(b, 10, green) and not any(shows(b, n, green) for n in (1, 4, 5))
+    assert {event(b, n) for n in (1, 4, 5, 10)} == {"none"}
+    j = b.jp(1019, "T2")
+    b.state.jp_from[0, j] = b.hex(1317)
+    b.us("B/1/5", 1019, steps=1)
+    b.us("K/3/5", 1017)
+    b.force([1, 4, 5, 10])
+    closecombat.start_cc(b.T, b.S, 0, b.hex(1019), j, CC_OVERRUN, green)
+    assert piles(b) == (1, 3)
+    play_out(b, ["B/1/5"])
+    assert b.loc("B/1/5") == US_ELIM and b.forced_left == 0
+    assert b.jp_where(j) == 1016 and b.state.jp_dis[0, j]
 
 
 def test_peleliu_8_6_example_disruption_after_us_card_1():

@@ -149,6 +149,27 @@ def test_peleliu_5_2_landing_stacking():
         assert {b.number(h) for h in np.nonzero(m)[0]} == expected
 
 
+def test_peleliu_5_2_no_landing_in_a_beach_hex_a_japanese_unit_holds():
+    """5.2 with 8.61: a unit in counterattack stance that wins a close combat in a beach hex stays
+    there (8.61: "The survivors remain in the hex"); U.S. units enter a Japanese-occupied hex only
+    by the 7.4 action, so a landing unit is placed in the box's other beach hexes.  J21 in
+    counterattack stance (marker 59) holds 0211 (W1); I/3/1 waiting in W1 may land in 0210 or 0212;
+    with 0210 and 0212 full (two units each), there is no room and I/3/1 stays in the box."""
+    from wargym.peleliu.state import DM_UNIT
+    from wargym.peleliu.us import may_wait
+    b = Board(turn=2)
+    j = b.jp(211, "J21", rev=True)
+    s = b.state
+    s.jp_ca[0, j], s.dm_loc[0, 59], s.dm_rev[0, 59] = 59, DM_UNIT, True
+    u = b.box("I/3/1", "W1")
+    m = np.zeros(b.sc.num_hexes, np.bool_)
+    assert land_mask(b.T, b.S, 0, u, m) == 2 and {b.number(h) for h in np.nonzero(m)[0]} == {210, 212}
+    for name, h in (("E/2/1", 210), ("F/2/1", 210), ("G/2/1", 212), ("K/3/1", 212)):
+        b.us(name, h)
+    m[:] = False
+    assert land_mask(b.T, b.S, 0, u, m) == 0 and may_wait(b.T, b.S, 0, u)
+
+
 @pytest.mark.parametrize("name,boxes", [("K/3/1", {"W1"}), ("A/1/1", {"W1", "W2"}), ("E/2/5", {"O1", "O2", "O3"}),
                                         ("Eng/C", {"W1", "W2", "O1", "O2", "O3"})])
 def test_peleliu_5_3_placing_units_in_landing_boxes(name, boxes):

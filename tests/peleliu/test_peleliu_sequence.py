@@ -17,11 +17,11 @@ from wargym.agents import sample_legal
 from wargym.data import config_path, load_yaml
 from wargym.peleliu import events, us
 from wargym.peleliu.board import step_loss
-from wargym.peleliu.actions import NO, YES
+from wargym.peleliu.actions import END, MOVE, NO, UNIT_0, YES
 from wargym.peleliu.sequence import apply, fill_mask, is_minor, minor_default, progress
 from wargym.peleliu.state import (
-    DIS_NEW, DM_OUT, JP_MAP, O_MOVE, P_ACT_SELECT, P_AUTO, P_CP_RANGE, P_GARRISON, P_HIT_PICK, P_HQ_CP, P_OVER,
-    P_REVEAL_PICK, R_DECISIVE, R_LOSS, R_NONE, ST_ACTIONS, ST_FIRE, ST_HQ, US_ELIM,
+    DIS_NEW, DM_OUT, JP_MAP, O_MOVE, P_ACT_ORDER, P_ACT_SELECT, P_AUTO, P_CP_RANGE, P_GARRISON, P_HIT_PICK, P_HQ_CP,
+    P_OVER, P_REVEAL_PICK, P_STACK_JOIN, R_DECISIVE, R_LOSS, R_NONE, ST_ACTIONS, ST_FIRE, ST_HQ, US_ELIM,
 )
 from wargym.peleliu.victory import catastrophic_now
 
@@ -29,7 +29,7 @@ from wargym.peleliu.victory import catastrophic_now
 def targets(b: Board, name: str, free_only: bool = False) -> dict[int, int]:
     out = np.zeros(b.sc.num_hexes, np.int8)
     us.move_targets(b.T, b.S, 0, b.unit(name), out, free_only)
-    return {b.number(h): int(out[h]) for h in np.nonzero(out)[0]}
+    return {b.number(h): int(out[h]) for h in np.nonzero(out)[0] if out[h] != 4}  # 4: only as a partner
 
 
 def move(b: Board, to: int, *names: str) -> bool:
@@ -163,6 +163,34 @@ def test_peleliu_7_33_hq_may_not_infiltrate_alone():
     b.state.us_loc[0, b.unit("B/1/5")] = 0
     b.us("HQ/1/5", 615)
     assert 516 not in targets(b, "HQ/1/5")
+
+
+def test_peleliu_7_33_hq_moves_with_a_regular_unit_attempting_infiltration():
+    """7.33: "Regimental HQs and infantry HQs may not attempt an infiltration move on their own, but
+    may move with a regular unit attempting infiltration."  HQ/1/5 stacked with B/1/5 in 0615: alone
+    it is not offered 0516; B/1/5 moving there is offered HQ/1/5 as its stack partner (7.21).  The
+    card drawn, 17, shows blue (B5's colour) and the circle: B/1/5 (circle) loses a step, HQ/1/5
+    (the HQ star, no target symbol) does not; the move is completed: both stand in 0516."""
+    b = infiltration_board()
+    b.us("HQ/1/5", 615)
+    action_phase(b)
+    assert b.symbol("B/1/5") == "circle" and b.symbol("HQ/1/5") == "star"
+    assert 516 not in targets(b, "HQ/1/5") and targets(b, "B/1/5")[516] == 2
+    step(b, "HQ/1/5")
+    if b.state.phase[0] == P_ACT_ORDER:
+        step(b, MOVE)
+    assert ("hex", 516) not in offered(b)
+    step(b, NO)
+    step(b, "B/1/5")
+    if b.state.phase[0] == P_ACT_ORDER:
+        step(b, MOVE)
+    step(b, 516)
+    assert offered(b) == {"HQ/1/5", NO}
+    b.force([17])
+    step(b, "HQ/1/5")
+    assert b.forced_left == 0 and b.steps("B/1/5") == 3 and b.steps("HQ/1/5") == 2
+    step(b, YES)                                       # complete the move
+    assert b.where("B/1/5") == b.where("HQ/1/5") == 516
 
 
 def test_peleliu_7_35_preservation_move_free():
@@ -448,6 +476,141 @@ def test_peleliu_7_34_moved_hq_no_longer_gives_free_actions():
     assert move(b, 1119, "RHQ/5") is False
     assert int(b.state.actions_left[0]) == 2                  # an HQ moves for free
     assert not is_free(b.T, b.S, 0, b.unit("B/1/5"))
+
+
+# ------------------------------------------------------------------------ 7.1, 7.34: free actions
+def action_phase(b: Board) -> None:
+    """The Action Phase begins: command fixed as the units stand now (us.start_actions, 7.1), two
+    actions."""
+    s = b.state
+    s.stage[0], s.phase[0] = ST_ACTIONS, P_ACT_SELECT
+    us.start_actions(b.T, b.S, 0)
+
+
+def offered(b: Board) -> set:
+    """The legal actions now, as in ``legal``: ("hex", number), a unit's name, or a special."""
+    H = b.sc.num_hexes
+    m = b.core.refresh(b.state).legal_action_mask[0]
+    return {("hex", b.number(a)) if a < H else b.sc.us_names[a - H - UNIT_0] if a - H < END else a - H
+            for a in np.flatnonzero(m)}
+
+
+def step(b: Board, *choices) -> None:
+    """Take the decisions ``choices`` through the core (a unit's name, a hex number, a special),
+    each legal, the engine's automatic decisions between them."""
+    H = b.sc.num_hexes
+    for c in choices:
+        a = H + UNIT_0 + b.unit(c) if isinstance(c, str) else b.hex(c) if c >= 100 else H + c
+        state = b.core.refresh(b.state)
+        assert state.legal_action_mask[0, a], (c, offered(b))
+        b.state = b.core.step(state, np.array([a]))
+        b._S = None
+
+
+def move_order(b: Board, name: str, to: int) -> None:
+    """Select unit ``name``, order it to move (when more than one order is offered), to ``to``, alone."""
+    step(b, name)
+    if b.state.phase[0] == P_ACT_ORDER:
+        step(b, MOVE)
+    step(b, to)
+    if b.state.phase[0] == P_STACK_JOIN:
+        step(b, NO)
+
+
+@pytest.mark.parametrize("commander", ["RHQ/5", "HQ/1/5"])
+def test_peleliu_7_1_unit_in_command_keeps_its_free_action_after_the_paid_actions_are_spent(commander):
+    """7.1: "A unit that is stacked with or adjacent to a regimental HQ unit at the start of the
+    Action Phase is in command, and may conduct a free action" (and so an infantry unit stacked
+    with an infantry/HQ); the two paid actions are the others'.  B/1/5 in 1020 starts next to RHQ/1
+    (1021) and either next to RHQ/5 (1019) or stacked with HQ/1/5; A/1/5 (1419) and C/1/5 (1519)
+    are three or more hexes from every HQ.  RHQ/1 moves away (free: an HQ): 7.34, it gives no more
+    free actions, but B/1/5 is still in command of RHQ/5 / HQ/1/5, which have not moved.  A/1/5
+    and C/1/5 move and spend the two actions (0 left).  B/1/5 is still offered, with MOVE and
+    every hex of its three-hex move (7.3: no Japanese unit; clear and airstrip hexes but jungle
+    1022 and 1322, where a move ends, 7.31, so 1023 behind 1022 is out of reach), and moves for
+    free."""
+    b = Board(turn=6)
+    assert {1019, 1021} <= b.neighbours(1020) and b.dist(1021, 1223) == 3
+    assert b.terrain(1022) == b.terrain(1322) == "jungle"
+    assert b.dist(1020, 1023) == 3 and {x for x in b.neighbours(1023) if b.dist(1020, x) == 2} == {1022}
+    assert min(b.dist(x, y) for x in (1419, 1519) for y in (1019, 1020, 1021)) >= 3
+    b.us("RHQ/1", 1021)
+    b.us(commander, 1019 if commander == "RHQ/5" else 1020)
+    b.us("B/1/5", 1020)
+    b.us("A/1/5", 1419)
+    b.us("C/1/5", 1519)
+    action_phase(b)
+    move_order(b, "RHQ/1", 1223)
+    move_order(b, "A/1/5", 1418)
+    move_order(b, "C/1/5", 1518)
+    assert int(b.state.actions_left[0]) == 0
+    assert offered(b) == {"B/1/5", END} | ({"RHQ/5"} if commander == "RHQ/5" else {"HQ/1/5"})
+    step(b, "B/1/5")
+    assert offered(b) >= {MOVE, NO}
+    step(b, MOVE)
+    three = {b.number(h) for h in range(b.sc.num_hexes)
+             if b.sc.land[h] and 1 <= b.sc.grid.distance[b.hex(1020), h] <= 3}
+    assert all(b.terrain(x) in ("clear", "airstrip") for x in three - {1022, 1322})
+    assert {x[1] for x in offered(b) if isinstance(x, tuple)} == three - {1023}
+    step(b, 920)
+    if b.state.phase[0] == P_STACK_JOIN:
+        step(b, NO)
+    assert b.where("B/1/5") == 920 and int(b.state.actions_left[0]) == 0
+
+
+def test_peleliu_7_1_command_is_fixed_at_the_start_of_the_action_phase():
+    """7.1: in command is "stacked with or adjacent to a regimental HQ unit at the start of the
+    Action Phase"; 7.34: "Once you move an HQ unit, it no longer provides free actions to units in
+    its command".  RHQ/5 in 1019; B/1/5 in 1020 next to it; K/3/5 in 1022, three hexes away, not in
+    command; C/1/5 in 1519.  K/3/5 moves next to RHQ/5 (1120): it was not in command at the start,
+    so the move costs an action (1 left).  RHQ/5 moves next to B/1/5 and K/3/5 both (1121): free (an
+    HQ).  B/1/5 was in command of RHQ/5 only, which has moved: its move costs the last action
+    (7.34).  Nothing is left to pay for C/1/5's action, and no free one is left: END is the only
+    legal action and the engine takes it (turn 7 begins)."""
+    b = Board(turn=6)
+    assert b.dist(1019, 1022) == 3 and 1019 in b.neighbours(1120) and {1020, 1120} <= b.neighbours(1121)
+    b.us("RHQ/5", 1019)
+    b.us("B/1/5", 1020)
+    b.us("K/3/5", 1022)
+    b.us("C/1/5", 1519)
+    action_phase(b)
+    move_order(b, "K/3/5", 1120)
+    assert int(b.state.actions_left[0]) == 1
+    move_order(b, "RHQ/5", 1121)
+    assert int(b.state.actions_left[0]) == 1 and offered(b) == {"B/1/5", "C/1/5", END}
+    move_order(b, "B/1/5", 920)
+    assert b.where("B/1/5") == 920 and b.where("C/1/5") == 1519 and int(b.state.turn[0]) == 7
+
+
+def test_peleliu_7_34_moved_infantry_hq_no_longer_gives_free_actions():
+    """7.34 "Once you move an HQ unit" (an HQ unit: a regimental HQ or an infantry/HQ, 2.21's HQ
+    target symbol): K/3/5 stacked with HQ/3/5 in 1119 is in command (7.1) and acts for free until
+    HQ/3/5 moves away (free, 1219); then K/3/5's move costs an action (C/1/5 in 1519 keeps the
+    phase open)."""
+    b = Board(turn=6)
+    b.us("K/3/5", 1119)
+    b.us("HQ/3/5", 1119)
+    b.us("C/1/5", 1519)
+    action_phase(b)
+    from wargym.peleliu.board import is_free
+    assert is_free(b.T, b.S, 0, b.unit("K/3/5"))
+    move_order(b, "HQ/3/5", 1219)
+    assert int(b.state.actions_left[0]) == 2 and not is_free(b.T, b.S, 0, b.unit("K/3/5"))
+    move_order(b, "K/3/5", 1019)
+    assert int(b.state.actions_left[0]) == 1
+
+
+@pytest.mark.parametrize("cp", [True, False])
+def test_peleliu_14_0_a_command_post_may_not_move(cp):
+    """14.0: "A CP may not move but gains a command range".  RHQ/5 in 1019 on turn 9, a command post
+    (range box 0) or not: as a CP it is not offered in the Action Phase and has no destination;
+    as an HQ it moves (7.3)."""
+    b = Board(turn=9)
+    q = b.us("RHQ/5", 1019)
+    b.state.cp[0, q] = 0 if cp else -1
+    action_phase(b)
+    assert ("RHQ/5" in offered(b)) == (not cp)
+    assert (len(targets(b, "RHQ/5")) > 0) == (not cp)
 
 
 def test_peleliu_16_0_night_moves_one_hex():

@@ -11,29 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from waw_board import at, card_named, give_air, give_hand, hx, label, legal_hexes, make_core, piece, special, step
+from waw_board import (
+    AIR_UNITS, air_game, at, card_named, give_hand, hx, label, legal_hexes, make_core, piece, special, step,
+)
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.state import (
     AFP_LOST, ASP_OUT, ASP_PLAYED, ASP_USED, P_AA_TARGET, P_AIR_DEFEND, P_AIR_PLACE, P_AIR_PLAY, P_AIR_TARGET,
-    P_BATTLE_SELECT, P_DOG_PLANE, P_DOG_TARGET, P_MOVE_SELECT, P_PICK_AIR, P_RETREAT,
+    P_BATTLE_SELECT, P_DOG_PLANE, P_DOG_TARGET, P_PICK_AIR, P_RETREAT,
 )
 
 US, DE = 0, 1
-UNITS = [("us", "us_infantry", "red", "0606"), ("germany", "de_infantry", "red", "0604", 5)]
-
-
-def air_game(tmp_path, us_pool, us_hand, de_pool=(), de_hand=(), more=(), **kw):
-    core = make_core(tmp_path, UNITS + list(more), air=((5, 3), (5, 3)), **kw)
-    state = core.init(1, seed=1)
-    give_air(state, US, us_pool, us_hand)
-    give_air(state, DE, de_pool, de_hand)
-    return core, at(core, state, P_MOVE_SELECT, ordered=[0])
 
 
 def test_waw_appendix2_each_side_picks_its_air_cards_blind_and_japan_has_none(tmp_path):
     # "each side picks (blind) 5 air force cards"; "Each player picks 3 cards at the start of the game
     # or according to scenario"; appendix 2 has no Japanese deck
-    core = make_core(tmp_path, UNITS, air=((5, 3), (5, 2)))
+    core = make_core(tmp_path, AIR_UNITS, air=((5, 3), (5, 2)))
     state = core.init(1, seed=0)
     assert (state.af_pile[0] == 1).sum() == 5 and (state.af_pile[0] == 3).sum() == 5
     assert (state.as_pile[0] == 1).sum() == 3 and (state.as_pile[0] == 3).sum() == 2

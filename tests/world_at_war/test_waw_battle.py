@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from waw_board import at, card_named, hx, label, legal_hexes, make_core, piece, special, step
+from waw_board import at, attack, card_named, duel, hx, label, legal_hexes, make_core, piece, special, step
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.state import (
     P_ADJUST, P_BATTLE_SELECT, P_BATTLE_TARGET, P_BREAKTHROUGH, P_HIT_PART, P_MOVE_DEST, P_RETREAT, P_SECOND, P_STAND,
@@ -23,22 +23,6 @@ from wargym.world_at_war.state import (
 
 US, DE = 0, 1
 YES, NO = act.YES, act.NO
-
-
-def duel(tmp_path, us=("us_infantry", "0605"), de=("de_infantry", "0604"), de_figures=None, **kw):
-    """A US unit (piece 0) ordered to battle a German unit (piece 1)."""
-    units = [("us", us[0], "red", us[1]), ("germany", de[0], "red", de[1]) + ((de_figures,) if de_figures else ())]
-    core = make_core(tmp_path, units + list(kw.pop("more", ())), **kw)
-    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, ordered=[0])
-    return core, state
-
-
-def attack(core, state, target: str, *forced):
-    """Piece 0 battles ``target``; the dice that follow are ``forced``."""
-    state = step(core, state, piece(core, 0))
-    assert state.phase[0] == P_BATTLE_TARGET
-    state = core.force(state, forced)
-    return step(core, state, hx(core, target))
 
 
 def test_waw_close_combat_automatic_kill_saving_throw_and_defence_die(tmp_path):

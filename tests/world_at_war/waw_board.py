@@ -11,7 +11,7 @@ import yaml
 
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.core import WorldAtWarCore
-from wargym.world_at_war.state import PILE_DECK, PILE_HAND
+from wargym.world_at_war.state import P_BATTLE_SELECT, P_BATTLE_TARGET, P_MOVE_SELECT, PILE_DECK, PILE_HAND
 
 SIDES = ("us", "germany")
 
@@ -119,3 +119,33 @@ def give_air(state, side: int, pool=(), hand=(), game: int = 0) -> None:
                 members = list(chosen)
             for k, c in enumerate(members):
                 pos[c] = k
+
+
+# ------------------------------------------------------------------------------- battles and air
+def duel(tmp_path, us=("us_infantry", "0605"), de=("de_infantry", "0604"), de_figures=None, **kw):
+    """A US unit (piece 0) ordered to battle a German unit (piece 1)."""
+    units = [("us", us[0], "red", us[1]), ("germany", de[0], "red", de[1]) + ((de_figures,) if de_figures else ())]
+    core = make_core(tmp_path, units + list(kw.pop("more", ())), **kw)
+    state = at(core, core.init(1, seed=1), P_BATTLE_SELECT, ordered=[0])
+    return core, state
+
+
+def attack(core, state, target: str, *forced):
+    """Piece 0 battles ``target``; the dice that follow are ``forced``."""
+    state = step(core, state, piece(core, 0))
+    assert state.phase[0] == P_BATTLE_TARGET
+    state = core.force(state, forced)
+    return step(core, state, hx(core, target))
+
+
+AIR_UNITS = [("us", "us_infantry", "red", "0606"), ("germany", "de_infantry", "red", "0604", 5)]
+
+
+def air_game(tmp_path, us_pool, us_hand, de_pool=(), de_hand=(), more=(), **kw):
+    """The US squad (piece 0) ordered, at the end of its moves, with the air cards given (appendix 2:
+    ``give_air``), against a German squad of 5 two hexes away."""
+    core = make_core(tmp_path, AIR_UNITS + list(more), air=((5, 3), (5, 3)), **kw)
+    state = core.init(1, seed=1)
+    give_air(state, 0, us_pool, us_hand)
+    give_air(state, 1, de_pool, de_hand)
+    return core, at(core, state, P_MOVE_SELECT, ordered=[0])

@@ -547,7 +547,8 @@ def command_reach(T, S, g, src, rng, occ, out):
 @njit(cache=True)
 def set_command(T, S, g, night):
     """7.1, 10.21, 10.3, 14.3: which units are in command at the start of the Action Phase
-    (us_cmd) and by which regimental HQ (us_cmd_by, for 7.34), -1 for an infantry/HQ or a CP."""
+    (us_cmd) and of which HQs (us_cmd_by: a bit per HQ's unit number, every regimental HQ or CP
+    in range and every undisrupted infantry/HQ in the hex; 7.34 and 8.1 ask which)."""
     H = T.land.shape[0]
     NU = S.us_loc.shape[1]
     occ = np.empty(H, np.int16)
@@ -556,10 +557,10 @@ def set_command(T, S, g, night):
     fire_map(T, S, g, occ, True, live)
     for u in range(NU):
         S.us_cmd[g, u] = False
-        S.us_cmd_by[g, u] = -1
+        S.us_cmd_by[g, u] = 0
     if T.opts[OPT_BNR]:
         for u in range(NU):
-            S.us_cmd[g, u] = S.us_loc[g, u] == US_MAP  # 18.32: always in command
+            S.us_cmd[g, u] = S.us_loc[g, u] == US_MAP  # 18.32: always in command, no HQ on the map
         return
     reach = np.zeros(H, np.bool_)
     for q in range(NU):
@@ -573,27 +574,43 @@ def set_command(T, S, g, night):
         reach[:] = False
         command_reach(T, S, g, S.us_hex[g, q], r, occ, reach)
         for u in range(NU):
-            if S.us_loc[g, u] == US_MAP and reach[S.us_hex[g, u]] and not S.us_cmd[g, u]:
+            if S.us_loc[g, u] == US_MAP and reach[S.us_hex[g, u]]:
                 S.us_cmd[g, u] = True
-                S.us_cmd_by[g, u] = q if S.cp[g, q] < 0 else -1
+                S.us_cmd_by[g, u] |= np.int64(1) << q
     for q in range(NU):  # 10.3: an undisrupted infantry/HQ commands infantry in its hex
         if S.us_loc[g, q] != US_MAP or T.us_type[q] != INF_HQ or S.us_dis[g, q] != 0:
             continue
         for u in range(NU):
             if (S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == S.us_hex[g, q]
-                    and (T.us_type[u] == INF or T.us_type[u] == HEAVY) and not S.us_cmd[g, u]):
+                    and (T.us_type[u] == INF or T.us_type[u] == HEAVY)):
                 S.us_cmd[g, u] = True
+                S.us_cmd_by[g, u] |= np.int64(1) << q
 
 
 @njit(cache=True)
 def is_free(T, S, g, u):
-    """7.1: unit u acts for free (hero or inspired, disrupted, an HQ, in command)."""
+    """7.1: unit u acts for free (hero or inspired, disrupted, an HQ, in command of an HQ that has
+    not moved: 7.34)."""
     t = T.us_type[u]
     if S.hero[g, u] > 0 or S.us_dis[g, u] != 0 or t == REG_HQ or t == INF_HQ:
         return True
     if S.us_cmd[g, u]:
-        by = S.us_cmd_by[g, u]
-        return by < 0 or not S.hq_moved[g, by]  # 7.34: a moved HQ no longer gives free actions
+        return T.opts[OPT_BNR] or (S.us_cmd_by[g, u] & ~S.hq_moved[g]) != 0
+    return False
+
+
+@njit(cache=True)
+def regimental_command(T, S, g, u):
+    """Unit u is in command of a regimental HQ or a command post (10.21, 14.3; always in BNR,
+    18.32), not only of an infantry/HQ, which carries no radio (8.25, 10.3)."""
+    if not S.us_cmd[g, u]:
+        return False
+    if T.opts[OPT_BNR]:
+        return True
+    by = S.us_cmd_by[g, u]
+    for q in range(S.us_loc.shape[1]):
+        if (by >> q) & 1 and T.us_type[q] == REG_HQ:
+            return True
     return False
 
 

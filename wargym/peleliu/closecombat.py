@@ -8,16 +8,16 @@ from wargym.cards import draw_card, move_card, pile_size, top_card
 from wargym.jit import njit
 from wargym.peleliu.bnr import taken
 from wargym.peleliu.board import (
-    disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, join_fort, jp_at, remove_depth, step_loss,
-    us_communication, weapons_of,
+    disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, join_fort, jp_at, nearest_us, remove_depth,
+    step_loss, us_communication, weapons_of,
 )
 from wargym.peleliu.forces import night, leave_ca, reveal_depth_marker, tactical_reinforcement
 from wargym.peleliu.scenario import (
     CC_CONSCRIPTS, CC_HEROISM, CC_NAVAL_BLAST, CC_REINFORCE, CC_US_FIRE_CA, CC_WITHDRAWAL_HIT, REG_HQ, W_CC, W_FT,
 )
 from wargym.peleliu.state import (
-    CC_CA, CC_US_INIT, DIS_NEW, HERO, JP_MAP, OPT_MAJOR, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW, PILE_CC_JP, PILE_CC_US,
-    PILE_DECK, PILE_DISCARD, US_MAP,
+    CC_CA, CC_JP_ASSAULT, CC_US_INIT, DIS_NEW, HERO, JP_MAP, OPT_MAJOR, P_CC_LOSS, P_CC_RETREAT, P_CC_WITHDRAW,
+    PILE_CC_JP, PILE_CC_US, PILE_DECK, PILE_DISCARD, US_MAP,
 )
 from wargym.peleliu.ties import NO_KEY, TIE_CC_STEP, event_tie
 
@@ -32,7 +32,7 @@ def start_cc(T, S, g, h, j, kind, colour):
     S.cc_colour[g] = colour
     S.cc_withdraw[g] = 0
     S.cc_to[g] = -1
-    S.cc_tr[g] = False
+    S.cc_tr[g] = 0
     S.cc_hits[g] = 0
     NU = S.us_loc.shape[1]
     S.jp_rev[g, j] = True
@@ -271,12 +271,14 @@ def cc_event(T, S, g, ev, side):
 
 @njit(cache=True)
 def add_cc_depth(T, S, g, j):
-    """8.7: a depth marker placed revealed (a counterattack marker flips to its depth side)."""
+    """8.7: a depth marker placed revealed (a counterattack marker flips to its depth side); one
+    that reads Tactical Reinforcement leaves play and brings its reserve unit after the combat (9.4,
+    reveal_depth_marker)."""
     ca = S.jp_ca[g, j]
     if ca >= 0:
         S.dm_rev[g, ca] = True
-    elif not T.jp_tank[j]:
-        give_depth(T, S, g, j, True)
+    elif not T.jp_tank[j] and give_depth(T, S, g, j, False):
+        reveal_depth_marker(T, S, g, j)
 
 
 @njit(cache=True)
@@ -310,10 +312,8 @@ def end_cc(T, S, g):
     kind = S.cc_kind[g]
     NU = S.us_loc.shape[1]
     if S.cc_withdraw[g] == 2 and us_left:
-        if jp_left and kind != CC_US_INIT:
-            p = T.hex_pos[h]
-            if p < 0 or T.pos_prov[p]:
-                jp_home(T, S, g, j)  # 12.83, 8.64: back to a position, disrupted
+        if jp_left and kind != CC_US_INIT and leaves_the_hex(T, S, g, j, h, kind):
+            jp_home(T, S, g, j)  # 12.83, 8.64: back to a position, disrupted
         x = S.cc_to[g] if S.cc_to[g] >= 0 else retreat_hex(T, S, g, h, True)
         for u in range(NU):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
@@ -325,9 +325,9 @@ def end_cc(T, S, g):
         # 8.62 exhaustion: defenders stay, disrupted; attackers go back, disrupted
         if kind == CC_US_INIT:
             S.jp_dis[g, j] = True
-            x = retreat_hex(T, S, g, h, False)
-            for u in range(NU):
+            for u in range(NU):  # each toward the hex it entered from ("a land hex or hexes")
                 if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
+                    x = nearest_beside(T, S, g, h, S.us_from[g, u], False)
                     if x >= 0:
                         S.us_hex[g, u] = x
                     disrupt_us(T, S, g, u, True)
@@ -342,16 +342,15 @@ def end_cc(T, S, g):
                 disrupt_us(T, S, g, u, kind == CC_US_INIT)
     elif jp_left:
         S.jp_dis[g, j] = True
-        p = T.hex_pos[h]
-        if p < 0 or T.pos_prov[p]:
+        if leaves_the_hex(T, S, g, j, h, kind):
             jp_home(T, S, g, j)  # 8.61 exception, 12.83, 8.64
         else:
-            S.jp_from[g, j] = -1
+            S.jp_from[g, j] = -1  # 8.61: the survivors remain in the hex
     if jp_left and S.jp_ca[g, j] >= 0:
         p = T.hex_pos[S.jp_hex[g, j]]
         if p >= 0 and not T.pos_prov[p] and T.pos_beachfire[p]:
             leave_ca(T, S, g, j)
-    if S.cc_tr[g]:
+    for _ in range(S.cc_tr[g]):
         tactical_reinforcement(T, S, g, h, False)  # 9.4: after the combat
     taken(T, S, g, h)  # 19.2, 19.5: a fortified hex held solely by U.S. units loses its marker
     for u in range(NU):
@@ -360,26 +359,40 @@ def end_cc(T, S, g):
     S.cc_jp[g] = -1
     S.cc_withdraw[g] = 0
     S.cc_to[g] = -1
-    S.cc_tr[g] = False
+    S.cc_tr[g] = 0
     S.cc_hits[g] = 0
 
 
 @njit(cache=True)
+def leaves_the_hex(T, S, g, j, h, kind):
+    """8.61: the Japanese survivors of a close combat remain in its hex h, except, in a hex that is
+    no position (nor a provisional one), an assaulting unit (12.83) and a tank (8.64)."""
+    p = T.hex_pos[h]
+    if p >= 0 and not T.pos_prov[p]:
+        return False
+    return kind == CC_JP_ASSAULT or T.jp_tank[j]
+
+
+@njit(cache=True)
 def jp_home_hex(T, S, g, j):
-    """Where jp_home sends Japanese attacker j: the position it came from (12.83), a tank or a unit
-    with no position to go back to the nearest empty position (8.64, 13.2 R); -1 for none."""
+    """Where jp_home sends Japanese attacker j: the position it came from (8.62, 12.83); a tank in a
+    hex that is no position, or a unit whose position is taken, to the nearest unoccupied position
+    (8.64), equidistant ones: the closest to a U.S. unit, then the lowest number (13.2 [R]); -1 for
+    none."""
     src = S.jp_from[g, j]
     h = S.jp_hex[g, j]
-    if src >= 0 and jp_at_other(T, S, g, src, j) < 0 and not any_us(T, S, g, src) and not T.jp_tank[j]:
+    p = T.hex_pos[h]
+    tank_off = T.jp_tank[j] and (p < 0 or T.pos_prov[p])
+    if src >= 0 and jp_at_other(T, S, g, src, j) < 0 and not any_us(T, S, g, src) and not tank_off:
         return src
     best, bk = -1, 0
-    for p in range(T.pos_hex.shape[0]):
-        x = T.pos_hex[p]
-        if T.pos_prov[p] or jp_at_other(T, S, g, x, j) >= 0 or any_us(T, S, g, x):
+    for q in range(T.pos_hex.shape[0]):
+        x = T.pos_hex[q]
+        if T.pos_prov[q] or jp_at_other(T, S, g, x, j) >= 0 or any_us(T, S, g, x):
             continue
-        key = T.dist[h, x] * 100000 + p
+        key = T.dist[h, x] * 1000000000 + nearest_us(T, S, g, x) * 10000 + T.pos_num[q] * 10 + T.pos_zone[q]
         if best < 0 or key < bk:
-            best, bk = p, key
+            best, bk = q, key
     return T.pos_hex[best] if best >= 0 else -1
 
 
@@ -403,10 +416,8 @@ def jp_home(T, S, g, j):
 def attacker_home(T, S, g):
     """The hex a withdrawal's end sends the Japanese attacker back to (end_cc), or -1."""
     j = S.cc_jp[g]
-    if not cc_jp_left(T, S, g) or S.cc_kind[g] == CC_US_INIT:
-        return -1
-    p = T.hex_pos[S.cc_hex[g]]
-    if p >= 0 and not T.pos_prov[p]:
+    if not cc_jp_left(T, S, g) or S.cc_kind[g] == CC_US_INIT \
+            or not leaves_the_hex(T, S, g, j, S.cc_hex[g], S.cc_kind[g]):
         return -1
     return jp_home_hex(T, S, g, j)
 
@@ -458,14 +469,21 @@ def withdrawal_hexes(T, S, g, h, m):
 
 @njit(cache=True)
 def retreat_hex(T, S, g, h, withdrawal):
-    """8.62: the land hex next to the combat closest to where the U.S. units came from; 8.63: among
-    the withdrawal hexes (withdrawal_hexes: those with U.S. communication when any), the closest to
-    where they came from.  -1 when there is none."""
+    """The default hex of 8.63's withdrawal ("then you choose"): nearest_beside the hex the first
+    U.S. unit entered the combat from (none when the Japanese attacked: the U.S. defended)."""
     src = -1
     for u in range(S.us_loc.shape[1]):
-        if S.cc_units[g, u] and S.us_from[g, u] >= 0:
+        if S.cc_units[g, u] and S.us_from[g, u] >= 0 and S.cc_kind[g] == CC_US_INIT:
             src = S.us_from[g, u]
             break
+    return nearest_beside(T, S, g, h, src, withdrawal)
+
+
+@njit(cache=True)
+def nearest_beside(T, S, g, h, src, withdrawal):
+    """8.62: the land hex next to the combat hex h closest to ``src``, the hex a unit entered from
+    (-1: none, the first open direction); 8.63 (``withdrawal``): among the withdrawal hexes
+    (withdrawal_hexes: those with U.S. communication when any).  -1 when there is none."""
     allowed = np.zeros(T.land.shape[0], np.bool_)
     if withdrawal:
         withdrawal_hexes(T, S, g, h, allowed)

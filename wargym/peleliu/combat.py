@@ -11,9 +11,10 @@ from wargym.jit import njit
 from wargym.peleliu.bnr import cave_colour, mark_auf, reduce_fort
 from wargym.peleliu.board import (
     across_blocked, depth_hidden, fort_at, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
-    jp_requires, lose_step, remove_depth, weapons_of,
+    jp_requires, lose_step, regimental_command, remove_depth, weapons_of,
 )
 from wargym.peleliu.forces import night, reveal_depth_marker
+from wargym.peleliu.japanese import colour_of
 from wargym.peleliu.scenario import (
     CIRCLE, DIAMOND, R_ADD_DEPTH, R_ATTRITION, R_DEFEAT, R_DEPTH_ELIM, R_JP_DISRUPT, R_REVEAL_DEPTH, R_UNREVEAL,
     R_US_DISRUPT, R_US_STEP, REG_HQ, TRIANGLE, W_CC, W_FL, W_RD, B_ART_DESTROYED, B_DEFEAT, B_DEPTH_ELIM,
@@ -67,8 +68,8 @@ def attack_values(T, S, g, h, j):
         strength += T.us_strength[u, S.us_steps[g, u]]
         weapons |= weapons_of(T, S, g, u, d)
         if d == 1:
-            if S.us_cmd[g, u] or T.opts[OPT_BNR]:
-                weapons |= W_RD  # 8.25 (18.32: always in command in BNR)
+            if regimental_command(T, S, g, u):
+                weapons |= W_RD  # 8.25: the regimental HQ's radio (not an infantry/HQ's, 10.3; BNR 18.32)
             if S.hero[g, u] == HERO:
                 hero = True
     if S.att_marker[g] >= 0:
@@ -273,7 +274,7 @@ def barrage(T, S, g, u, marker, h):
     if j < 0 or c < 0:
         return False
     p = T.hex_pos[h]
-    colour = T.pos_colour[p] if p >= 0 else T.jp_colour[j]
+    colour = colour_of(T, S, g, j)  # a position's, else a counterattack marker's or a tank's (13.44, 13.2)
     if p < 0 and T.opts[OPT_BNR]:
         colour = cave_colour(T, S, g, h)  # Hidden Caves
     cm = T.card_colour[c, 0] == colour or T.card_colour[c, 1] == colour or T.card_colour[c, 2] == colour

@@ -85,9 +85,11 @@ class PeleliuCore(KernelCore):
         """Units, markers, positions, hexes, cards, and the limits of the tracks: the scenario's last
         turn (15.0, 17.0, 18.4), the infantry counters that can reach the Infantry Loss Box (15.1: two
         per four-step regular or heavy infantry unit, one per two-step; 18.41: one per unit), the
-        naval and Dauntless markers (8.5) and the hero markers (10.17; 18.1: four)."""
+        naval and Dauntless markers (8.5), the hero markers (10.17; 18.1: four) and a set of HQs
+        (HQ_SET: a bit per U.S. unit, us_cmd_by and hq_moved, 7.1 and 7.34)."""
         sc = self.scenario
-        return {"U": len(sc.us_names), "J": len(sc.jp_names), "D": len(sc.dm_kind), "POS": len(sc.pos_id),
+        return {"U": len(sc.us_names), "HQ_SET": (1 << len(sc.us_names)) - 1, "J": len(sc.jp_names),
+                "D": len(sc.dm_kind), "POS": len(sc.pos_id),
                 "H": sc.num_hexes, "C": len(sc.card_symbol), "CMD": len(sc.command_track),
                 "JQ": Q_HEX + len(sc.pos_id),  # the Fire Phase queue's entries (japanese.py)
                 "TURNS": sc.spec.last_turn, "LOSSES": int(loss_counters(sc).sum()), "NAVAL": sc.naval_max,

@@ -133,6 +133,6 @@ def reveal_depth_marker_as(T, S, g, j, face_up):
         S.dm_loc[g, d] = DM_OUT
         S.jp_depth[g, j] = -1
         if S.cc_hex[g] >= 0:
-            S.cc_tr[g] = True
+            S.cc_tr[g] += 1  # each one placed after the combat (9.4)
         else:
             tactical_reinforcement(T, S, g, S.jp_hex[g, j], face_up)

@@ -10,7 +10,8 @@ combat.py and the phase resumes after it.
 ``decisions="full"``:
 
 * P_HIT_PICK: which of the tied U.S. units takes the hits of a fire group (6.31), of the artillery
-  value and the artillery action (6.5, 12.7), of a mortar (12.11), of an ambush (12.91) and of
+  value and the artillery action (6.5, 12.7), of a mortar (12.11), of a patrol's one disruption
+  (12.6), of an ambush (12.91) and of
   Bloody Nose Ridge's mountaintop artillery (18.35 [A]) (ties.defer_tie: the hits outside the tie
   land at once, the tied ones wait for the player before the next queued position is checked);
 * P_ASSAULT_PICK: the hex an assault (12.8, 18.35 [A]) or a tank's overrun (13.2 [R]) goes to
@@ -765,7 +766,8 @@ def redeploy(T, S, g, f, star, armor, allowed):
 @njit(cache=True)
 def patrol(T, S, g, f):
     """12.6: every non-leader U.S. unit in the field is disrupted; with none there, the closest
-    undisrupted unit within four hexes (then the card's symbol, then the greater strength)."""
+    undisrupted unit within four hexes (then the card's symbol, then the greater strength, then
+    the player's choice)."""
     H = T.land.shape[0]
     NU = S.us_loc.shape[1]
     occ = np.empty(H, np.int16)
@@ -781,7 +783,8 @@ def patrol(T, S, g, f):
     if any_in:
         return
     sym = T.card_symbol[S.fire_card[g]]
-    best, bk = -1, 0
+    key = np.full(NU, NO_KEY, np.int64)
+    best = -1
     for u in range(NU):
         if S.us_loc[g, u] != US_MAP or leader(T, u) or S.us_dis[g, u] != 0:
             continue
@@ -792,10 +795,12 @@ def patrol(T, S, g, f):
                 d = min(d, T.dist[T.pos_hex[p], S.us_hex[g, u]])
         if d > 4:
             continue
-        key = d * 1000000 + (0 if T.us_symbol[u] == sym else 1) * 100000 + (99 - T.us_strength[u, S.us_steps[g, u]]) * 100 + u
-        if best < 0 or key < bk:
-            best, bk = u, key
-    if best >= 0:
+        key[u] = d * 1000000 + (0 if T.us_symbol[u] == sym else 1) * 100000 \
+            + (99 - T.us_strength[u, S.us_steps[g, u]]) * 100 + u
+        if best < 0 or key[u] < key[best]:
+            best = u
+    # "Your choice if strengths are equal" (P_HIT_PICK: a disruption, the fire chart's bit 1)
+    if best >= 0 and not defer_tie(T, S, g, key, best, 1, np.full(NU, 1, np.int8), False):
         disrupt_us(T, S, g, best, False)
 
 

@@ -753,6 +753,8 @@ def compile_scenario(name: str, spec: ScenarioSpec, folder: Path | None = None) 
     names = [u.name for u in us]
     if len(set(names)) != NU:
         raise DataError(cfile, "us_units", names, "2.21", "unit names are unique")
+    if NU > 63:
+        raise DataError(cfile, "us_units", NU, "7.1", "at most 63 units (the HQs commanding a unit are a bit each)")
     battalions = sorted({u.battalion for u in us if u.battalion})
     us_type = np.array([US_TYPES.index(u.type) for u in us], np.int8)
     us_strength = np.zeros((NU, 5), np.int8)

@@ -21,6 +21,9 @@ NC cards "C"), besides the fields every game has (wargym.core.BaseState)::
                       places left (ca_left)                                               13.41
     fire_hit          hit by the last fire group's fire (japanese.group_fire)           13.2 [R]
     us_cmd            in command at the start of the Action Phase                          7.1
+    us_cmd_by         of which HQs (a bit per HQ's unit number: regimental HQs and CPs in
+                      range, infantry/HQs in the hex)                                 7.1, 10.3, 14.3
+    hq_moved          the HQs moved this Action Phase (a bit per unit number)              7.34
     us_from           hex a unit entered a close combat from                                8.62
     jp_loc/jp_hex     JP_RESERVE, JP_MAP, JP_ELIM (eliminated elite box), JP_OUT            9.0
     jp_rev, jp_dis    revealed; disrupted                                                  9.1, 6.4
@@ -138,8 +141,8 @@ class State(BaseState):
     fire_hit: np.ndarray = var("bool", ("U",))
     ca_left: np.ndarray = var("int8", low=0, high=4)
     us_cmd: np.ndarray = var("bool", ("U",))
-    hq_moved: np.ndarray = var("bool", ("U",))
-    us_cmd_by: np.ndarray = var("int16", ("U",), high="U-1", **NONE)
+    hq_moved: np.ndarray = var("int64", low=0, high="HQ_SET")              # 7.34: a bit per HQ's unit number
+    us_cmd_by: np.ndarray = var("int64", ("U",), low=0, high="HQ_SET")     # 7.1: a bit per commanding HQ
     us_from: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
     us_start: np.ndarray = var("int16", ("U",), high="H-1", **NONE)
     us_auf: np.ndarray = var("bool", ("U",))        # BNR Action Under Fire marker (18.34)
@@ -195,7 +198,7 @@ class State(BaseState):
     cc_next: np.ndarray = var("int8", low=0, high=1)
     cc_withdraw: np.ndarray = var("int8", low=0, high=3)
     cc_to: np.ndarray = var("int16", high="H-1", **NONE)   # 8.63: the hex the withdrawing units chose
-    cc_tr: np.ndarray = var("bool")
+    cc_tr: np.ndarray = var("int8", low=0, high="D")  # 9.4: tactical reinforcements due after the combat
     cc_hits: np.ndarray = var("int8", low=0, high=2)  # 8.6: a card's hit and a Withdrawal hit, taken before the next card
     # Bloody Nose Ridge (18.0)
     rupertus: np.ndarray = var("bool")               # General Rupertus in command (18.32)

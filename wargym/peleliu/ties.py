@@ -1,7 +1,7 @@
 """The player's "you choose" among tied U.S. units inside the card system's procedures (P_HIT_PICK).
 
 When the book's priorities leave more U.S. units tied than hits to give ("... then you choose":
-6.31, 6.5, 12.7, 12.11, 12.91, 18.35 [A]; the events US CP under fire, Naval artillery blast and
+6.31, 6.5, 12.6, 12.7, 12.11, 12.91, 18.35 [A]; the events US CP under fire, Naval artillery blast and
 Unexpected US naval fire hits position),
 ``defer_tie`` holds those hits in the state (``tie_*``) instead of giving them to the lowest
 unit numbers; the sequence then asks the player (sequence.progress, P_HIT_PICK: one unit a

@@ -102,12 +102,13 @@ def drift_mask(T, S, g, b, c, m, H):
 
 @njit(cache=True)
 def land_mask(T, S, g, u, m):
-    """5.2: a beach hex of the unit's box with room (two units, regimental HQs aside)."""
+    """5.2: a beach hex of the unit's box with room (two units, regimental HQs aside) and no Japanese
+    unit (a counterattack unit that won a close combat there stays, 8.61)."""
     b = S.us_hex[g, u]
     n = 0
     for k in range(T.box_beach.shape[1]):
         h = T.box_beach[b, k]
-        if h < 0 or not T.in_play[h]:
+        if h < 0 or not T.in_play[h] or jp_at(T, S, g, h) >= 0:
             continue
         if T.us_type[u] == REG_HQ or stack_count(T, S, g, h) < 2:
             m[h] = True
@@ -126,7 +127,7 @@ def may_wait(T, S, g, u):
     room = 0
     for k in range(T.box_beach.shape[1]):
         h = T.box_beach[b, k]
-        if h >= 0 and T.in_play[h]:
+        if h >= 0 and T.in_play[h] and jp_at(T, S, g, h) < 0:
             room += max(0, 2 - stack_count(T, S, g, h))
     left = 0
     for v in range(S.us_loc.shape[1]):
@@ -261,9 +262,9 @@ def start_actions(T, S, g):
     set_command(T, S, g, night(T, S, g))
     S.actions_left[g] = 2
     S.cancels[g] = 0
+    S.hq_moved[g] = 0
     for u in range(S.us_loc.shape[1]):
         S.us_acted[g, u] = False
-        S.hq_moved[g, u] = False
         S.us_from[g, u] = -1
         S.att_units[g, u] = False
         S.us_start[g, u] = S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1
@@ -355,15 +356,17 @@ def move_targets(T, S, g, u, out, free_only):
 def move_targets_on(T, S, g, u, out, free_only, occ, live):
     """7.3: hexes unit u may move to (1-3 hexes, stopping per 7.31, cliffs per 7.32; one hex at
     night, 16.0); ``free_only``: only the free preservation move (7.35).  out[h] = 1 a move, 2 a
-    move that is an infiltration (7.33), 3 a cliff crossing."""
+    move that is an infiltration (7.33), 3 a cliff crossing, 4 (an HQ) an infiltration it may make
+    only with a regular unit (7.33, as the partner of its move: partner_mask; not counted in the
+    number returned, the unit's own destinations)."""
     H = T.land.shape[0]
     out[:] = 0
     a = S.us_hex[g, u]
     t = T.us_type[u]
     n = 0
     preservation = infantryish(T, u) and t != INF_HQ and T.beach_box[a] >= 0
-    if free_only and not preservation:
-        return 0
+    if (free_only and not preservation) or S.cp[g, u] >= 0:
+        return 0  # 14.0: a command post may not move
     bnr_night = is_night(T, S, g)
     maxd = 1 if night(T, S, g) or free_only or bnr_night else 3  # 16.0, 18.21
     dist = np.full(H, 99, np.int16)
@@ -385,16 +388,17 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                 dist[x] = step
                 kind = 1
                 if step == 1 and infiltration(T, S, g, a, x, occ, live) >= 0:
-                    if t == ART or t == REG_HQ or t == INF_HQ:
-                        continue  # 7.33: artillery never, HQs not on their own
-                    kind = 2
-                if free_only and (T.beach_box[x] >= 0 or kind == 2):
+                    if t == ART:
+                        continue  # 7.33: artillery never
+                    kind = 4 if t == REG_HQ or t == INF_HQ else 2  # 7.33: HQs not on their own
+                if free_only and (T.beach_box[x] >= 0 or kind == 2 or kind == 4):
                     continue
                 if bnr_night and not night_move_ok(T, S, g, u, x, occ):
                     continue
                 if out[x] == 0:
                     out[x] = kind
-                    n += 1
+                    if kind != 4:
+                        n += 1
                 if not stop_hex(T, S, g, x, live, occ):
                     nxt[m] = x
                     m += 1
@@ -445,6 +449,8 @@ def may_move(T, S, g, u, occ, live):
     hex (a paid move when the actions allow, else the free preservation move, 7.35)."""
     a = S.us_hex[g, u]
     t = T.us_type[u]
+    if S.cp[g, u] >= 0:
+        return False  # 14.0: a command post may not move
     if is_night(T, S, g):
         buf = np.zeros(T.land.shape[0], np.int8)
         return move_targets_on(T, S, g, u, buf, False, occ, live) > 0  # 18.21
@@ -566,11 +572,10 @@ def attack_valid(T, S, g, h):
             if not ok:
                 return False
         elif t == ART:
-            by = S.us_cmd_by[g, u]
             ok = False
-            for v in range(NU):  # a regimental HQ commanding the artillery and an attacking infantry unit
+            for v in range(NU):  # a regimental HQ (or CP) commanding the artillery and an attacking infantry unit
                 if S.att_units[g, v] and (T.us_type[v] == INF or T.us_type[v] == HEAVY) and S.us_cmd[g, v] \
-                        and (by < 0 or S.us_cmd_by[g, v] == by or S.us_cmd_by[g, v] < 0):
+                        and (T.opts[OPT_BNR] or (S.us_cmd_by[g, v] & S.us_cmd_by[g, u]) != 0):
                     ok = True
             if not ok:
                 return False
@@ -869,7 +874,7 @@ def dest_mask(T, S, g, u, m, H):
         move_targets_on(T, S, g, u, free, True, occ, live)
     n = 0
     for h in range(H):
-        if buf[h] > 0 or free[h] > 0:
+        if (buf[h] > 0 and buf[h] != 4) or free[h] > 0:  # 4: an HQ's infiltration, only as a partner
             m[h] = True
             n += 1
     return n
@@ -891,9 +896,7 @@ def partner_mask(T, S, g, u, m, H):
         if S.order[g] == O_MOVE:
             move_targets_on(T, S, g, v, buf, False, occ, live)
             if buf[S.target[g]] == 0:
-                continue
-            if buf[S.target[g]] == 2 and (T.us_type[v] == ART):
-                continue
+                continue  # (an HQ may join the infiltration of a regular unit, 4: 7.33)
         elif S.order[g] == O_ENTER:
             if not infantryish(T, v) or S.us_start[g, v] != S.us_hex[g, v]:
                 continue
@@ -1049,8 +1052,6 @@ def execute_move(T, S, g):
     for u in range(NU):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
-            if T.us_type[u] == REG_HQ:
-                S.hq_moved[g, u] = True
     lost = False
     if f >= 0 and not night(T, S, g) and not infiltration_shielded(T, S, g, a, x, f):
         any_check = False
@@ -1123,9 +1124,19 @@ def finish_move(T, S, g, cliff):
     p = T.hex_pos[x]
     if p >= 0 and T.pos_art[p]:
         S.art_gone[g, p] = True  # 6.51: moved into, so occupied solely by U.S. units
+    hqs_moved(T, S, g)
     mark_auf(T, S, g, S.att_units[g], -1)
     reveal_forts(T, S, g)
     clear_order(T, S, g)
+
+
+@njit(cache=True)
+def hqs_moved(T, S, g):
+    """7.34: the HQs among the units moving (a move, or an infantry/HQ entering an enemy hex, 7.4)
+    give no more free actions this phase."""
+    for u in range(S.us_loc.shape[1]):
+        if S.att_units[g, u] and (T.us_type[u] == REG_HQ or T.us_type[u] == INF_HQ):
+            S.hq_moved[g] |= np.int64(1) << u
 
 
 @njit(cache=True)
@@ -1148,6 +1159,7 @@ def execute_enter(T, S, g):
             S.us_acted[g, u] = True
             S.us_from[g, u] = S.us_hex[g, u]
             S.us_hex[g, u] = x
+    hqs_moved(T, S, g)
     mark_auf(T, S, g, S.att_units[g], -1)
     clear_order(T, S, g)
 

@@ -28,9 +28,11 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.cards import deal, draw_card, move_card, pile_size, shuffle_pile
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.rng import roll
 from wargym.world_at_war import dice
+from wargym.world_at_war import events as ev
 from wargym.world_at_war.board import is_leader
 from wargym.world_at_war.scenario import AF_FIGHTER, AF_FIGHTER_BOMBER, AIR_CARDS, T_INFANTRY
 from wargym.world_at_war.state import (
@@ -124,6 +126,7 @@ def lose_plane(T, S, g, p):
     """A plane destroyed: "For each aircraft destroyed, the player gives up an air force card"."""
     S.pl_state[g, p] = PL_DOWN
     s = S.pl_side[g, p]
+    emit(S, g, ev.PLANE_LOST, s, S.pl_kind[g, p], S.pl_hex[g, p])
     want = AF_FIGHTER if S.pl_kind[g, p] == FIGHTER else AF_FIGHTER_BOMBER
     for i in range(AIR_CARDS):
         c = s * AIR_CARDS + i
@@ -139,6 +142,7 @@ def play_card(T, S, g, s, c):
     move_card(S.as_pile, S.as_pos, g, c, ASP_PLAYED, True)
     fb = min(T.as_planes[c, 0], pool(T, S, g, s, AF_FIGHTER_BOMBER))
     f = min(T.as_planes[c, 1], pool(T, S, g, s, AF_FIGHTER))
+    emit(S, g, ev.AIR_CARD, s, T.as_planes[c, 0], T.as_planes[c, 1], fb, f)
     for kind in range(2):
         n = fb if kind == 0 else f
         for _ in range(n):
@@ -185,14 +189,17 @@ def alive(S, g, p):
 
 # ------------------------------------------------------------------------------------- combat
 @njit(cache=True)
-def shoot(T, S, g, target):
-    """One air support & AA die at a plane: "hit on F & FB" or "hit on FB" (a fighter-bomber) hits;
+def shoot(T, S, g, target, why, origin):
+    """One air support & AA die at a plane, from hex ``origin`` (``why``: AA fire, a dogfight, return
+    fire or a free shot, events.PURPOSES): "hit on F & FB" or "hit on FB" (a fighter-bomber) hits;
     the plane's saving throw is a flag.  Returns whether it is destroyed."""
     face = T.air_faces[roll(S, g, 6) - 1]
     hit = face == dice.AIR_HIT_ANY or (face == dice.AIR_HIT_FB and S.pl_kind[g, target] == FIGHTER_BOMBER)
     if not hit:
+        emit(S, g, ev.AIR_FIRE, why, origin, S.pl_hex[g, target], S.pl_kind[g, target], face, -1)
         return False
     save = T.air_faces[roll(S, g, 6) - 1]
+    emit(S, g, ev.AIR_FIRE, why, origin, S.pl_hex[g, target], S.pl_kind[g, target], face, save)
     if save == dice.AIR_FLAG:
         return False
     lose_plane(T, S, g, target)
@@ -305,9 +312,11 @@ def next_bomber(S, g, attacker):
 def ground_attack(T, S, g, p, e):
     """Plane p's dice on unit e (3 for a fighter-bomber, 1 for a fighter): returns (kills, flags)."""
     n = 3 if S.pl_kind[g, p] == FIGHTER_BOMBER else 1
+    emit(S, g, ev.GROUND_ATTACK, S.pl_kind[g, p], S.pl_hex[g, p], e, n)
     faces = np.empty(3, np.int64)
     for i in range(n):
         faces[i] = T.air_faces[roll(S, g, 6) - 1]
+        emit(S, g, ev.AIR_DIE, faces[i])
     infantry = T.c_target[T.p_card[e]] == T_INFANTRY
     return dice.ground_attack(faces, n, infantry)
 

@@ -3,13 +3,16 @@
     core = WorldAtWarCore("pacific")          # or bocage, ussr_town, or a path to a scenario file
     state = core.init(batch_size=64, seed=0)
     state = core.step(state, actions)          # int[B], each legal in core.legal_mask(state)
+    state, log = core.step_logged(state, actions)   # the same, and what the rules did (events.py)
 
 Players are the scenario's two sides (pacific: ("us", "japan")).  Options: ``fastplay`` (the
 book's FASTPLAY VARIANT: no saving or defence throws), ``advanced_vehicles`` (appendix 1's advanced
 rules for motorized and mechanized infantry), ``night`` (a night game: sight reaches only the
 adjacent hexes and those a flare lights), ``decisions`` ("full": every choice the book
-gives a player; "major": the minor ones by the defaults of sequence.minor_default).  The rules are
-numba functions of one game that the shared driver (wargym.kernel) runs over the batch.
+gives a player; "major": the minor ones by the defaults of sequence.minor_default),
+``every_decision`` (stop at a decision with one legal action too: a position laid out by hand
+waits there).  The rules are numba functions of one game that the shared driver (wargym.kernel)
+runs over the batch.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 
 from wargym.core import DECISION_MODES
 from wargym.kernel import KernelCore
-from wargym.world_at_war import actions as act
+from wargym.world_at_war import actions as act, events
 from wargym.world_at_war.fog import hidden_for
 from wargym.world_at_war.observe import N_PLANES, G_PIECES, n_global, observe_batch, static_planes
 from wargym.world_at_war.scenario import SYMBOLS, Scenario, list_scenarios, load_scenario
@@ -133,8 +136,16 @@ class WorldAtWarCore(KernelCore):
         return {"U": [self.piece_label(p) for p in range(len(sc.piece_side))],
                 "C": [f"{name} #{c}" for c, name in enumerate(sc.card_names)]}
 
+    # the event log (wargym.events; the kinds and their arguments: events.py)
+    event_kinds = events.KINDS
+    event_purposes = events.PURPOSES
+    event_results = events.RESULTS
+
     def event_unit(self, u: int) -> str:
         return self.piece_label(u)
+
+    def event_value(self, typ: str, value: int) -> str:
+        return events.value_words(typ, value)
 
     def event_card(self, c: int) -> str:
         return self.scenario.card_names[c]

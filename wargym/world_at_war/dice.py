@@ -184,15 +184,20 @@ def defence_kill(scores, special_range, symbol, attacker_target, distance):
 
 
 @njit(cache=True)
-def commander_hit(special_range, symbols, n, distance, save_symbol, close, fastplay):
-    """Hitting a commander: a HIT!, STRIKE or BLOW (within its range) hits; a saving throw may save
-    him (fastplay: none).  Returns 1 when he is eliminated."""
-    hit = False
+def special_hit(special_range, symbols, n, distance):
+    """Hitting a commander: the throw ``symbols[:n]`` shows a HIT!, STRIKE or BLOW within its range."""
     for i in range(n):
         s = symbols[i]
         if is_special(s) and distance <= special_range[s]:
-            hit = True
-    if not hit:
+            return True
+    return False
+
+
+@njit(cache=True)
+def commander_hit(special_range, symbols, n, distance, save_symbol, close, fastplay):
+    """Hitting a commander: a HIT!, STRIKE or BLOW (within its range) hits; a saving throw may save
+    him (fastplay: none).  Returns 1 when he is eliminated."""
+    if not special_hit(special_range, symbols, n, distance):
         return 0
     if fastplay:
         return 1
@@ -256,5 +261,5 @@ def ground_attack(faces, n, infantry_or_artillery):
 
 
 __all__ = ["N_DICE", "dice_at", "deduct", "add_commander_die", "score_throw", "automatic_kills", "saves",
-           "unsaved", "kills", "casualty_cap", "ignores_flags", "retreats", "defence_kill", "commander_hit", "collapses",
-           "scatter_side", "side_direction", "air_hits_plane", "ground_attack"]
+           "unsaved", "kills", "casualty_cap", "ignores_flags", "retreats", "defence_kill", "special_hit",
+           "commander_hit", "collapses", "scatter_side", "side_direction", "air_hits_plane", "ground_attack"]

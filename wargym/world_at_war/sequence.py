@@ -23,18 +23,23 @@ retreat hex, the commander goes with his unit, no second unit taken under contro
 Victory ("Objective of the game"): 1 point for each enemy unit or commander destroyed, counted as
 it happens, plus the points of the objectives a side's units hold at the end of its turn; the
 first side to reach its quota wins (checked after each battle and at the end of each turn).
+
+The event log (events.py): each rule reports what it does as it does it (``emit``: one test of a
+flag when the log is off), the dice one by one, with the book's section.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from wargym.cards import deal, draw_card, move_card, new_deck
+from wargym.cards import deal, draw_card, move_card, new_deck, pile_size
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.kernel import bind_driver, only_action
 from wargym.rng import roll
 from wargym.world_at_war import actions as act, dice
 from wargym.world_at_war import air, commands
+from wargym.world_at_war import events as ev
 from wargym.world_at_war.battle import (
     any_target, battle_dice, hit_target_kind, may_battle, may_target, spotter, supporting_commander,
 )
@@ -207,6 +212,7 @@ def check_victory(T, S, g, with_objectives):
     for k in range(2):
         s = a if k == 0 else 1 - a
         if out[s] >= T.vp_quota[s]:
+            emit(S, g, ev.GAME_OVER, s, out[s], T.vp_quota[s])
             finish(S, g, s)
             return True
     return False
@@ -254,13 +260,37 @@ def end_turn(T, S, g):
 
 
 @njit(cache=True)
+def draw_command_card(S, g, side, why):
+    """A command card from the draw pile into ``side``'s hand (``why``: events.PURPOSES); an empty
+    pile is first refilled from the discards, reshuffled (wargym.cards.draw_card)."""
+    if S.ev_on[0] and pile_size(S.card_pile, g, PILE_DECK) == 0:
+        emit(S, g, ev.RESHUFFLE, pile_size(S.card_pile, g, PILE_DISCARD))
+    c = draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+    if c >= 0:
+        emit(S, g, ev.CARD_DRAWN, side, c, why)
+
+
+@njit(cache=True)
+def log_objectives(T, S, g):
+    """The event log: the objectives a side's units hold at the end of a turn (``scores``)."""
+    for o in range(T.obj_hex.shape[0]):
+        h = T.obj_hex[o]
+        for p in range(T.p_side.shape[0]):
+            if S.p_hex[g, p] == h and not is_leader(T, p) and (T.obj_for[o] == T.p_side[p] or T.obj_for[o] == BOTH):
+                emit(S, g, ev.OBJECTIVE, h, T.p_side[p], T.obj_points[o])
+
+
+@njit(cache=True)
 def finish_turn(T, S, g):
     """6. Draw a command card: the played card to the discards, one drawn; then the other side."""
     side = S.active[g]
     if S.card[g] >= 0:
+        emit(S, g, ev.CARD_DISCARDED, side, S.card[g])
         move_card(S.card_pile, S.card_pos, g, S.card[g], PILE_DISCARD, True)
-        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+        draw_command_card(S, g, side, ev.AFTER_TURN)
         S.card[g] = -1
+    if S.ev_on[0]:
+        log_objectives(T, S, g)
     if check_victory(T, S, g, True):
         return
     S.active[g] = 1 - side
@@ -288,6 +318,7 @@ def begin_play(T, S, g):
         # "1 D6 is thrown; highest score chooses who goes first"
         while True:
             a, b = roll(S, g, 6), roll(S, g, 6)
+            emit(S, g, ev.FIRST_PLAYER, a, b, -1 if a == b else (0 if a > b else 1))
             if a != b:
                 break
         S.active[g] = 0 if a > b else 1
@@ -314,15 +345,21 @@ def may_toggle_mount(T, S, g, p):
 def mine_casualties(T, S, g, p, n):
     """Minefields: ``n`` basic battle dice with saving throws for casualties on piece p (a vehicle
     entering: 1; infantry clearing: 2 a turn; engineers: 1); returns the figures lost."""
+    emit(S, g, ev.MINEFIELD, p, S.p_hex[g, p], n)
     symbols = np.empty(n, np.int64)
     for i in range(n):
         symbols[i] = T.faces[WHITE_DIE, roll(S, g, 6) - 1]
+        emit(S, g, ev.BATTLE_DIE, WHITE_DIE, symbols[i])
     hits = np.zeros(9, np.int64)
     total, _ = dice.score_throw(T.scores, T.special_range, symbols, n, T.c_target[T.p_card[p]], 1, hits)
+    auto = dice.automatic_kills(hits)
+    emit(S, g, ev.HITS, p, total, auto, 0)
     saves = np.empty(SAVES_MAX, np.int64)
     for i in range(total):
         saves[i] = T.faces[T.saving_die, roll(S, g, 6) - 1]
-    dead, _ = dice.kills(total, dice.automatic_kills(hits), saves, True, T.fastplay)
+    if not T.fastplay:
+        log_saves(S, g, ev.SAVING_THROW, ev.FOR_HIT, T.saving_die, saves, total - auto, True)
+    dead, _ = dice.kills(total, auto, saves, True, T.fastplay)
     return dead
 
 
@@ -340,8 +377,10 @@ def enter_hex(T, S, g, p, h, overrun):
     vehicle = T.c_class[T.p_card[p]] == C_VEHICLE or S.p_mounted[g, p]
     if has_feature(S, g, h, F_WIRE) and T.c_transport[T.p_card[p]] == TRACKED:
         S.features[g, h] &= ~np.uint8(1 << F_WIRE)
+        emit(S, g, ev.OBSTACLE_GONE, h, F_WIRE, ev.TRACKED_OVERRUN)
     if overrun and has_feature(S, g, h, F_SANDBAGS):
         S.features[g, h] &= ~np.uint8(1 << F_SANDBAGS)
+        emit(S, g, ev.OBSTACLE_GONE, h, F_SANDBAGS, ev.OVERRUN)
     if vehicle and has_feature(S, g, h, F_MINES):
         dead = mine_casualties(T, S, g, p, 1)
         if dead > 0:
@@ -351,6 +390,7 @@ def enter_hex(T, S, g, p, h, overrun):
 @njit(cache=True)
 def eliminate(T, S, g, p, scorer):
     """The last figure of p is gone: off the map, a victory point for ``scorer``."""
+    emit(S, g, ev.DESTROYED, p, S.p_hex[g, p])
     S.p_hex[g, p] = -1
     S.p_figures[g, p] = 0
     S.p_leader[g, p] = -1
@@ -362,11 +402,13 @@ def eliminate(T, S, g, p, scorer):
             S.p_cc[g, u] = -1   # a combat command ends with its commander
     if scorer >= 0:
         S.vp[g, scorer] += 1
+        emit(S, g, ev.VICTORY_POINT, scorer, S.vp[g, scorer])
 
 
 @njit(cache=True)
 def lose_figures(T, S, g, p, n, scorer):
     left = S.p_figures[g, p] - n
+    emit(S, g, ev.LOSS, p, min(n, S.p_figures[g, p]), max(left, 0))
     if left <= 0:
         eliminate(T, S, g, p, scorer)
         S.p_vehicles[g, p] = 0
@@ -395,9 +437,9 @@ def scatter(T, S, g, a, h, guided):
     the neighbour of h on that side (1-6, side 4 facing the gun); -1 off the map."""
     throw = roll(S, g, 6) + roll(S, g, 6) if guided else roll(S, g, 8)
     side = dice.scatter_side(not guided, throw)
-    if side == 0:
-        return h
-    return T.nbr[h, dice.side_direction(toward(T, h, S.p_hex[g, a]), side)]
+    land = h if side == 0 else T.nbr[h, dice.side_direction(toward(T, h, S.p_hex[g, a]), side)]
+    emit(S, g, ev.SCATTER, a, h, ev.GUIDED if guided else ev.BLIND, throw, land)
+    return land
 
 
 @njit(cache=True)
@@ -433,7 +475,11 @@ def declare(T, S, g, h):
     c = spotter(T, S, g, a, h, unit_at)
     if c >= 0:
         S.p_spots[g, c] = a
-        land = h if (S.p_aim[g, a] == h and S.p_guided[g, a]) else scatter(T, S, g, a, h, True)
+        if S.p_aim[g, a] == h and S.p_guided[g, a]:
+            land = h
+            emit(S, g, ev.SALVO, a, h, land)
+        else:
+            land = scatter(T, S, g, a, h, True)
         remember_salvo(S, g, a, h, land, True)
         land_on(T, S, g, h, land)
         return
@@ -481,12 +527,15 @@ def throw(T, S, g):
     if c >= 0 and total > 0:
         dice.add_commander_die(counts)
         S.p_battled[g, c] = True   # his support this turn
+        emit(S, g, ev.COMMANDER_DIE, c, a)
+    emit(S, g, ev.BATTLE, a, S.target_hex[g], counts[0], counts[1], counts[2], counts[3])
     S.last_throw[g, :] = -1
     k = 0
     for die in range(4):
         S.bt_dice[g, die] = counts[die]
         for _ in range(counts[die]):
             s = T.faces[die, roll(S, g, 6) - 1]
+            emit(S, g, ev.BATTLE_DIE, die, s)
             if k < THROW_MAX:
                 S.last_throw[g, k] = s
             k += 1
@@ -579,6 +628,15 @@ def roll_saves(T, S, g, n, out):
 
 
 @njit(cache=True)
+def log_saves(S, g, kind, why, die, saves, n, close):
+    """The event log: the saving throws ``saves[:n]`` (die ``die``, for ``why``), each saved or not."""
+    if not S.ev_on[0]:
+        return
+    for i in range(min(n, saves.shape[0])):
+        emit(S, g, kind, why, die, saves[i], ev.SAVED if dice.saves(saves[i], close) else ev.NOT_SAVED)
+
+
+@njit(cache=True)
 def resolve(T, S, g):
     """5. Resolve battle: hits and saving throws, casualties, the defence die, the flags."""
     a, e = S.selected[g], S.target[g]
@@ -598,14 +656,22 @@ def resolve(T, S, g):
     dead = 0
     if is_commander(T, e):
         roll_saves(T, S, g, 1, saves)
+        hit = dice.special_hit(T.special_range, symbols, n, d)
+        emit(S, g, ev.HITS, e, 1 if hit else 0, 0, 0)
+        if hit and not T.fastplay:
+            log_saves(S, g, ev.SAVING_THROW, ev.FOR_COMMANDER, T.saving_die, saves, 1, close)
         dead = dice.commander_hit(T.special_range, symbols, n, d, saves[0], close, T.fastplay)
     else:
         hits = np.zeros(9, np.int64)
         target_kind = hit_target_kind(T, S, g, e, S.bt_vehicle[g])
         total, flags = dice.score_throw(T.scores, T.special_range, symbols, n, target_kind, d, hits)
         auto = dice.automatic_kills(hits)
+        if S.bt_vehicle[g]:
+            emit(S, g, ev.VEHICLE_HIT, e)
+        emit(S, g, ev.HITS, e, total, auto, flags)
         if not T.fastplay:
             roll_saves(T, S, g, total - auto, saves)
+            log_saves(S, g, ev.SAVING_THROW, ev.FOR_HIT, T.saving_die, saves, total - auto, close)
         dead, _ = dice.kills(total, auto, saves, close, T.fastplay)
         room = S.p_vehicles[g, e] if S.bt_vehicle[g] else S.p_figures[g, e]
         armed = min(S.p_figures[g, a], T.c_armed[T.p_card[a]])
@@ -613,6 +679,8 @@ def resolve(T, S, g):
     S.last_kills[g] = dead
     S.last_flags[g] = flags
     if S.bt_vehicle[g]:
+        if dead > 0:
+            emit(S, g, ev.VEHICLE_LOSS, e, dead, S.p_vehicles[g, e] - dead)
         S.p_vehicles[g, e] -= dead
         if S.p_vehicles[g, e] == 0:
             S.p_mounted[g, e] = False
@@ -625,7 +693,10 @@ def resolve(T, S, g):
     if (kind == K_ARTILLERY or kind == K_TANK) and he >= 0:
         what = hex_collapse(T, S, g, he)
         if what != NO_COLLAPSE:
-            if dice.collapses(roll(S, g, 6) + roll(S, g, 6), T.collapse_totals[what]):
+            d1, d2 = roll(S, g, 6), roll(S, g, 6)
+            down = dice.collapses(d1 + d2, T.collapse_totals[what])
+            emit(S, g, ev.BUILDING, he, d1, d2, ev.COLLAPSES if down else ev.STANDS)
+            if down:
                 if what == COLLAPSE_BUNKER:
                     S.features[g, he] &= ~np.uint8(1 << F_BUNKER)
                 if S.p_hex[g, e] == he and not S.bt_vehicle[g]:
@@ -643,13 +714,17 @@ def resolve(T, S, g):
             unit_at, leader_at = maps(T, S, g)
             commander_here = leader_at[he] >= 0 and is_commander(T, leader_at[he]) and T.p_side[leader_at[he]] == se
             artillery = T.c_class[T.p_card[e]] == C_ARTILLERY
+            ignored = flags
             if not dice.ignores_flags(S.p_figures[g, e], T.c_flag[T.p_card[e]], commander_here, artillery):
                 ignore = hex_ignore_flags(T, S, g, he)
+                ignored = min(flags, ignore)
                 left = max(0, flags - ignore) - (1 if flags >= 2 and flags > ignore else 0)
                 if not T.fastplay:
                     roll_saves(T, S, g, left, saves)
+                    log_saves(S, g, ev.FLAG_SAVE, ev.FOR_FLAG, T.saving_die, saves, left, close)
                 hexes, _ = dice.retreats(flags, ignore, saves, close, T.fastplay)
                 S.rt_left[g] = hexes
+            emit(S, g, ev.FLAGS, e, flags, ignored, S.rt_left[g])
     S.last_retreat[g] = S.rt_left[g]
     S.rt_piece[g] = e
     continue_retreat(T, S, g)
@@ -672,7 +747,9 @@ def defence_throw(T, S, g, e, a):
             best = die
     S.p_defended[g, e] = True
     symbol = T.faces[best, roll(S, g, 6) - 1]
-    if dice.defence_kill(T.scores, T.special_range, symbol, T.c_target[T.p_card[a]], T.dist[ha, S.p_hex[g, e]]):
+    kill = dice.defence_kill(T.scores, T.special_range, symbol, T.c_target[T.p_card[a]], T.dist[ha, S.p_hex[g, e]])
+    emit(S, g, ev.DEFENCE, e, best, symbol, ev.KILL if kill else ev.MISS)
+    if kill:
         lose_figures(T, S, g, a, 1, T.p_side[e])
 
 
@@ -682,8 +759,10 @@ def move_with_commander(T, S, g, p, h, leader_at):
     forced to retreat must take the commander with it"; an attached sniper goes with it too)."""
     h0 = S.p_hex[g, p]
     ld = leader_at[h0]
+    emit(S, g, ev.RETREAT, p, h0, h)
     S.p_hex[g, p] = h
     if ld >= 0 and ld != p and T.p_side[ld] == T.p_side[p] and not is_leader(T, p):
+        emit(S, g, ev.RETREAT, ld, h0, h)
         S.p_hex[g, ld] = h
 
 
@@ -705,9 +784,11 @@ def continue_retreat(T, S, g):
             S.phase[g] = P_RETREAT
             return
         if off:
+            emit(S, g, ev.OFF_MAP, p, S.p_hex[g, p])
             eliminate(T, S, g, p, scorer)   # retreated off the battlefield
         else:
             h0 = S.p_hex[g, p]
+            emit(S, g, ev.BLOCKED, p, h0)
             lose_figures(T, S, g, p, 1, scorer)   # the retreat move that cannot be completed
             if S.p_hex[g, p] < 0 and S.rt_left[g] > 1:
                 # "Such losses may include the commander if this is the last remaining figure in
@@ -898,6 +979,7 @@ def fire_flare(T, S, g, h):
             S.p_spots[g, c] = a
         land = scatter(T, S, g, a, h, c >= 0)
     if land >= 0:
+        emit(S, g, ev.FLARE, a, land)
         S.lit[g, land] = True
         for d in range(6):
             if T.nbr[land, d] >= 0:
@@ -929,6 +1011,7 @@ def clear_obstacle(T, S, g, p):
     S.p_no_battle[g, p] = True
     if has_feature(S, g, h, F_WIRE):
         S.features[g, h] &= ~np.uint8(1 << F_WIRE)
+        emit(S, g, ev.OBSTACLE_GONE, h, F_WIRE, ev.CLEARED)
         return
     engineers = T.c_engineers[T.p_card[p]]
     dead = mine_casualties(T, S, g, p, 1 if engineers else 2)
@@ -937,6 +1020,7 @@ def clear_obstacle(T, S, g, p):
     S.clearing[g, h] += 1
     if engineers or S.clearing[g, h] >= 2:
         S.features[g, h] &= ~np.uint8(1 << F_MINES)
+        emit(S, g, ev.OBSTACLE_GONE, h, F_MINES, ev.CLEARED)
         S.clearing[g, h] = 0
 
 
@@ -1252,6 +1336,7 @@ def apply(T, S, g, a):
                 # his pool ... his opponent ... scores 1 victory point"
                 S.air_vp[g, side] = True
                 S.vp[g, side] += 1
+                emit(S, g, ev.AIR_POINT, side, S.vp[g, side])
                 if check_victory(T, S, g, False):
                     air.end_air(S, g)
                     return
@@ -1267,12 +1352,13 @@ def apply(T, S, g, a):
         p = S.air_sel[g]
         S.pl_hex[g, p] = a
         S.pl_state[g, p] = PL_FLYING
+        emit(S, g, ev.PLANE_PLACED, S.pl_side[g, p], S.pl_kind[g, p], a)
         next_plane_to_place(T, S, g)
     elif ph == P_AA_TARGET:
         q = air.plane_at(S, g, a)
         for _ in range(T.c_air_dice[T.p_card[S.air_aa[g]]]):
             if air.alive(S, g, q):
-                air.shoot(T, S, g, q)
+                air.shoot(T, S, g, q, ev.AA_FIRE, S.p_hex[g, S.air_aa[g]])
         next_aa_fire(T, S, g)
     elif ph == P_DOG_PLANE:
         S.air_sel[g] = air.plane_at(S, g, a)
@@ -1280,10 +1366,10 @@ def apply(T, S, g, a):
     elif ph == P_DOG_TARGET:
         p = S.air_sel[g]
         q = air.plane_at(S, g, a)
-        down = air.shoot(T, S, g, q)
+        down = air.shoot(T, S, g, q, ev.FREE_SHOT if S.air_free[g] else ev.DOGFIGHT, S.pl_hex[g, p])
         if not S.air_free[g]:
-            if not down:
-                air.shoot(T, S, g, p)   # "in case the target plane survives, it must return fire"
+            if not down:   # "in case the target plane survives, it must return fire"
+                air.shoot(T, S, g, p, ev.RETURN_FIRE, S.pl_hex[g, q])
             if air.alive(S, g, q):
                 S.pl_state[g, q] = PL_FOUGHT
             S.air_turn[g] = 1 - S.air_turn[g]   # "the opponent now starts the next dogfight"
@@ -1307,6 +1393,7 @@ def apply(T, S, g, a):
             air.end_air(S, g)
             return
         if S.p_hex[g, e] >= 0 and flags > 0:
+            emit(S, g, ev.AIR_RETREAT, e, flags)
             S.rt_piece[g] = e   # "No saving throws for targets of ground attack (must retreat)"
             S.rt_left[g] = flags
             S.rt_voluntary[g] = False
@@ -1316,9 +1403,10 @@ def apply(T, S, g, a):
     elif ph == P_PICK_AIR:
         if a == H + act.YES:
             c = air_pick_card(T, S, g, side)
+            emit(S, g, ev.PICK_AIR, side, c)
             move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
             air.pick_support(S, g, side)
-            draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+            draw_command_card(S, g, side, ev.AFTER_PICK)
         finish_turn(T, S, g)
     elif ph == P_FIRST:
         if a == H + act.NO:
@@ -1326,14 +1414,16 @@ def apply(T, S, g, a):
         start_turn(T, S, g)
     elif ph == P_CARD:
         c = hand_card(S, g, side, a - H - act.CARD_0)
+        emit(S, g, ev.CARD_PLAYED, side, c)
         move_card(S.card_pile, S.card_pos, g, c, PILE_PLAYED, True)
         S.card[g] = c
         S.order_left[g] = T.card_order[c]
         S.phase[g] = P_ORDER
     elif ph == P_DISCARD:
         c = hand_card(S, g, side, a - H - act.CARD_0)
+        emit(S, g, ev.NO_ORDER, side, c)
         move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
-        draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_HAND + side, PILE_DISCARD)
+        draw_command_card(S, g, side, ev.AFTER_DISCARD)
         end_turn(T, S, g)
     elif ph == P_ORDER:
         if a == H + act.DONE:
@@ -1412,6 +1502,8 @@ def apply(T, S, g, a):
         fire_flare(T, S, g, a)
     elif ph == P_STAND:
         S.rt_voluntary[g] = a == H + act.YES
+        if a == H + act.YES:
+            emit(S, g, ev.VOLUNTARY, S.target[g])
         throw(T, S, g)
     elif ph == P_HIT_PIECE:
         S.target[g] = a - P0
@@ -1428,11 +1520,13 @@ def apply(T, S, g, a):
         update_control(T, S, g, unit_at)
         S.rt_left[g] -= 1
         if rally:
+            emit(S, g, ev.RALLY, p, leader_at[a], a)
             S.rt_left[g] = 0   # rallied on a friendly commander: the flags left are ignored
         continue_retreat(T, S, g)
     elif ph == P_BREAKTHROUGH:
         if a == H + act.YES:
             p = S.selected[g]
+            emit(S, g, ev.BREAKTHROUGH, p, S.p_hex[g, p], S.target_hex[g])
             enter_hex(T, S, g, p, S.target_hex[g], True)
             unit_at, leader_at = maps(T, S, g)
             update_control(T, S, g, unit_at)
@@ -1443,7 +1537,11 @@ def apply(T, S, g, a):
     elif ph == P_ADJUST:
         p = S.selected[g]
         h = S.p_aim[g, p]
-        land = scatter(T, S, g, p, h, False) if a == H + act.YES else S.p_land[g, p]
+        if a == H + act.YES:
+            land = scatter(T, S, g, p, h, False)
+        else:
+            land = S.p_land[g, p]
+            emit(S, g, ev.SALVO, p, h, land)
         remember_salvo(S, g, p, h, land, False)
         land_on(T, S, g, h, land)
     elif ph == P_DISMOUNT:
@@ -1456,6 +1554,7 @@ def apply(T, S, g, a):
     elif ph == P_SECOND:
         if a == H + act.YES:
             S.second[g] = True
+            emit(S, g, ev.SECOND_BATTLE, S.selected[g], S.target[g])
             declare(T, S, g, S.p_hex[g, S.target[g]])
         else:
             finish_battle(T, S, g)

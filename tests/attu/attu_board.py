@@ -15,8 +15,11 @@ import pytest
 
 from wargym.attu.actions import END, MELEE_0, NO, SLOT_0, YES
 from wargym.attu.core import AttuCore
+from wargym.attu.movement import allowance, move_destinations
 from wargym.attu.scenario import CLOUDY, JAPAN, UNKNOWN, US
-from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, LOSS, MELEE_PICK, PHASE_NAMES, as_arrays
+from wargym.attu.state import (
+    ACT_ORDER, ACT_SELECT, LOC_MAP, LOC_NONE, LOC_RESERVE, LOSS, MELEE_PICK, PHASE_NAMES, as_arrays,
+)
 from wargym.attu.supply import in_supply, supply_distance
 
 
@@ -258,3 +261,46 @@ def play_ranged_example(core) -> tuple[Play, dict[str, int]]:
     p.at(2719)
     p.at(2717)
     return p, u
+
+
+# ------------------------------------------------------------------------- solitaire (13.3)
+def unknowns(core) -> np.ndarray:
+    """The Unknown units in play, in unit order."""
+    return np.nonzero((core.scenario.unit_type == UNKNOWN) & core.scenario.unit_in_play)[0]
+
+
+def full_move(b: Board, u: int) -> tuple[int, int]:
+    """A destination costing unit u its whole allowance, and the hex it is entered from."""
+    out = np.zeros(b.tables.nbr.shape[0], dtype=bool)
+    dist = move_destinations(b.tables, b.arrays, 0, u, out)
+    mp = allowance(b.tables, b.arrays, 0, u, b.tables.u_move[u])
+    full = [h for h in np.nonzero(out)[0] if dist[h] == mp]
+    assert full, "no destination uses the whole allowance"
+    return int(full[0]), mp
+
+
+def remote_hex(core) -> int:
+    """A clear land hex far (13+) from every Victory Hex, so 13.2.2 stays out of the way."""
+    t = core.tables
+    for h in range(t.nbr.shape[0]):
+        if t.land[h] and not t.near_lz[h] and min(t.dist[h, v] for v in t.victory_hex) >= 13 and \
+                all(n >= 0 and t.land[n] for n in t.nbr[h]):
+            return core.scenario.grid.number(h)
+    raise AssertionError("no remote hex")
+
+
+def ambush_board(core) -> tuple[Board, int, int]:
+    """Solitaire play (13.3): a lone U.S. company (1/17 A) ordered to move far from the Victory
+    Hexes; every Unknown but one face down on the map, so the container holds one known table.
+    Returns (the board, the company, the Unknown in the container)."""
+    b = Board(core)
+    b.set(phase=ACT_ORDER, acting=US)
+    u = b.place("1/17 A", remote_hex(core))
+    b.set(selected=u)
+    unk = unknowns(core)
+    for k, w in enumerate(unk[1:]):
+        b.state.unit_loc[0, w] = LOC_MAP
+        b.state.unit_hex[0, w] = b.hex(3409)  # far away, any number may stack (4.2)
+        b.state.face_down[0, w] = True
+    b.state.unit_loc[0, unk[0]] = LOC_RESERVE
+    return b, u, int(unk[0])

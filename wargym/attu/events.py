@@ -17,7 +17,9 @@ What the U.S. may not read (2.5, 12.1, 14.0; wargym/attu/fog.py):
 * the die rolled on an Unknown's table (2.5, and 13.3's ambush) is ``secret`` from it (the kind
   ``secret die``, whose value it reads as "?"): with the number of Infantry that appear it would
   tell which table, so which counter, the lot rolled on, and fog.py keeps the identity of a
-  counter off the map from it;
+  counter off the map from it.  13.3's die is logged only when an ambush comes of it: whether a
+  die is thrown at all depends on the Unknowns in the container, which the U.S. may not know
+  (solitaire.py ``ambush_roll``), and an event cannot be hidden whole;
 * a Japanese counter that leaves the map looks the same to it whether it was eliminated or melted
   back into the cup (8.5, fog.py ``seen_as``): one kind, ``off the map``, whose ``how`` is secret
   from it;
@@ -41,6 +43,7 @@ PURPOSES = (
 (P_WEATHER, P_AIRPOWER, P_RANGED, P_AIR_ATTACK, P_DEFENSIVE, P_OFFENSIVE, P_RECOVERY, P_SCATTER, P_SOLITAIRE_SETUP,
  P_AD_HOC, P_INFILTRATION, P_UNKNOWN_TABLE, P_AMBUSH) = range(len(PURPOSES))
 SECRET_PURPOSES = P_UNKNOWN_TABLE
+NOT_LOGGED = -1   # a die its thrower logs itself, when it should (13.3: only a die an ambush comes of)
 
 # the ``result`` arguments (``event_results``)
 RESULTS = (

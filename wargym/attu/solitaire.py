@@ -13,7 +13,7 @@
   die + 1 Infantry come from the cup, placed one by one within two hexes of it: between the
   Victory Hex and the nearest U.S. unit and higher than that unit's hex if possible (room for
   4.2 stacking; ties to the hex nearer the Victory Hex, then the lower index).
-* 13.3 (``ambush``, ``ambush_size``): a U.S. unit whose move uses its whole allowance draws an Unknown from
+* 13.3 (``ambush``, ``ambush_roll``): a U.S. unit whose move uses its whole allowance draws an Unknown from
   the container and rolls on its table less two; that many Infantry appear in the hex it entered.
   Interpretation of the melee: the U.S. unit is set back in the hex it came from and attacks the
   ambushers, so the Japanese fire first as defenders do; its retreat option (8.2.1.3) is the
@@ -28,8 +28,8 @@ import numpy as np
 
 from wargym.attu.board import DIE_SIDES, counters_in, roll, side_of, zoc_of
 from wargym.attu.events import (
-    AD_HOC, AMBUSH, INFANTRY_APPEARS, INFILTRATION, P_AD_HOC, P_AMBUSH, P_INFILTRATION, P_SOLITAIRE_SETUP, R_GOES,
-    R_STAYS,
+    AD_HOC, AMBUSH, INFANTRY_APPEARS, INFILTRATION, NOT_LOGGED, P_AD_HOC, P_AMBUSH, P_INFILTRATION, P_SOLITAIRE_SETUP,
+    R_GOES, R_STAYS, SECRET_DIE,
 )
 from wargym.attu.fog import place_engaged, pool_draw, pool_size
 from wargym.attu.melee import start_step_melee
@@ -213,21 +213,25 @@ def airpower(T, S, g):
 
 
 @njit(cache=True)
-def ambush_size(T, S, g):
-    """13.3: an Unknown drawn from the container, its table rolled, less two (0: no ambush)."""
+def ambush_roll(T, S, g):
+    """13.3: an Unknown drawn from the container and its table rolled: (the Infantry it gives
+    less two, 0: no ambush; the die, 0 with no Unknown to draw).  The die is not logged here:
+    whether one is thrown at all depends on the container, which the U.S. may not see (fog.py),
+    so ``ambush`` logs it only when an ambush comes of it."""
     n = 0
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and T.u_in_play[u] and S.unit_loc[g, u] == LOC_RESERVE:
             n += 1
     if n == 0:
-        return 0
+        return 0, 0
     k = uniform(S, g, n)
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and T.u_in_play[u] and S.unit_loc[g, u] == LOC_RESERVE:
             if k == 0:
-                return max(T.u_table[u, roll(S, g, P_AMBUSH) - 1] - AMBUSH_LESS, 0)
+                d = roll(S, g, NOT_LOGGED)
+                return max(T.u_table[u, d - 1] - AMBUSH_LESS, 0), d
             k -= 1
-    return 0
+    return 0, 0
 
 
 @njit(cache=True)
@@ -252,9 +256,10 @@ def ambush(T, S, g, u, h):
     used, prev = move_cost(T, S, g, u, h)
     if used < allowance(T, S, g, u, T.u_move[u]) or counters_in(T, S, g, h, US) > 0:
         return False
-    n = ambush_size(T, S, g)
+    n, d = ambush_roll(T, S, g)
     if n <= 0 or pool_size(T, S, g, LOC_RESERVE) == 0:
         return False
+    emit(S, g, SECRET_DIE, P_AMBUSH, d)
     emit(S, g, AMBUSH, u, h)
     place_ambush(T, S, g, h, n)
     S.unit_hex[g, u] = prev

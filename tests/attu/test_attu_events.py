@@ -24,14 +24,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attu_board import Board, Play, core, engineer_hill, jp, make_core, play_ranged_example, step7  # noqa: F401
+from attu_board import (  # noqa: F401  (core: the session fixture)
+    Board, Play, ambush_board, core, engineer_hill, full_move, jp, make_core, play_ranged_example, step7,
+)
 from wargym import events as event_log
 from wargym.attu import events as ev
-from wargym.attu.actions import AIR, LZ_0, REINF_0, STRIKE
+from wargym.attu.actions import AIR, LZ_0, REINF_0, STRIKE, YAMASAKI
 from wargym.attu.scenario import CLOUDY, FOG, JAPAN, RAIN, US, WILLIWAW
 from wargym.attu.state import (
-    ACT_SELECT, ADVANCE, INDEPENDENT, LOC_ELIM, LOC_RESERVE, LOSS, MARTINEZ, NIGHT_DECISION, PHASE_NAMES,
-    REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE, RETREAT_OPTION,
+    ACT_SELECT, ADVANCE, INDEPENDENT, LOC_ELIM, LOC_MAP, LOC_RESERVE, LOSS, MARTINEZ, NIGHT_DECISION, PHASE_NAMES,
+    REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE, RETREAT_OPTION, YAMA_MOVE, YAMA_SELECT,
 )
 
 
@@ -292,6 +294,56 @@ def test_attu_8_2_1_2_8_2_1_4_artillery_set_aside_then_captured_is_logged(plain)
                             "Japan captures US 105mm A at 2422 (8.2.1.4)"]
 
 
+def test_attu_11_3_colonel_yamasakis_assault_is_logged(core):
+    """11.3: two face-down Japanese Infantry steps on 2515 and one on 3409 are all Japan has left
+    (the rest eliminated), so Colonel Yamasaki may "activate all units in any single hex": 2515,
+    its platoons turned face up.  11.3.2: the group enters 2514, where 1/17 A stands with one
+    step, and "immediately initiate[s] a Melee Combat, rolling attack dice before receiving the
+    effects of defensive fire".  Modifier +1 (6.2): around 2514 the group's hex, its ZOC into
+    2415 and 2615, and the cliffs to 2513 and 2614 make five (2514 and 2515 are both level 3).
+    The dice 0, 1, 1 and 1, 1, 1: one hit, the company's last step (8.4: on the track).  No U.S.
+    unit is left to see the platoons: they go face down again (2.5, checked between decisions,
+    here the hit placed by itself), and the group goes in."""
+    t, g = core.tables, core.scenario.grid
+    y, x = g.index(2514), g.index(2515)
+    assert t.level[y] == t.level[x] == 3
+    assert sorted(g.number(int(n)) for d, n in enumerate(t.nbr[y]) if t.cliff[y, d]) == [2513, 2614]
+    assert sorted(g.number(int(n)) for n in t.nbr[y] if t.dist[n, x] == 1) == [2415, 2615]
+    b = Board(core)
+    first, second = jp(b, 2515, face_down=True), jp(b, 2515, face_down=True)
+    jp(b, 3409, face_down=True)
+    left = (core.scenario.unit_side == JAPAN) & (core.scenario.unit_type == 0) & (b.state.unit_loc[0] != LOC_MAP)
+    b.state.unit_loc[0, left] = LOC_ELIM
+    b.state.unit_steps[0, left] = 0
+    company = b.place("1/17 A", 2514, steps=1)
+    b.set(acting=JAPAN, first=JAPAN)
+    p = logged(b)
+    p.do(p.special(YAMASAKI))
+    assert p.log == [] and p.phase == PHASE_NAMES[YAMA_SELECT]
+    p.at(2515)
+    assert records(p.log) == [("Colonel Yamasaki", {"hex": x}),
+                              ("revealed", {"unit": first, "hex": x}), ("revealed", {"unit": second, "hex": x})]
+    assert texts(p, US)[0] == "Colonel Yamasaki activates the units at 2515 (11.3)"
+    p.force([10, 1, 1] + [1, 1, 1])
+    p.at(2514)
+    assert records(p.log) == [("melee", {"side": JAPAN, "hex": y, "kind": ev.R_YAMASAKI})] + \
+        dice(ev.P_OFFENSIVE, [10, 1, 1]) + [
+        ("melee fire", {"round": 1, "fire": ev.P_OFFENSIVE, "unit": first, "dice": 3, "modifier": 1, "hits": 1}),
+    ] + dice(ev.P_OFFENSIVE, [1, 1, 1]) + [
+        ("melee fire", {"round": 1, "fire": ev.P_OFFENSIVE, "unit": second, "dice": 3, "modifier": 1, "hits": 0}),
+        ("step lost", {"unit": company, "steps": 1, "left": 0}),
+        ("casualty track", {"steps": 1, "track": 1}),
+        ("eliminated", {"unit": company, "hex": y}),
+        ("face down", {"unit": first, "hex": x, "why": ev.R_UNSEEN}),
+        ("face down", {"unit": second, "hex": x, "why": ev.R_UNSEEN}),
+        ("advance", {"unit": first, "from": x, "to": y}),
+        ("advance", {"unit": second, "from": x, "to": y}),
+    ]
+    assert texts(p, US)[0] == "japan attacks 2514 in Melee: Colonel Yamasaki's assault (11.3.2) (8.2)"
+    assert texts(p, US)[11] == "US 1/17 A is eliminated at 2514 (8.0)"
+    assert p.phase == PHASE_NAMES[YAMA_MOVE]
+
+
 # --------------------------------------------------------------------------- what the U.S. reads
 @pytest.mark.parametrize("hit", ["infantry", "unknown"])
 def test_attu_2_5_8_5_the_us_reads_no_difference_between_eliminated_and_melted_back(core, hit):
@@ -374,6 +426,48 @@ def test_attu_8_2_2_5_a_melee_reveals_the_unknowns_but_not_their_table_to_the_us
     p.hit(first)
     assert records(p.log) == [("off the map", {"unit": first, "hex": hexnum, "how": ev.R_ELIMINATED})]
     assert p.phase == PHASE_NAMES[RETREAT_OPTION]
+
+
+@pytest.mark.parametrize("case", ["empty container", "roll too low", "ambush"])
+def test_attu_13_3_the_ambush_die_is_logged_only_when_an_ambush_comes_of_it(case):
+    """13.3 (solitaire play): "If a U.S. unit ... uses its full movement allowance, draw an
+    Unknown unit and roll a die against its table. Subtract two from the result. No ambush occurs
+    on a modified result of less than one."  1/17 A moves its whole allowance (``ambush_board``).
+    With the container empty no die is thrown; with the first Unknown's table in it, the die 1
+    gives 1 - 2, no ambush; the 0 gives 3 - 2 = 1 Infantry (reconstructed table), drawn from the
+    cup (the first, pick forced).  Whether a die is thrown at all depends on the container, which
+    the U.S. may not see (fog.py), so the die is logged only with the ambush it brings, secret
+    from the U.S. like any Unknown's table die (2.5): with no ambush the two boards log nothing."""
+    solo = make_core("campaign", solitaire=True)
+    b, company, container = ambush_board(solo)
+    assert list(solo.scenario.unit_table[container]) == [1, 1, 1, 1, 1, 2, 2, 2, 2, 3]
+    if case == "empty container":
+        b.place(container, 3409, face_down=True)
+    dest, _ = full_move(b, company)
+    p = logged(b)
+    forced = {"empty container": [1], "roll too low": [1], "ambush": [10]}[case]
+    p.state, p.forced = solo.force(p.state, forced, picks=[0, 0]), len(forced)
+    p.do(dest)
+    if case != "ambush":
+        assert p.log == [] and p.state.unit_hex[0, company] == dest
+        assert p.dice_used == {"empty container": 0, "roll too low": 1}[case]   # thrown, or not, unlogged
+        return
+    infantry = b.unit("Inf 62")                                    # the cup's first
+    assert records(p.log)[:4] == [
+        ("secret die", {"for": ev.P_AMBUSH, "value": 10}),
+        ("ambush", {"unit": company, "hex": dest}),
+        ("infantry appears", {"unit": infantry, "hex": dest}),
+        ("melee", {"side": US, "hex": dest, "kind": ev.R_AMBUSH}),
+    ]
+    place = solo.grid.label(dest)
+    assert texts(p, US)[:4] == [
+        "an ambush: an Unknown's table (13.3): a die, ? (1.2)",
+        f"Japanese Infantry ambush US 1/17 A at {place} (13.3)",
+        f"JAPAN Inf 62 comes from the cup to {place} (2.5)",
+        f"us attacks {place} in Melee: an ambush (13.3) (8.2)",
+    ]
+    assert texts(p, JAPAN)[0] == "an ambush: an Unknown's table (13.3): a die, 10 (1.2)"
+    assert p.state.unit_loc[0, infantry] == LOC_MAP
 
 
 # ----------------------------------------------------------------------------- the turn sequence

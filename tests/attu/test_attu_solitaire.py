@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attu_board import Board, make_core
+from attu_board import Board, ambush_board, full_move, make_core, unknowns
 from wargym.attu.actions import MELEE_0, NO, SLOT_0, YES
-from wargym.attu.movement import INF, allowance, move_destinations
+from wargym.attu.movement import INF, move_destinations
 from wargym.attu.scenario import FOG, JAPAN, UNKNOWN, US
 from wargym.attu.sequence import DRIVER, fill_mask
 
@@ -34,10 +34,6 @@ def board(core, **fields) -> Board:
 
 def dice(b: Board, values) -> None:
     b.force(values)
-
-
-def unknowns(core) -> np.ndarray:
-    return np.nonzero((core.scenario.unit_type == UNKNOWN) & core.scenario.unit_in_play)[0]
 
 
 def test_attu_13_2_1_one_pinned_unknown_per_victory_hex_and_a_die_plus_one_to_place(core):
@@ -112,40 +108,6 @@ def test_attu_13_2_airpower_goes_to_the_strongest_stack_attacking_a_victory_hex(
     assert announce_air(b.tables, b.arrays, 0) == 2
     assert list(b.state.air_target[0, :2]) == [n2, n2]
     assert b.state.airpower[0, JAPAN] == 0
-
-
-def full_move(b: Board, u: int) -> tuple[int, int]:
-    """A destination costing unit u its whole allowance, and the hex it is entered from."""
-    out = np.zeros(b.tables.nbr.shape[0], dtype=bool)
-    dist = move_destinations(b.tables, b.arrays, 0, u, out)
-    mp = allowance(b.tables, b.arrays, 0, u, b.tables.u_move[u])
-    full = [h for h in np.nonzero(out)[0] if dist[h] == mp]
-    assert full, "no destination uses the whole allowance"
-    return int(full[0]), mp
-
-
-def remote_hex(core) -> int:
-    """A clear land hex far (13+) from every Victory Hex, so 13.2.2 stays out of the way."""
-    t = core.tables
-    for h in range(t.nbr.shape[0]):
-        if t.land[h] and not t.near_lz[h] and min(t.dist[h, v] for v in t.victory_hex) >= 13 and \
-                all(n >= 0 and t.land[n] for n in t.nbr[h]):
-            return core.scenario.grid.number(h)
-    raise AssertionError("no remote hex")
-
-
-def ambush_board(core) -> tuple[Board, int, int]:
-    """A lone U.S. company ordered to move far from the Victory Hexes; every Unknown but one on
-    the map, so the container holds one known table."""
-    b = board(core, phase=ACT_ORDER, acting=US)
-    u = b.place(RIFLE, remote_hex(core))
-    b.set(selected=u)
-    unk = unknowns(core)
-    for k, w in enumerate(unk[1:]):
-        b.state.unit_loc[0, w] = LOC_MAP
-        b.state.unit_hex[0, w] = b.hex(3409)  # far away, any number may stack (4.2)
-    b.state.unit_loc[0, unk[0]] = LOC_RESERVE
-    return b, u, int(unk[0])
 
 
 def ambushers(b: Board, container: int) -> tuple[int, int, int]:

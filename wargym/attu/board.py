@@ -7,8 +7,10 @@ zone's capacity replaces the normal limits (9.2.1).
 
 import numpy as np
 
+from wargym.attu.events import CASUALTY_TRACK, DIE, NOT_LOGGED, SECRET_DIE, SECRET_PURPOSES
 from wargym.attu.scenario import ARTILLERY, DEPOT, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import LOC_MAP
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.rng import roll as roll_die
 
@@ -17,13 +19,17 @@ DIE_SIDES = 10  # the d10; its '0' reads as 10 (1.2)
 
 
 @njit(cache=True)
-def roll(S, g):
+def roll(S, g, purpose):
     """One d10, 1-10 (1.2: a '0' reads as 10; a die forced by a test comes first), kept in
-    ``last_dice`` for the record."""
+    ``last_dice`` for the record and logged with what it is thrown for (``purpose``, a P_* of
+    events.py; a roll on an Unknown's table is kept from the U.S.; ``NOT_LOGGED``: its caller
+    logs it when it should)."""
     d = roll_die(S, g, DIE_SIDES)
     if S.last_n[g] < S.last_dice.shape[1]:
         S.last_dice[g, S.last_n[g]] = d
         S.last_n[g] += 1
+    if purpose != NOT_LOGGED:
+        emit(S, g, SECRET_DIE if purpose >= SECRET_PURPOSES else DIE, purpose, d)
     return d
 
 
@@ -141,6 +147,7 @@ def record_casualties(T, S, g, u, n):
     at the track's last box (30: 3.8.2 ends the game there), even when one event loses more."""
     if counts_on_casualty_track(T, u):
         S.casualties[g] = min(S.casualties[g] + n, T.casualty_max)
+        emit(S, g, CASUALTY_TRACK, n, S.casualties[g])
 
 
 @njit(cache=True)

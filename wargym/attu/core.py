@@ -19,15 +19,15 @@ from typing import Any
 import numpy as np
 
 from wargym.attu import actions as act, invariants
+from wargym.attu.events import KINDS as EVENT_KINDS, PURPOSES as EVENT_PURPOSES, RESULTS as EVENT_RESULTS
 from wargym.attu.fog import HIDDEN
 from wargym.attu.movement import goal_distances
 from wargym.attu.observe import N_GLOBAL, N_PLANES, N_STATIC, observe_batch, static_planes
 from wargym.attu.scenario import (
-    JAPAN, SIDES, TURN_0_DATE, UNIT_TYPES, WEATHERS, Scenario, list_scenarios, load_scenario,
+    JAPAN, LZ_LETTERS, SIDES, TURN_0_DATE, UNIT_TYPES, WEATHERS, Scenario, list_scenarios, load_scenario,
 )
 from wargym.attu.sequence import DRIVER
 from wargym.attu.setup import MAX_WAIT_TURN
-from wargym.attu.scenario import WEATHERS
 from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, StateArg, TablesArg, make_tables
 from wargym.attu.victory import standing_batch
 from wargym.core import DECISION_MODES, SystemPlay
@@ -123,8 +123,24 @@ class AttuCore(KernelCore):
     def item_names(self) -> dict[str, list[str]]:
         return {"U": list(self.scenario.unit_names)}
 
+    # -- the event log (wargym.events; Attu's kinds in events.py) ----------------------------------
+    event_kinds = EVENT_KINDS
+    event_purposes = EVENT_PURPOSES
+    event_results = EVENT_RESULTS
+
     def event_unit(self, u: int) -> str:
         return self.unit_label(u)
+
+    def event_value(self, typ: str, value: int) -> str:
+        """Attu's own argument types: the weather (3.3), a Landing Zone's letter (9.2.2) and a die
+        roll modifier (8.3, signed)."""
+        if typ == "weather":
+            return WEATHERS[value]
+        if typ == "lz":
+            return LZ_LETTERS[value]
+        if typ == "modifier":
+            return f"{value:+d}"
+        return super().event_value(typ, value)
 
     def unit_label(self, u: int) -> str:
         sc = self.scenario

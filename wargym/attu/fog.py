@@ -36,10 +36,14 @@ agents through ``hidden_from``:
 import numpy as np
 
 from wargym.attu.board import roll, side_of, spots
+from wargym.attu.events import (
+    FACE_DOWN, INFANTRY_APPEARS, P_UNKNOWN_TABLE, R_NO_ZOC, R_REFIT_TURN, R_UNSEEN, UNKNOWNS_REVEALED,
+)
 from wargym.attu.scenario import INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, NO_CHIT, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE,
 )
+from wargym.events import emit
 from wargym.hidden import Anonymous, Secret
 from wargym.jit import njit
 from wargym.rng import uniform
@@ -98,13 +102,20 @@ HIDDEN = (
 
 
 @njit(cache=True)
-def pool_draw(T, S, g, loc):
-    """A Japanese Infantry unit drawn at random from those at ``loc`` (the off-map pool, or the
-    eliminated units for 13.2), or -1."""
+def pool_size(T, S, g, loc):
+    """How many Japanese Infantry units are at ``loc`` (the off-map pool, the eliminated units)."""
     n = 0
     for u in range(T.u_side.shape[0]):
         if T.u_side[u] == JAPAN and T.u_type[u] == INFANTRY and S.unit_loc[g, u] == loc:
             n += 1
+    return n
+
+
+@njit(cache=True)
+def pool_draw(T, S, g, loc):
+    """A Japanese Infantry unit drawn at random from those at ``loc`` (the off-map pool, or the
+    eliminated units for 13.2), or -1."""
+    n = pool_size(T, S, g, loc)
     if n == 0:
         return -1
     k = uniform(S, g, n)
@@ -120,6 +131,7 @@ def pool_draw(T, S, g, loc):
 def place_engaged(S, g, u, h, acted):
     """Infantry u from the cup into hex h face-up, as units that appear in a fight do (2.5, 13.3);
     ``acted``: whether it has taken its action this step (3.5)."""
+    emit(S, g, INFANTRY_APPEARS, u, h)
     S.unit_loc[g, u] = LOC_MAP
     S.unit_hex[g, u] = h
     S.unit_steps[g, u] = 1
@@ -176,14 +188,16 @@ def reveal_unknowns(T, S, g, h, defending):
         return 0
     target = -1 if defending else lot_declaration(T, S, g, h)
     acted = lot_acted(T, S, g, h)
-    best, best_sum = 0, -1
+    best, best_sum, lot = 0, -1, 0
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
+            lot += 1
             s = 0
             for i in range(10):
                 s += T.u_table[u, i]
             if s > best_sum:
                 best, best_sum = u, s
+    emit(S, g, UNKNOWNS_REVEALED, h, lot, best)
     victory_hex = False
     for z in range(6):
         if T.victory_hex[z] == h:
@@ -191,7 +205,7 @@ def reveal_unknowns(T, S, g, h, defending):
     if T.opts[OPT_SOLITAIRE] and victory_hex:
         count = 3  # 13.2
     else:
-        count = T.u_table[best, roll(S, g) - 1]
+        count = T.u_table[best, roll(S, g, P_UNKNOWN_TABLE) - 1]
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
             S.unit_loc[g, u] = LOC_ELIM if T.opts[OPT_UNKNOWNS_SINGLE_USE] else LOC_RESERVE
@@ -244,6 +258,7 @@ def hide_unseen(T, S, g):
                 break
         if not seen:
             S.face_down[g, u] = True
+            emit(S, g, FACE_DOWN, u, h, R_UNSEEN)
 
 
 @njit(cache=True)
@@ -263,5 +278,6 @@ def hide_units(T, S, g, refit_turn):
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_MAP and side_of(T, S, g, u) == JAPAN and not S.captured[g, u]:
             h = S.unit_hex[g, u]
-            if not watched[h] and not (refit_turn and T.near_lz[h]):
+            if not watched[h] and not (refit_turn and T.near_lz[h]) and not S.face_down[g, u]:
                 S.face_down[g, u] = True
+                emit(S, g, FACE_DOWN, u, h, R_REFIT_TURN if refit_turn else R_NO_ZOC)

@@ -15,11 +15,13 @@ import numpy as np
 
 from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import record_casualties, side_of
+from wargym.attu.events import NO_EFFECT, OFF_MAP, R_MELTED, SET_ASIDE, STEP_LOST
 from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ASIDE, LOC_MAP, LOC_RESERVE, LOSS, LOSS_EXCESS, LOSS_MELEE_ON_ATTACKER, LOSS_MELEE_ON_DEFENDER, LOSS_RANGED,
 )
 from wargym.attu.victory import check_immediate, eliminate
+from wargym.events import emit
 from wargym.jit import njit
 
 
@@ -38,25 +40,29 @@ def hit_unit(T, S, g, u, kind):
     """One hit on unit u (``kind``: a LOSS_* of state.py)."""
     if side_of(T, S, g, u) == US:
         S.unit_steps[g, u] -= 1
+        emit(S, g, STEP_LOST, u, 1, S.unit_steps[g, u])
         record_casualties(T, S, g, u, 1)
         if S.unit_steps[g, u] <= 0:
             if kind == LOSS_MELEE_ON_DEFENDER and T.u_type[u] == ARTILLERY:
                 S.unit_loc[g, u] = LOC_ASIDE  # 8.2.1.2; unit_steps restored on capture
                 S.unit_steps[g, u] = 0
+                emit(S, g, SET_ASIDE, u, S.unit_hex[g, u])
             else:
                 eliminate(T, S, g, u)
     elif S.captured[g, u]:
         S.unit_steps[g, u] -= 1
+        emit(S, g, STEP_LOST, u, 1, S.unit_steps[g, u])
         if S.unit_steps[g, u] <= 0:
             eliminate(T, S, g, u)
     elif T.u_type[u] == UNKNOWN:
+        emit(S, g, OFF_MAP, u, S.unit_hex[g, u], R_MELTED)
         S.unit_loc[g, u] = LOC_RESERVE  # 2.5 / 8.5: melts away, eligible to return (9.6)
         S.jp_removed[g] += 1            # to the U.S., one more counter gone, as an Infantry loss
         S.pinned[g, u] = False
         S.unit_hex[g, u] = -1
         S.loss_unknown_done[g] = True
     elif T.u_type[u] == INFANTRY and kind == LOSS_RANGED and japanese_infantry_in(T, S, g, S.unit_hex[g, u]) <= 1:
-        pass  # 8.5: Ranged Combat never eliminates the last Japanese Infantry unit in a hex
+        emit(S, g, NO_EFFECT)  # 8.5: Ranged Combat never eliminates the last Japanese Infantry unit in a hex
     else:
         eliminate(T, S, g, u)
     check_immediate(T, S, g)

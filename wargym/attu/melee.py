@@ -29,6 +29,10 @@ import numpy as np
 from wargym.attu import yamasaki
 from wargym.attu.actions import END, MAX_SLOTS, MELEE_0, SLOT_0, YES, allow_slots
 from wargym.attu.board import is_infantry_like, occupancy, side_of, stack_ok, zoc_of
+from wargym.attu.events import (
+    ADVANCE as EV_ADVANCE, ARNOLD as EV_ARNOLD, CAPTURED, MARTINEZ as EV_MARTINEZ, MELEE, MELEE_FIRE, NO_RETREAT,
+    P_DEFENSIVE, P_OFFENSIVE, R_AMBUSH, R_STEP7, R_YAMASAKI, RETREAT as EV_RETREAT, REVEALED,
+)
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.movement import may_enter_zone
@@ -42,6 +46,7 @@ from wargym.attu.state import (
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, update_zones
+from wargym.events import emit
 from wargym.jit import njit
 
 
@@ -297,6 +302,7 @@ def start_melee(T, S, g, t):
     S.mel_arnold[g] = -1
     for i in range(6):
         S.mel_from[g, i] = -1
+    emit(S, g, MELEE, side, t, R_STEP7)
     U = T.u_side.shape[0]
     for u in range(U):
         if S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
@@ -320,8 +326,9 @@ def start_melee(T, S, g, t):
         if S.mel_att[g, u] or in_target:
             S.fought[g, u] = True
             S.pre_steps[g, u] = S.unit_steps[g, u]
-            if side_of(T, S, g, u) == JAPAN:
+            if side_of(T, S, g, u) == JAPAN and S.face_down[g, u]:
                 S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
+                emit(S, g, REVEALED, u, S.unit_hex[g, u])
     if T.opts[OPT_HEROES] and not S.heroes_used[g, HERO_ARNOLD] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
         S.phase[g] = ARNOLD
         return
@@ -341,6 +348,7 @@ def start_step_melee(T, S, g, t, side, kind, attackers):
     S.mel_arnold[g] = -1
     for i in range(6):
         S.mel_from[g, i] = -1
+    emit(S, g, MELEE, side, t, R_YAMASAKI if kind == MEL_YAMASAKI else R_AMBUSH)
     for u in range(T.u_side.shape[0]):
         S.mel_att[g, u] = attackers[u] and S.unit_loc[g, u] == LOC_MAP
         if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):
@@ -375,8 +383,12 @@ def melee_fire(T, S, g, offensive):
         if not attackers and (S.unit_hex[g, u] != S.mel_hex[g] or S.mel_att[g, u]):
             continue
         n = melee_dice(T, S, g, u)
+        if n == 0:
+            continue
         mod = melee_modifier(T, S, g, u, offensive, in_supply(T, S, g, u, dist), surround)
-        h, _ = fire_dice(T, S, g, n, mod, False)
+        purpose = P_OFFENSIVE if offensive else P_DEFENSIVE
+        h, _ = fire_dice(T, S, g, n, mod, False, purpose)
+        emit(S, g, MELEE_FIRE, S.mel_round[g] + 1, purpose, u, n, mod, h)
         hits += h
         misses += n - h
     return hits, misses
@@ -512,6 +524,9 @@ def end_melee(T, S, g):
         if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 11.3.2: the group goes in
             if S.mel_stage[g] == MEL_RETREATED:
                 S.yama_mp[g] = 0  # README: only an elimination lets the group go on
+            for u in range(T.u_side.shape[0]):
+                if S.yama_unit[g, u] and S.unit_loc[g, u] == LOC_MAP:
+                    emit(S, g, EV_ADVANCE, u, S.unit_hex[g, u], S.mel_hex[g])
             yamasaki.move_group(T, S, g, S.mel_hex[g])
             capture_artillery(T, S, g, S.mel_hex[g])
         finish_melee(T, S, g)
@@ -520,6 +535,7 @@ def end_melee(T, S, g):
         if attackers_left(T, S, g) and not defenders_left(T, S, g):  # 13.3: the unit holds the hex
             for u in range(T.u_side.shape[0]):
                 if S.mel_att[g, u] and S.unit_loc[g, u] == LOC_MAP:
+                    emit(S, g, EV_ADVANCE, u, S.unit_hex[g, u], S.mel_hex[g])
                     S.unit_hex[g, u] = S.mel_hex[g]
         finish_melee(T, S, g)
         return
@@ -565,6 +581,7 @@ def capture_artillery(T, S, g, h):
     """8.2.1.4: a Japanese unit advancing where U.S. artillery was set aside captures it."""
     for u in range(T.u_side.shape[0]):
         if S.unit_loc[g, u] == LOC_ASIDE and S.unit_hex[g, u] == h:
+            emit(S, g, CAPTURED, u, h)
             S.unit_loc[g, u] = LOC_MAP
             S.captured[g, u] = True
             S.unit_steps[g, u] = max(S.pre_steps[g, u], 1)
@@ -605,6 +622,7 @@ def arnold(T, S, g, a):
     if a - T.nbr.shape[0] == YES:
         S.heroes_used[g, HERO_ARNOLD] = True
         S.mel_arnold[g] = arnold_candidate(T, S, g)
+        emit(S, g, EV_ARNOLD, S.mel_arnold[g])
     melee_run(T, S, g)
 
 
@@ -614,6 +632,7 @@ def martinez(T, S, g, a):
     if a - T.nbr.shape[0] == YES:
         S.heroes_used[g, HERO_MARTINEZ] = True
         S.mel_hits[g] += 1
+        emit(S, g, EV_MARTINEZ, S.mel_hits[g])
     deliver_melee_hits(T, S, g)
 
 
@@ -641,6 +660,7 @@ def retreat_option(T, S, g, a):
 def retreat(T, S, g, h):
     """RETREAT (8.2.1.3): the next retreating U.S. unit goes to hex h, out of the Melee."""
     u = next_retreater(T, S, g)
+    emit(S, g, EV_RETREAT, u, S.unit_hex[g, u], h)
     S.unit_hex[g, u] = h
     S.ret_left[g, u] = False
     S.mel_att[g, u] = False
@@ -659,6 +679,7 @@ def retreats_settled(T, S, g):
         return False
     S.ret_left[g, u] = False
     S.mel_att[g, u] = False
+    emit(S, g, NO_RETREAT, u, S.unit_hex[g, u])
     for _ in range(S.unit_steps[g, u]):
         hit_unit(T, S, g, u, LOSS_MELEE_ON_ATTACKER)
     return True
@@ -675,6 +696,7 @@ def advance(T, S, g, a):
     buf = np.empty(MAX_SLOTS, dtype=np.int64)
     advance_candidates(T, S, g, buf)
     u = buf[a - H - SLOT_0]
+    emit(S, g, EV_ADVANCE, u, S.unit_hex[g, u], S.mel_hex[g])
     S.unit_hex[g, u] = S.mel_hex[g]
     if side_of(T, S, g, u) == JAPAN:
         capture_artillery(T, S, g, S.mel_hex[g])

@@ -19,6 +19,10 @@ import numpy as np
 
 from wargym.attu.actions import MAX_SLOTS, SLOT_0, allow_slots
 from wargym.attu.board import occupancy, roll, side_of, spots
+from wargym.attu.events import (
+    AIR_ATTACK, AIR_WASTED, NO_EFFECT, P_AIR_ATTACK, P_RANGED, R_FRIENDLY, R_FRIENDLY_LOST, R_HIT, R_MISS, RANGED_FIRE,
+    REVEALED, SOFT_GROUND,
+)
 from wargym.attu.fog import reveal_unknowns
 from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, US, WILLIWAW
@@ -28,6 +32,7 @@ from wargym.attu.state import (
 )
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, update_zones
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.rng import uniform
 
@@ -54,13 +59,13 @@ def is_hit(T, d, modified):
 
 
 @njit(cache=True)
-def fire_dice(T, S, g, n, modifier, fixed_low):
-    """Roll n dice at ``modifier`` (8.0); returns (hits, the natural 1s and 2s that cost a fixed
-    105mm battery a step, 8.1.5)."""
+def fire_dice(T, S, g, n, modifier, fixed_low, purpose):
+    """Roll n dice at ``modifier`` (8.0) for ``purpose`` (the fire, events.py); returns (hits, the
+    natural 1s and 2s that cost a fixed 105mm battery a step, 8.1.5)."""
     hits = 0
     low = 0
     for _ in range(n):
-        d = roll(S, g)
+        d = roll(S, g, purpose)
         if is_hit(T, d, d + modifier):
             hits += 1
         if fixed_low and d <= T.soft_ground_at:
@@ -218,8 +223,10 @@ def resolve_ranged(T, S, g, u, t, target):
                 firers[v] = True
     else:
         firers[u] = True
-        if side == JAPAN and T.u_type[u] == ARTILLERY and not S.captured[g, u] and called_in(T, S, g, US, a):
+        if side == JAPAN and T.u_type[u] == ARTILLERY and not S.captured[g, u] and called_in(T, S, g, US, a) \
+                and S.face_down[g, u]:
             S.face_down[g, u] = False  # 2.5: only a gun out of the U.S. units' sight stays face down
+            emit(S, g, REVEALED, u, a)
     S.acted[g, u] = True
     dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)
     face_down = False
@@ -238,16 +245,23 @@ def resolve_ranged(T, S, g, u, t, target):
         supplied = side != US or in_supply(T, S, g, v, dist)
         mod = ranged_modifier(T, S, g, v, t, supplied, face_down)
         fixed = T.u_fixed[v] and not S.captured[g, v]
-        h, low = fire_dice(T, S, g, ranged_dice(T, S, g, v), mod, fixed)
+        n = ranged_dice(T, S, g, v)
+        h, low = fire_dice(T, S, g, n, mod, fixed, P_RANGED)
+        emit(S, g, RANGED_FIRE, v, a, t, n, mod, h)
         hits += h
         if low > 0:
             S.soft_unit[g] = v
             S.soft_hits[g] = low
     if target >= 0:
-        for _ in range(min(hits, max(S.unit_steps[g, target], 1))):
-            if S.unit_loc[g, target] == LOC_MAP:
+        placed = min(hits, max(S.unit_steps[g, target], 1))
+        for i in range(hits):
+            if S.terminated[g]:
+                break
+            if i < placed and S.unit_loc[g, target] == LOC_MAP:
                 S.loss_kind[g] = LOSS_RANGED
                 hit_unit(T, S, g, target, LOSS_RANGED)
+            else:
+                emit(S, g, NO_EFFECT)  # 8.0: excess hits are lost
         return True
     start_loss(T, S, g, 1 - side, LOSS_RANGED, hits, t)
     return False
@@ -265,20 +279,25 @@ def air_run(T, S, g):
             if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t and side_of(T, S, g, u) != side:
                 enemy = True
         if not enemy:
+            emit(S, g, AIR_WASTED, side, t)
             continue  # wasted
         S.last_n[g] = 0
-        d = roll(S, g)
-        m = d + air_modifier(T, S, g, t)
+        d = roll(S, g, P_AIR_ATTACK)
+        mod = air_modifier(T, S, g, t)
+        m = d + mod
         if is_hit(T, d, m):
+            emit(S, g, AIR_ATTACK, side, t, mod, R_HIT)
             start_loss(T, S, g, 1 - side, LOSS_RANGED, 1, t)
             return
         if m <= T.friendly_fire_at and has_units_on_map(T, S, g, side):
             # 8.1.6: the hit falls on the nearest friendly unit; with none on the map it is lost
             # (README, "Airpower": the book names no other target)
+            emit(S, g, AIR_ATTACK, side, t, mod, R_FRIENDLY)
             S.ff_side[g] = JAPAN if S.night[g] else US
             S.ff_from[g] = t
             S.phase[g] = FRIENDLY_FIRE
             return
+        emit(S, g, AIR_ATTACK, side, t, mod, R_FRIENDLY_LOST if m <= T.friendly_fire_at else R_MISS)
     finish_attack(T, S, g)
 
 
@@ -287,6 +306,8 @@ def finish_attack(T, S, g):
     """A Ranged or Airpower attack is over: Soft Ground losses (8.1.5), zones, victory."""
     if S.soft_unit[g] >= 0:  # 8.1.5: after the hits are applied
         u = S.soft_unit[g]
+        if S.unit_loc[g, u] == LOC_MAP:
+            emit(S, g, SOFT_GROUND, u, S.soft_hits[g])
         for _ in range(S.soft_hits[g]):
             if S.unit_loc[g, u] == LOC_MAP:
                 hit_unit(T, S, g, u, LOSS_SOFT_GROUND)

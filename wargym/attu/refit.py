@@ -24,6 +24,10 @@ import numpy as np
 
 from wargym.attu.actions import END, LZ_0, MAX_BATTALIONS, REINF_0
 from wargym.attu.board import record_casualties, roll, side_of, us_stack_ok, zoc_of
+from wargym.attu.events import (
+    DELAYED as EV_DELAYED, INDEPENDENT as EV_INDEPENDENT, LANDING, LANDING_LOST, LOSS_RECOVERY, OVER_CAPACITY,
+    P_RECOVERY, P_SCATTER, R_LANDS, R_SCATTERS, REFIT, STEP_LOST, SUPPLY_DEPOT,
+)
 from wargym.attu.fog import hide_units
 from wargym.attu.movement import INF, path_cost_from, zone_entry
 from wargym.attu.scenario import ARTILLERY, DELAYED, ENGINEER, INFANTRY, JAPAN, LANDED, LANDING_ZONES, UNKNOWN, US
@@ -34,6 +38,7 @@ from wargym.attu.state import (
 from wargym.attu.supply import in_supply, supply_distance
 from wargym.attu.victory import check_immediate, eliminate, update_zones
 from wargym.attu.weather import roll_weather
+from wargym.events import emit
 from wargym.jit import njit
 
 SWAP_RANGE = 7  # 9.6: Unknowns up to seven Movement Points from the swapped hex
@@ -42,7 +47,7 @@ SWAP_RANGE = 7  # 9.6: Unknowns up to seven Movement Points from the swapped hex
 @njit(cache=True)
 def recovery_steps(T, S, g):
     """9.1: roll the Loss Recovery Table; returns the refit steps and resets the track."""
-    r = roll(S, g) + roll(S, g) + T.rec_weather[S.weather[g]] + T.opts[OPT_REFIT_MOD]
+    r = roll(S, g, P_RECOVERY) + roll(S, g, P_RECOVERY) + T.rec_weather[S.weather[g]] + T.opts[OPT_REFIT_MOD]
     row = 0
     for i in range(T.rec_rows.shape[0]):
         if r >= T.rec_rows[i]:
@@ -52,6 +57,7 @@ def recovery_steps(T, S, g):
         if S.casualties[g] >= T.rec_cols[j]:
             col = j
     steps = min(T.rec_steps[row, col], S.casualties[g])
+    emit(S, g, LOSS_RECOVERY, r, S.casualties[g], steps)
     S.casualties[g] = 0
     return steps
 
@@ -92,6 +98,7 @@ def lose_steps(T, S, g, u, n):
     """Remove n steps of U.S. unit u outside combat (9.2), recording infantry ones (8.4)."""
     n = min(n, S.unit_steps[g, u])
     S.unit_steps[g, u] -= n
+    emit(S, g, STEP_LOST, u, n, S.unit_steps[g, u])
     record_casualties(T, S, g, u, n)
     if S.unit_steps[g, u] <= 0:
         eliminate(T, S, g, u)
@@ -105,16 +112,19 @@ def resolve_landing(T, S, g):
         for u in range(T.u_side.shape[0]):
             if S.unit_loc[g, u] != LOC_STAGING or S.unit_hex[g, u] != k:
                 continue
-            die = max(roll(S, g) + T.scatter_weather[S.weather[g]], 1)
+            die = max(roll(S, g, P_SCATTER) + T.scatter_weather[S.weather[g]], 1)
             result = T.scatter[k, die]
             dest = k if result == LANDED else result
             if result == DELAYED or T.lz_hex[dest] < 0:
+                emit(S, g, EV_DELAYED, u, k)
                 S.unit_loc[g, u] = LOC_RESERVE
                 S.unit_hex[g, u] = -1
                 continue
+            emit(S, g, LANDING, u, k, R_LANDS if result == LANDED else R_SCATTERS, T.lz_hex[dest])
             S.unit_loc[g, u] = LOC_MAP
             S.unit_hex[g, u] = T.lz_hex[dest]
             if not lz_open(T, S, g, dest, jzoc):
+                emit(S, g, LANDING_LOST, u, T.lz_hex[dest])
                 lose_steps(T, S, g, u, S.unit_steps[g, u])
                 continue
             S.land_order[g, u] = S.land_count[g]
@@ -134,6 +144,7 @@ def resolve_landing(T, S, g):
             excess = total - T.lz_cap[k]
             if excess <= 0 or latest < 0:
                 break
+            emit(S, g, OVER_CAPACITY, h, excess)
             lose_steps(T, S, g, latest, excess)
     for u in range(T.u_side.shape[0]):
         S.land_order[g, u] = -1
@@ -161,6 +172,7 @@ def independent_ok(T, S, g, u, dist, jzoc):
 def create_independent(T, S, g, u):
     v = free_independent(T, S, g)
     h = S.unit_hex[g, u]
+    emit(S, g, EV_INDEPENDENT, v, u, h)
     S.unit_steps[g, u] -= 1  # 9.3: not a loss for the Casualty Track
     if S.unit_steps[g, u] <= 0:
         eliminate(T, S, g, u)
@@ -183,6 +195,7 @@ def depot_ok(T, S, g, u, dist, jzoc):
 def create_depot(T, S, g, u):
     d = T.u_depot[u]
     h = S.unit_hex[g, u]
+    emit(S, g, SUPPLY_DEPOT, d, u, h)
     S.unit_steps[g, u] -= 1  # 7.3: even its last step
     if S.unit_steps[g, u] <= 0:
         eliminate(T, S, g, u)
@@ -322,6 +335,7 @@ def take_step(T, S, g, purpose, u):
     if purpose == REFIT_ALLOC:
         S.unit_steps[g, u] += 1
         S.refit_steps[g] -= 1
+        emit(S, g, REFIT, u, S.unit_steps[g, u])
     elif purpose == INDEPENDENT:
         create_independent(T, S, g, u)
     elif purpose == DEPOT:

@@ -12,8 +12,8 @@
                     (each [MARTINEZ] -> LOSS), RETREAT_OPTION -> RETREAT ; ADVANCE
     Step 8-9        victory (3.8), hiding (3.9), next turn, Komandorski (12.1)
 
-This module holds the turn structure and the driver's hooks.  ``apply`` and ``fill_mask`` hand each
-decision to its chapter's module:
+This module holds the turn structure and the driver's hooks.  ``apply`` (``carry_out``) and
+``fill_mask`` hand each decision to its chapter's module:
 
     set-up          setup.py (12.3-12.6), solitaire.py (13.2.1)
     Refit Turn      refit.py (9.1-9.6)
@@ -33,6 +33,7 @@ import numpy as np
 from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES, allow_slots
 from wargym.attu.board import occupancy, side_of, zoc_of
+from wargym.attu.events import NO_EFFECT, TURN
 from wargym.attu.fog import hide_units, hide_unseen
 from wargym.attu.losses import loss_done, loss_mask, take_hit
 from wargym.attu.melee import (
@@ -49,7 +50,7 @@ from wargym.attu.refit import (
     reinforcement_zone_mask, resolve_landing, start_refit_turn, step_mask, swap_pick, swap_pick_mask, swap_place,
     swap_place_mask, take_step, unknown_dest, unknown_dest_mask, unknown_pick, unknown_pick_mask,
 )
-from wargym.attu.scenario import FOG, JAPAN, US
+from wargym.attu.scenario import FOG, JAPAN, TURN_0_DATE, US
 from wargym.attu.setup import (
     draw_chits, place_japanese, placement_mask, placement_unit, reveal_chits, skip_unplaceable_guns, stage,
     stage_unit, staging_mask, start_positions, wait, wait_mask,
@@ -62,8 +63,9 @@ from wargym.attu.state import (
     US_WAIT, YAMA_MOVE, YAMA_SELECT,
 )
 from wargym.attu.supply import supply_distance
-from wargym.attu.victory import end_of_turn, step8, update_zones
+from wargym.attu.victory import end_of_turn, note_victory_hexes, step8, update_zones, victory_hex_holders
 from wargym.attu.weather import roll_airpower, roll_weather
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.kernel import bind_driver, only_action
 
@@ -94,6 +96,7 @@ def advance_turn(T, S, g, normal_turn):
     if normal_turn:
         hide_units(T, S, g, False)
     S.turn[g] += 1
+    emit(S, g, TURN, TURN_0_DATE + S.turn[g])
     if T.opts[OPT_KOMANDORSKI]:
         reveal_chits(T, S, g)
     begin_turn(T, S, g)
@@ -335,10 +338,13 @@ def order_mask(T, S, g, m):
 # ---------------------------------------------------------------------------------------- combat
 @njit(cache=True)
 def after_losses(T, S, g):
-    """Where play goes once the hits of an attack are placed."""
-    S.loss_hits[g] = 0
+    """Where play goes once the hits of an attack are placed (those nobody could take are lost, 8.0)."""
     if S.terminated[g]:
+        S.loss_hits[g] = 0
         return
+    for _ in range(S.loss_hits[g]):
+        emit(S, g, NO_EFFECT)
+    S.loss_hits[g] = 0
     if S.mel_hex[g] >= 0:
         melee_run(T, S, g)
         return
@@ -438,6 +444,18 @@ def decider(T, S, g):
 
 @njit(cache=True)
 def apply(T, S, g, a):
+    """The driver's hook: action ``a`` carried out (``carry_out``); with the event log on, the
+    Victory Hexes that changed hands in it are told (3.8.1, ``victory.note_victory_hexes``)."""
+    before = np.empty(6, dtype=np.int8)
+    if S.ev_on[0]:
+        victory_hex_holders(T, S, g, before)
+    carry_out(T, S, g, a)
+    if S.ev_on[0]:
+        note_victory_hexes(T, S, g, before)
+
+
+@njit(cache=True)
+def carry_out(T, S, g, a):
     """Carry out action ``a`` in the decision in progress (the rules of each in its module)."""
     ph = S.phase[g]
     if ph == JP_SETUP:
@@ -513,7 +531,20 @@ def is_minor(ph):
 
 @njit(cache=True)
 def progress(T, S, g):
-    """What happens between decisions without one (the driver's hook): the solitaire system's
+    """The driver's hook between decisions: ``run_on``; with the event log on, the Victory Hexes
+    that changed hands in it are told, as in ``apply``."""
+    before = np.empty(6, dtype=np.int8)
+    if S.ev_on[0]:
+        victory_hex_holders(T, S, g, before)
+    happened = run_on(T, S, g)
+    if S.ev_on[0]:
+        note_victory_hexes(T, S, g, before)
+    return happened
+
+
+@njit(cache=True)
+def run_on(T, S, g):
+    """What happens between decisions without one: the solitaire system's
     ad hoc placements and airpower (13.2), a Melee step with nothing left to pick, hits placed,
     retreats that cannot be made, a refit with no step left.  True when something happened.
     Revealed Japanese units out of the U.S. units' sight go face down first (2.5, fog.py)."""

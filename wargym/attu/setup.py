@@ -20,12 +20,14 @@ The decisions: JP_SETUP (``place_japanese``, ``placement_mask``), US_STAGING (``
 import numpy as np
 
 from wargym.attu.actions import LZ_0, NO, RESERVE, YES
+from wargym.attu.events import KOMANDORSKI_DELAY, KOMANDORSKI_EFFECT, TURN
 from wargym.attu.scenario import (
     ARTILLERY, D_TO_G, FREE_STAGING, H_OR_I, JAPAN, LANDING_ZONES, STAGING_D_TO_G, STAGING_H_OR_I, STAGING_NONE,
     STAGING_RESERVE, TURN_0_DATE, UNKNOWN, US,
 )
 from wargym.attu.state import LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING, OPT_JP_FREE, OPT_US_FREE
 from wargym.attu.weather import roll_weather
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.rng import shuffle, uniform
 
@@ -58,9 +60,11 @@ def reveal_chits(T, S, g):
     t = S.turn[g]
     if t == T.ke_turn and S.ke_revealed[g] == 0:
         S.ke_revealed[g] = 1
+        emit(S, g, KOMANDORSKI_EFFECT, S.ke_effect[g])
     if S.ke_revealed[g] == 1 and t == S.ke_effect[g] - TURN_0_DATE:
         S.ke_revealed[g] = 2
         S.last_turn[g] = t + S.ke_delay[g] - 1
+        emit(S, g, KOMANDORSKI_DELAY, S.ke_delay[g], TURN_0_DATE + S.last_turn[g])
 
 
 @njit(cache=True)
@@ -328,6 +332,7 @@ def staging_mask(T, S, g, m):
 def wait(T, S, g):
     """US_WAIT, no (12.6): the turn marker moves on; the weather is rolled before the scatter."""
     S.turn[g] += 1
+    emit(S, g, TURN, TURN_0_DATE + S.turn[g])
     roll_weather(T, S, g)
 
 

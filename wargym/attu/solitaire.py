@@ -13,7 +13,7 @@
   die + 1 Infantry come from the cup, placed one by one within two hexes of it: between the
   Victory Hex and the nearest U.S. unit and higher than that unit's hex if possible (room for
   4.2 stacking; ties to the hex nearer the Victory Hex, then the lower index).
-* 13.3 (``ambush``, ``ambush_size``): a U.S. unit whose move uses its whole allowance draws an Unknown from
+* 13.3 (``ambush``, ``ambush_roll``): a U.S. unit whose move uses its whole allowance draws an Unknown from
   the container and rolls on its table less two; that many Infantry appear in the hex it entered.
   Interpretation of the melee: the U.S. unit is set back in the hex it came from and attacks the
   ambushers, so the Japanese fire first as defenders do; its retreat option (8.2.1.3) is the
@@ -27,7 +27,11 @@
 import numpy as np
 
 from wargym.attu.board import DIE_SIDES, counters_in, roll, side_of, zoc_of
-from wargym.attu.fog import place_engaged, pool_draw
+from wargym.attu.events import (
+    AD_HOC, AMBUSH, INFANTRY_APPEARS, INFILTRATION, NOT_LOGGED, P_AD_HOC, P_AMBUSH, P_INFILTRATION, P_SOLITAIRE_SETUP,
+    R_GOES, R_STAYS, SECRET_DIE,
+)
+from wargym.attu.fog import place_engaged, pool_draw, pool_size
 from wargym.attu.melee import start_step_melee
 from wargym.attu.movement import allowance, move_cost
 from wargym.attu.ranged import strike
@@ -35,6 +39,7 @@ from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import unknown_hex_ok
 from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, MEL_AMBUSH
 from wargym.attu.victory import update_zones
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.rng import shuffle, uniform
 
@@ -72,7 +77,7 @@ def setup(T, S, g):
             S.unit_hex[g, u] = T.victory_hex[z]
             S.pinned[g, u] = True
             k += 1
-    extra = roll(S, g) + 1
+    extra = roll(S, g, P_SOLITAIRE_SETUP) + 1
     for i in range(extra):
         if k < n:
             S.unit_loc[g, order[k]] = LOC_NONE  # JP_SETUP places it
@@ -124,7 +129,9 @@ def ad_hoc(T, S, g):
         if ref < 0 or ref_d > THREAT_RANGE:
             continue
         S.adhoc_done[g, z] = True
-        for _ in range(roll(S, g) + 1):
+        drawn = roll(S, g, P_AD_HOC) + 1
+        emit(S, g, AD_HOC, v, drawn)
+        for _ in range(drawn):
             best, best_score = -1, -1000
             for h in range(T.nbr.shape[0]):
                 if T.dist[h, v] > PLACE_RANGE or not T.land[h] or hex_room(T, S, g, h) <= 0:
@@ -139,6 +146,7 @@ def ad_hoc(T, S, g):
             u = pool_draw(T, S, g, LOC_RESERVE)
             if best < 0 or u < 0:
                 break
+            emit(S, g, INFANTRY_APPEARS, u, best)
             S.unit_loc[g, u] = LOC_MAP
             S.unit_hex[g, u] = best
             S.unit_steps[g, u] = 1
@@ -205,21 +213,25 @@ def airpower(T, S, g):
 
 
 @njit(cache=True)
-def ambush_size(T, S, g):
-    """13.3: an Unknown drawn from the container, its table rolled, less two (0: no ambush)."""
+def ambush_roll(T, S, g):
+    """13.3: an Unknown drawn from the container and its table rolled: (the Infantry it gives
+    less two, 0: no ambush; the die, 0 with no Unknown to draw).  The die is not logged here:
+    whether one is thrown at all depends on the container, which the U.S. may not see (fog.py),
+    so ``ambush`` logs it only when an ambush comes of it."""
     n = 0
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and T.u_in_play[u] and S.unit_loc[g, u] == LOC_RESERVE:
             n += 1
     if n == 0:
-        return 0
+        return 0, 0
     k = uniform(S, g, n)
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and T.u_in_play[u] and S.unit_loc[g, u] == LOC_RESERVE:
             if k == 0:
-                return max(T.u_table[u, roll(S, g) - 1] - AMBUSH_LESS, 0)
+                d = roll(S, g, NOT_LOGGED)
+                return max(T.u_table[u, d - 1] - AMBUSH_LESS, 0), d
             k -= 1
-    return 0
+    return 0, 0
 
 
 @njit(cache=True)
@@ -244,9 +256,12 @@ def ambush(T, S, g, u, h):
     used, prev = move_cost(T, S, g, u, h)
     if used < allowance(T, S, g, u, T.u_move[u]) or counters_in(T, S, g, h, US) > 0:
         return False
-    n = ambush_size(T, S, g)
-    if n <= 0 or place_ambush(T, S, g, h, n) <= 0:
+    n, d = ambush_roll(T, S, g)
+    if n <= 0 or pool_size(T, S, g, LOC_RESERVE) == 0:
         return False
+    emit(S, g, SECRET_DIE, P_AMBUSH, d)
+    emit(S, g, AMBUSH, u, h)
+    place_ambush(T, S, g, h, n)
     S.unit_hex[g, u] = prev
     update_zones(T, S, g)
     mover = np.zeros(T.u_side.shape[0], dtype=np.bool_)
@@ -260,7 +275,9 @@ def infiltration_fails(T, S, g, u):
     """13.5: U.S. unit u leaving an enemy ZOC at night rolls; True when it must stay."""
     if not S.night[g] or not zoc_of(T, S, g, JAPAN)[S.unit_hex[g, u]]:
         return False
-    d = roll(S, g)
+    d = roll(S, g, P_INFILTRATION)
     if d == DIE_SIDES:
         d = 0  # the '0' counts as 0 for this roll (README "Solitaire")
-    return d + T.infiltration_weather[S.weather[g]] <= T.infiltration_fail  # charts.yaml night_infiltration
+    stays = d + T.infiltration_weather[S.weather[g]] <= T.infiltration_fail  # charts.yaml night_infiltration
+    emit(S, g, INFILTRATION, u, R_STAYS if stays else R_GOES)
+    return stays

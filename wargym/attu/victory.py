@@ -14,15 +14,22 @@
 import numpy as np
 
 from wargym.attu.board import hex_side, side_of
+from wargym.attu.events import (
+    ELIMINATED, GAME_OVER, OFF_MAP, R_ALL_ELIMINATED, R_ALL_VICTORY_HEXES, R_BEACHES, R_CASUALTIES, R_ELIMINATED,
+    R_LAST_TURN, R_VICTORY_POINTS, VICTORY_HEX, VICTORY_POINTS, ZONE_CLEARED, ZONE_MARKER_REMOVED,
+)
 from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, INFANTRY, JAPAN, TURN_0_DATE, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
 )
+from wargym.events import emit
 from wargym.jit import njit
 
 
 @njit(cache=True)
-def finish(S, g, winner):
+def finish(S, g, winner, how):
+    """The game is over: ``winner`` has won, ``how`` (an R_* of events.py: the way of 3.8 or 14.0)."""
+    emit(S, g, GAME_OVER, winner, how)
     S.terminated[g] = True
     S.phase[g] = OVER
     S.rewards[g, winner] = 1.0
@@ -67,7 +74,8 @@ def end_by_chits(T, S, g):
         vp += 1
     elif date > 30:
         vp -= 1
-    finish(S, g, US if vp >= 7 else JAPAN)
+    emit(S, g, VICTORY_POINTS, vp)
+    finish(S, g, US if vp >= 7 else JAPAN, R_VICTORY_POINTS)
 
 
 @njit(cache=True)
@@ -79,13 +87,13 @@ def check_immediate(T, S, g):
         if T.opts[OPT_VP_CHITS]:
             end_by_chits(T, S, g)
         else:
-            finish(S, g, JAPAN)
+            finish(S, g, JAPAN, R_CASUALTIES)
         return
     if japanese_fighting_units_left(T, S, g) == 0 and not T.opts[OPT_SOLITAIRE]:
         if T.opts[OPT_VP_CHITS]:
             end_by_chits(T, S, g)
         else:
-            finish(S, g, US)
+            finish(S, g, US, R_ALL_ELIMINATED)
 
 
 @njit(cache=True)
@@ -134,10 +142,10 @@ def step8(T, S, g):
     if S.terminated[g] or T.opts[OPT_VP_CHITS]:
         return
     if targets_held(T, S, g) == T.target_hex.shape[0]:
-        finish(S, g, US)
+        finish(S, g, US, R_ALL_VICTORY_HEXES)
         return
     if japanese_hold_beaches(T, S, g):  # 15.0 "all of the standard rules": where D-G are in play too
-        finish(S, g, JAPAN)
+        finish(S, g, JAPAN, R_BEACHES)
 
 
 @njit(cache=True)
@@ -149,7 +157,7 @@ def end_of_turn(T, S, g):
         if T.opts[OPT_VP_CHITS]:
             end_by_chits(T, S, g)
         else:
-            finish(S, g, JAPAN)
+            finish(S, g, JAPAN, R_LAST_TURN)
 
 
 @njit(cache=True)
@@ -160,6 +168,33 @@ def standing_batch(T, S, out):
     hidden, 2.5/8.5), minus a tenth per box of the Casualty Track (8.4)."""
     for g in range(S.phase.shape[0]):
         out[g] = targets_held(T, S, g) + 0.1 * S.jp_removed[g] - 0.1 * S.casualties[g]
+
+
+@njit(cache=True)
+def victory_hex_holders(T, S, g, held):
+    """``held[z]``: the side occupying Victory Hex z (3.8.1), -1 nobody (a hex outside the
+    scenario's play area, 15.x, is nobody's)."""
+    held[:] = -1
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP:
+            h = S.unit_hex[g, u]
+            z = T.zone[h]
+            if z >= 0 and h == T.victory_hex[z]:
+                held[z] = side_of(T, S, g, u)
+
+
+@njit(cache=True)
+def note_victory_hexes(T, S, g, before):
+    """The event log's 3.8.1: each Victory Hex whose occupier is not the one of ``before`` (its
+    ``victory_hex_holders`` when the decision began) has changed hands.  Not once the game is
+    over: its last event is the result."""
+    if S.terminated[g]:
+        return
+    held = np.empty(6, dtype=np.int8)
+    victory_hex_holders(T, S, g, held)
+    for z in range(6):
+        if held[z] != before[z]:
+            emit(S, g, VICTORY_HEX, T.victory_hex[z], held[z])
 
 
 @njit(cache=True)
@@ -175,18 +210,22 @@ def update_zones(T, S, g):
             z = T.zone[S.unit_hex[g, u]]
             if z >= 0:
                 jp_in_zone[z] = True
-                if S.unit_hex[g, u] == T.victory_hex[z] and T.u_type[u] == INFANTRY:
+                if S.unit_hex[g, u] == T.victory_hex[z] and T.u_type[u] == INFANTRY and S.zone_cleared[g, z]:
                     S.zone_cleared[g, z] = False
+                    emit(S, g, ZONE_MARKER_REMOVED, T.victory_hex[z])
     for z in range(6):
         if z == ATTU_VILLAGE_ZONE or not T.zone_area[z] or S.zone_cleared[g, z]:
             continue
         if hex_side(T, S, g, T.victory_hex[z]) == US and not jp_in_zone[z]:
             S.zone_cleared[g, z] = True
+            gone = 0
             for u in range(T.u_side.shape[0]):
                 if S.unit_loc[g, u] == LOC_MAP and T.u_type[u] == UNKNOWN and not S.captured[g, u] \
                         and T.zone[S.unit_hex[g, u]] == z:
                     S.unit_loc[g, u] = LOC_RESERVE
                     S.unit_hex[g, u] = -1
+                    gone += 1
+            emit(S, g, ZONE_CLEARED, T.victory_hex[z], gone)
     if hex_side(T, S, g, T.victory_hex[2]) == US:
         S.secured[g, 0] = True
     if hex_side(T, S, g, T.victory_hex[3]) == US:
@@ -195,8 +234,14 @@ def update_zones(T, S, g):
 
 @njit(cache=True)
 def eliminate(T, S, g, u):
-    if T.u_side[u] == JAPAN and S.unit_loc[g, u] == LOC_MAP:
-        S.jp_removed[g] += 1
+    """Unit u is eliminated (a Japanese counter on the map: one more the U.S. sees taken off it,
+    2.5)."""
+    if T.u_side[u] == JAPAN:
+        if S.unit_loc[g, u] == LOC_MAP:
+            S.jp_removed[g] += 1
+            emit(S, g, OFF_MAP, u, S.unit_hex[g, u], R_ELIMINATED)
+    else:
+        emit(S, g, ELIMINATED, u, S.unit_hex[g, u])
     S.unit_loc[g, u] = LOC_ELIM
     S.unit_hex[g, u] = -1
     S.unit_steps[g, u] = 0

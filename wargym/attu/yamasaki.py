@@ -19,6 +19,7 @@ it (11.0).
 
 from wargym.attu.actions import END
 from wargym.attu.board import is_infantry_like, occupancy, side_of
+from wargym.attu.events import REVEALED, YAMASAKI
 from wargym.attu.fog import has_acted, reveal_unknowns
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
@@ -26,6 +27,7 @@ from wargym.attu.state import (
     ACT_SELECT, HERO_YAMASAKI, LOC_ELIM, LOC_MAP, LOC_OUT, OPT_HEROES, OPT_SOLITAIRE, YAMA_MOVE,
 )
 from wargym.attu.victory import update_zones
+from wargym.events import emit
 from wargym.jit import njit
 
 
@@ -73,12 +75,15 @@ def activate(T, S, g, h):
     """Hex h's group: its Unknowns revealed (as Infantry that have acted only if the lot had,
     fog.lot_acted), every unit that may melee and has not acted."""
     S.heroes_used[g, HERO_YAMASAKI] = True
+    emit(S, g, YAMASAKI, h)
     reveal_unknowns(T, S, g, h, False)
     mp = 1000
     for u in range(T.u_side.shape[0]):
         S.yama_unit[g, u] = S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h and \
             side_of(T, S, g, u) == JAPAN and is_infantry_like(T, S, g, u) and not S.acted[g, u]
         if S.yama_unit[g, u]:
+            if S.face_down[g, u]:
+                emit(S, g, REVEALED, u, h)
             S.face_down[g, u] = False
             mp = min(mp, 2 * allowance(T, S, g, u, T.u_move[u]))
     S.yama_mp[g] = mp if mp < 1000 else 0  # the Unknowns may have revealed nobody

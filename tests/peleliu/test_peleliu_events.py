@@ -331,6 +331,50 @@ def test_peleliu_8_4_and_8_6_the_barrage_entry_and_close_combat_examples_are_log
     assert state.dm_loc[0, 10] == DM_OUT
 
 
+def test_peleliu_8_6_a_close_combat_whose_cards_are_shuffled_back_is_told_to_the_us_by_its_end():
+    """The close combat example again (C/1/5 and HQ/1/5 in 0216 against J16 with depth marker 10,
+    the same forced cards), with 40 of the other cards in the discard pile: the step that declines
+    the last withdrawal reveals U.S. card 4 (blue: J16's depth marker eliminated), exhausts both
+    piles (8.62), and ends the turn, whose discards (51) outnumber the deck (3) and are shuffled
+    back into it (4.0 VII) with card 4.  The U.S. may not tell which card that was, nor, from the
+    position after, what it decided: its log tells the combat's course in one line, then its end
+    and where the survivors went; the whole truth tells it card by card."""
+    cards = [4, 9, 27, 12, 10, 13, 14, 15, 7, 20, 17]
+    b = Board(turn=7)
+    b.jp(216, "J16", rev=True, depth=10)
+    for n, steps in (("C/1/5", 3), ("HQ/1/5", 2)):
+        u = b.us(n, 216, steps=steps)
+        b.state.us_from[0, u] = b.hex(215)
+        b.state.us_acted[0, u] = True
+    b.us("RHQ/5", 315)                          # may still act: the Action Phase waits for END
+    s = b.state
+    others = [c for c in range(54) if c not in {card(n) for n in cards}]
+    s.card_pile[0, others[:40]] = PILE_DISCARD
+    s.card_pos[0, others[:40]] = np.arange(40)
+    deck = others[40:] + [card(n) for n in cards]
+    s.card_pos[0, deck] = np.arange(len(deck))
+    start_actions(b.T, b.S, 0)
+    core = b.core
+    state = decision(b, ST_ACTIONS, P_ACT_SELECT)
+    state, _ = step(core, state, special(b, END), forced=[card(n) for n in cards])
+    for a in (unit(b, "C/1/5"), special(b, NO), special(b, NO), unit(b, "HQ/1/5")):
+        state, _ = step(core, state, a)
+    assert state.phase[0] == P_CC_WITHDRAW
+    after, log = step(core, state, special(b, NO))
+    assert after.turn[0] == 8 and after.card_pile[0, card(4)] == PILE_DECK
+    ends = ["the close combat at 0216 (A8) ends: both sides' cards are exhausted (8.62) (8.6)",
+            "C/1/5 leaves the close combat at 0216 (A8) for 0215 (8.62)",
+            "C/1/5 is disrupted (7.6)",
+            "HQ/1/5 leaves the close combat at 0216 (A8) for 0215 (8.62)",
+            "HQ/1/5 is disrupted (7.6)",
+            "VII. End of Turn (4.0)"]
+    truth = until(texts(core, log, after, TRUTH), "VII.")
+    assert truth[-7:] == ["depth marker #10 (2 BR) under J16 (elite 2 CC) at 0216 (A8) is eliminated (9.23)"] + ends
+    assert truth[0].startswith("U.S. card: card #4 (") and len(truth) == 8
+    assert until(texts(core, log, after, US), "VII.") == [
+        "the close combat at 0216 (A8) runs its course with cards since shuffled into the deck (8.6)"] + ends
+
+
 def test_peleliu_4_0_a_card_shuffled_back_into_the_deck_is_not_named_to_the_us():
     """4.0 VII: at the end of the turn the discards, when they clearly outnumber the deck, are
     shuffled back into it.  LVT/1 is the only U.S. unit able to act: once it has barraged 0216
@@ -362,9 +406,10 @@ def test_peleliu_4_0_a_card_shuffled_back_into_the_deck_is_not_named_to_the_us()
     assert us_view[0] == "LVT/1 barrages 0216 (A8) with strength 2: a card since shuffled into the deck (8.4)"
     assert core.events_for(log, after, 0, US)[0]["args"] == {
         "unit": b.unit("LVT/1"), "hex": b.hex(216), "strength": 2, "card": None, "result": None}
-    # the 40 discards and card 41 from the card track (4.0 VII) against the deck's 13
-    assert "the discard pile holds more cards than the deck: its 41 cards are shuffled back into the deck (4.0)" \
-        in us_view
+    # the 40 discards and card 41 from the card track (4.0 VII) against the deck's 13; how many
+    # there were, the U.S. can no longer count once they are shuffled in
+    reshuffle = "the discard pile holds more cards than the deck: its {} cards are shuffled back into the deck (4.0)"
+    assert reshuffle.format(41) in truth and reshuffle.format("?") in us_view
 
 
 # ---------------------------------------------------------------------------------- the log itself
@@ -400,4 +445,9 @@ def test_peleliu_every_event_kind_is_declared_once_and_reads_in_words(scenario):
         hidden = {a: read(core, t, None) for a, t in kind.args}
         kind.text.format(**hidden)
     assert event_log.axis_of("item:J") == "J" and read(core, "item:J", None) == "an unseen counter"
+    sc = core.scenario
+    for c in range(len(sc.card_symbol)):      # every section of every card, every turn's event (2.3)
+        for section in ("landing", "fire", "draw", "close combat"):
+            assert ev.card_words(sc, c, section)
+        assert all(ev.card_words(sc, c, "event", t).startswith(("BNR:", f"turn {t}:")) for t in range(25))
     assert ev.PURPOSES[ev.DOT_INTENSE] == "intense fire" and ev.RESULTS[ev.EFF_BOTH] == "a step lost and disrupted"

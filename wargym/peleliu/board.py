@@ -15,7 +15,7 @@ from wargym.peleliu import eventlog as ev
 from wargym.peleliu.scenario import AMTANK, CORAL, ENG, HEAVY, INF, INF_HQ, JUNGLE, MOUNTAIN, REG_HQ, STEADY, TANK, W_AR, W_FL
 from wargym.peleliu.state import (
     DIS_NEW, DIS_OLD, DM_OUT, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_ELIM, JP_MAP, JP_OUT, JP_RESERVE, OPT_BNR,
-    PILE_DECK, PILE_DISCARD, US_ELIM, US_MAP,
+    PILE_DECK, PILE_DISCARD, US_BOX, US_ELIM, US_MAP,
 )
 from wargym.rng import shuffle, uniform
 
@@ -690,7 +690,10 @@ def eliminate_us(T, S, g, u):
     infantry unit's reduced counter goes to the Infantry Loss Box (15.1, 18.41)."""
     t = T.us_type[u]
     steps = S.us_steps[g, u]
-    emit(S, g, ev.US_ELIM, u, S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1)
+    where = S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1
+    if S.us_loc[g, u] == US_BOX:
+        where = -2 - S.us_hex[g, u]  # landing box b (eventlog.place_words)
+    emit(S, g, ev.US_ELIM, u, where)
     S.us_loc[g, u] = US_ELIM
     S.us_hex[g, u] = -1
     S.us_steps[g, u] = 0

@@ -171,8 +171,9 @@ class PeleliuCore(KernelCore):
     def events_for(self, logged: list[dict[str, Any]], state: State, game: int = 0,
                    viewer: int | None = None) -> list[dict[str, Any]]:
         """wargym.events.for_viewer, a card drawn read with the section its draw reads (2.3) where
-        the viewer may identify the card (eventlog.written)."""
-        return [eventlog.written(self, e) for e in events.for_viewer(self, logged, state, game, viewer)]
+        the viewer may identify the card, a close combat told by its end when its cards were
+        shuffled back into the deck in the same step (eventlog.told)."""
+        return eventlog.told(self, events.for_viewer(self, logged, state, game, viewer), viewer)
 
     def result(self, state: State, game: int = 0) -> str:
         return RESULTS[int(state.result[game])]

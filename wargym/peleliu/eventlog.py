@@ -16,7 +16,10 @@ the step (4.0, 8.6: drawn blindly) reads "a card".  A card is named, with the se
 (2.3: "a single card draw is for only one of these purposes"), once it lies face up on the card
 track or the discard pile; what a card decided (a barrage's result, a close combat card's hit and
 event) is read with it (``CARD_BOUND``), since a card shuffled back into the deck in the same step
-(4.0 VII) is one the player may no longer tell from another.  An attack on a unit that may end the
+(4.0 VII) is one the player may no longer tell from another; a close combat whose cards went so is
+told by its start, its end and where its survivors went (``told``), and the number of discards
+shuffled in is not read either (what the U.S. reads is worked out from what it may see after the
+step: the contract's ``events_stay_hidden``).  An attack on a unit that may end the
 step face down keeps the Japanese strength from the U.S. (``attack, unit may turn face down``: its
 ``jp_strength`` is secret): a result that turns the unit face down again (9.1, the US Attack Chart's
 "unreveal"), or an elite unit, which a defeat sends face down to the reserve box (8.33); the unit
@@ -36,7 +39,8 @@ KINDS = (
     EventKind("turn", "4.0", (("turn", "int"),), "turn {turn} begins"),
     EventKind("phase", "4.0", (("phase", "purpose"),), "{phase}"),
     EventKind("reshuffle", "4.0", (("cards", "int"),),
-              "the discard pile holds more cards than the deck: its {cards} cards are shuffled back into the deck"),
+              "the discard pile holds more cards than the deck: its {cards} cards are shuffled back into the deck",
+              secret={"cards": ("us",)}),
     # amphibious operations (5.0)
     EventKind("landing card", "5.1", (("box", "box"), ("card", "card")), "landing check for box {box}: {card}"),
     EventKind("landing hit", "5.1", (("unit", "unit"), ("box", "box")),
@@ -210,6 +214,9 @@ KINDS = (
     EventKind("cave", "2.3", (("hex", "place"),), "a cave marker is placed at {hex}"),
     EventKind("Japanese left", "18.42", (("box", "int"), ("map", "int")),
               "{box} Japanese unit(s) in the reserve box, {map} on the map"),
+    # written for the U.S. in place of a close combat's course (``told``), never emitted
+    EventKind("close combat course", "8.6", (("hex", "place"),),
+              "the close combat at {hex} runs its course with cards since shuffled into the deck"),
 )
 (TURN, PHASE, RESHUFFLE, LANDING_CARD, LANDING_HIT, DRIFT, LANDS, WAITS, INTO_BOX, EVENT_CARD, MARKER, HERO,
  STEP_GAINED, SMOKE, CP_FIRE, FORTIFY, SUICIDE, NAVAL_HITS, CARD_DRAWN, FIRE_CARD, ACTS, FIRE, HIT, LEADER_HIT,
@@ -220,7 +227,7 @@ KINDS = (
  MARKER_BARRAGE, ART_DESTROYED, CC_BEGINS, CC_CARD, CC_ADD, CC_DISCARD, CC_ROUND, CC_WITHDRAW, CC_ENDS, CC_US_BACK,
  CC_JP_BACK, CC_PILES_BACK, OVERSTACKED, GARRISON, COMMAND_POST, COMMAND_RANGE, REORGANIZATION, CATASTROPHIC,
  SECURED, GAME_OVER, FORT_REVEALED, FORT_REDUCED, FORT_REMOVED, NIGHT, WITHDRAWN, BACK_TO_RESERVE, ATTACK_ORDERS,
- COMMAND_CHANGE, FLAMETHROWER, CAVE, JAPANESE_LEFT) = range(len(KINDS))
+ COMMAND_CHANGE, FLAMETHROWER, CAVE, JAPANESE_LEFT, CC_COURSE) = range(len(KINDS))
 
 # "purpose" arguments: a phase, why a card was drawn, a marker, a fire dot, a side, how a close
 # combat began, how a reserve unit entered, how an assault goes, which artillery
@@ -362,6 +369,9 @@ def group_words(sc, f: int) -> str:
 
 
 def place_words(sc, h: int) -> str:
+    """A hex with its position's id; -1 none, -2 - b the landing box b (a unit eliminated there)."""
+    if h <= -2:
+        return f"box {BOXES[-2 - h]}"
     return "off the map" if h < 0 else sc.hex_label(h)
 
 
@@ -425,11 +435,13 @@ def event_words(sc, c: int, turn: int) -> str:
     """The event the card lists for ``turn`` (0: its BNR event) with its parameters."""
     name = EVENTS[int(sc.card_event[c, turn])]
     params = [int(v) for v in sc.card_param[c, turn] if v >= 0]
-    n = params[0] if params else 1
-    text = EVENT_WORDS[name].format(
-        n=max(1, n), colours=" and ".join(COLOURS[v] for v in params),
-        positions=", ".join(sc.pos_id[v] or "?" for v in params),
-        depth=" with a depth marker" if n == 1 and name == "hero" and params else "")
+    words = {"n": max(1, params[0]) if params else 1,
+             "depth": " with a depth marker" if name == "hero" and params and params[0] == 1 else ""}
+    if name in ("jp_rally", "smoke"):
+        words["colours"] = " and ".join(COLOURS[v] for v in params)
+    if name == "naval_hits_position":
+        words["positions"] = ", ".join(sc.pos_id[v] or "?" for v in params)
+    text = EVENT_WORDS[name].format(**words)
     return f"{'BNR' if turn == 0 else f'turn {turn}'}: {text}"
 
 
@@ -448,6 +460,46 @@ def card_words(sc, c: int, section: str, turn: int = 0) -> str:
     if section == "close combat":
         return text + (f"; close combat event {CC_WORDS[cc]}" if cc else "; no close combat event")
     return fire_words(sc, c, False)
+
+
+def told(core, events: list[dict], viewer) -> list[dict]:
+    """The events as ``viewer`` reads them (wargym.events.for_viewer, then ``written``); for a
+    player, a close combat whose cards were shuffled back into the deck in the same step (4.0 VII:
+    a card read "a card") is told by its start, its end and where its survivors went: its course,
+    card by card, and the cards left over are what those cards decided, which the player may no
+    longer tell from the position (module docstring)."""
+    out = [written(core, e) for e in events]
+    if viewer is None:
+        return out
+    told_, start = [], 0                   # start: where the close combat under way began in told_
+    skip_back = False
+    for e in out:
+        kind = e["kind"]
+        if kind == "close combat":
+            start = len(told_)
+        if kind == "cards back" and skip_back:
+            skip_back = False
+            continue
+        skip_back = False
+        if kind == "close combat ends":
+            course = told_[start:]
+            if any(c.get("args", {}).get("card", 0) is None and c["kind"] in COURSE for c in course):
+                opened = course[:1] if course and course[0]["kind"] == "close combat" else []
+                hex_ = e["args"]["hex"]
+                summary = KINDS[CC_COURSE]
+                told_[start:] = opened + [{"kind": summary.name, "rule": summary.rule, "args": {"hex": hex_},
+                                           "text": f"{summary.text.format(hex=read(core, 'place', hex_))} "
+                                                   f"({summary.rule})"}]
+                skip_back = True
+            told_.append(e)
+            start = len(told_)
+            continue
+        told_.append(e)
+    return told_
+
+
+# the kinds that tell a close combat's cards (``told``)
+COURSE = ("close combat card", "close combat card discarded", "card drawn")
 
 
 def written(core, event: dict) -> dict:

@@ -338,7 +338,8 @@ def test_peleliu_8_6_a_close_combat_whose_cards_are_shuffled_back_is_told_to_the
     piles (8.62), and ends the turn, whose discards (51) outnumber the deck (3) and are shuffled
     back into it (4.0 VII) with card 4.  The U.S. may not tell which card that was, nor, from the
     position after, what it decided: its log tells the combat's course in one line, then its end
-    and where the survivors went; the whole truth tells it card by card."""
+    and where the survivors went (not which disruptions the end adds to those of the course: the
+    position shows them all); the whole truth tells it card by card."""
     cards = [4, 9, 27, 12, 10, 13, 14, 15, 7, 20, 17]
     b = Board(turn=7)
     b.jp(216, "J16", rev=True, depth=10)
@@ -372,7 +373,9 @@ def test_peleliu_8_6_a_close_combat_whose_cards_are_shuffled_back_is_told_to_the
     assert truth[-7:] == ["depth marker #10 (2 BR) under J16 (elite 2 CC) at 0216 (A8) is eliminated (9.23)"] + ends
     assert truth[0].startswith("U.S. card: card #4 (") and len(truth) == 8
     assert until(texts(core, log, after, US), "VII.") == [
-        "the close combat at 0216 (A8) runs its course with cards since shuffled into the deck (8.6)"] + ends
+        "the close combat at 0216 (A8) runs its course with cards since shuffled into the deck (8.6)"] + [
+        t for t in ends if not t.endswith("is disrupted (7.6)")]
+    assert all(after.us_dis[0, b.unit(n)] != 0 for n in ("C/1/5", "HQ/1/5"))   # the position shows them
 
 
 def test_peleliu_4_0_a_card_shuffled_back_into_the_deck_is_not_named_to_the_us():

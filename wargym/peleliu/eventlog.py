@@ -465,22 +465,24 @@ def card_words(sc, c: int, section: str, turn: int = 0) -> str:
 def told(core, events: list[dict], viewer) -> list[dict]:
     """The events as ``viewer`` reads them (wargym.events.for_viewer, then ``written``); for a
     player, a close combat whose cards were shuffled back into the deck in the same step (4.0 VII:
-    a card read "a card") is told by its start, its end and where its survivors went: its course,
-    card by card, and the cards left over are what those cards decided, which the player may no
-    longer tell from the position (module docstring)."""
+    a card read "a card") is told by its start, its end and where its survivors went: its course
+    card by card, the cards left over and which disruptions its end adds (those the course did not
+    already place) are what those cards decided, which the player may no longer tell from the
+    position (module docstring)."""
     out = [written(core, e) for e in events]
     if viewer is None:
         return out
     told_, start = [], 0                   # start: where the close combat under way began in told_
-    skip_back = False
+    quiet = False                          # in the end of a close combat told so (END_KINDS)
     for e in out:
         kind = e["kind"]
+        if quiet and kind in END_KINDS:
+            if kind not in QUIET_END:
+                told_.append(e)
+            continue
+        quiet = False
         if kind == "close combat":
             start = len(told_)
-        if kind == "cards back" and skip_back:
-            skip_back = False
-            continue
-        skip_back = False
         if kind == "close combat ends":
             course = told_[start:]
             if any(c.get("args", {}).get("card", 0) is None and c["kind"] in COURSE for c in course):
@@ -490,7 +492,7 @@ def told(core, events: list[dict], viewer) -> list[dict]:
                 told_[start:] = opened + [{"kind": summary.name, "rule": summary.rule, "args": {"hex": hex_},
                                            "text": f"{summary.text.format(hex=read(core, 'place', hex_))} "
                                                    f"({summary.rule})"}]
-                skip_back = True
+                quiet = True
             told_.append(e)
             start = len(told_)
             continue
@@ -498,8 +500,12 @@ def told(core, events: list[dict], viewer) -> list[dict]:
     return told_
 
 
-# the kinds that tell a close combat's cards (``told``)
+# the kinds that tell a close combat's cards; those its end reports (closecombat.end_cc), and of them
+# the ones its course decides (``told``)
 COURSE = ("close combat card", "close combat card discarded", "card drawn")
+END_KINDS = ("cards back", "U.S. units leave", "disrupted", "Japanese disrupted", "Japanese attacker returns",
+             "garrison removed", "counterattack ends", "depth placed", "enters", "fortification removed")
+QUIET_END = ("cards back", "disrupted", "Japanese disrupted")
 
 
 def written(core, event: dict) -> dict:

@@ -24,10 +24,13 @@ module holds what BNR adds or changes:
 import numpy as np
 
 from wargym.cards import move_card, top_card
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.board import (
-    across_blocked, clear_jp, draw, draw_fort, draw_reserve, fire_map, fort_at, give_depth, jp_map, place_jp,
-    remove_fort, reveal_forts, row_of, shuffled_where, stack_count, unit_at, us_count, us_steps_in_hex,
+    across_blocked, clear_jp, disrupt_jp, draw, draw_fort, draw_reserve, fire_map, fort_at, give_depth, jp_map,
+    place_jp, rally_us, remove_fort, reveal_forts, row_of, shuffled_where, stack_count, unit_at, us_count,
+    us_steps_in_hex,
 )
 from wargym.peleliu.scenario import ENG, HEAVY, INF, INF_HQ, INTENSE, JUNGLE, MOUNTAIN
 from wargym.peleliu.state import (
@@ -238,7 +241,7 @@ def undisrupt_mask(T, S, g, m):
 def undisrupt(T, S, g, h):
     for u in range(S.us_loc.shape[1]):
         if S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
-            S.us_dis[g, u] = 0
+            rally_us(T, S, g, u)
 
 
 # ------------------------------------------------------------------------------ Action Under Fire
@@ -281,6 +284,8 @@ def attack_orders(T, S, g):
             if S.us_loc[g, u] != US_MAP or S.us_dis[g, u] != 0 or T.dist[h, S.us_hex[g, u]] != 1:
                 continue
             if (t == INF or t == HEAVY or t == INF_HQ or t == ENG) and not across_blocked(T, S, g, S.us_hex[g, u], h):
+                if not S.att_order[g, p]:
+                    emit(S, g, ev.ATTACK_ORDERS, h)
                 S.att_order[g, p] = True
                 break
 
@@ -316,10 +321,15 @@ def garrison_fort(T, S, g, h):
     j = draw_reserve(T, S, g)
     if j >= 0:
         place_jp(T, S, g, j, h, True)
+        emit(S, g, ev.JP_ENTERS, j, h, ev.BY_FORT_ATTACKED)
         d = S.jp_depth[g, j]
         if d >= 0:
+            if not S.dm_rev[g, d]:
+                emit(S, g, ev.DEPTH_REVEALED, d, j, h)
             S.dm_rev[g, d] = True
     elif S.jp_depth[g, f] >= 0:
+        if not S.dm_rev[g, S.jp_depth[g, f]]:
+            emit(S, g, ev.DEPTH_REVEALED, S.jp_depth[g, f], f, h)
         S.dm_rev[g, S.jp_depth[g, f]] = True
 
 
@@ -335,6 +345,8 @@ def man_fort_for_cc(T, S, g, h):
         give_depth(T, S, g, j, True)  # a random marker of the pool (9.21), none when it is empty
     d = S.jp_depth[g, j]
     if d >= 0:
+        if not S.dm_rev[g, d]:
+            emit(S, g, ev.DEPTH_REVEALED, d, j, h)
         S.dm_rev[g, d] = True
     return j
 
@@ -344,6 +356,7 @@ def taken(T, S, g, h):
     """19.2, 19.5: a fortified hex occupied solely by U.S. units loses its marker for good."""
     f = fort_at(T, S, g, h)
     if f >= 0 and unit_at(T, S, g, h) < 0 and us_steps_in_hex(T, S, g, h) > 0:
+        emit(S, g, ev.FORT_REMOVED, f, h)
         remove_fort(T, S, g, f)
 
 
@@ -376,6 +389,8 @@ def reduce_fort(T, S, g, h):
     old = fort_at(T, S, g, h)
     if old < 0:
         return False
+    if not S.jp_rev[g, old]:
+        emit(S, g, ev.FORT_REVEALED, old, h)
     S.jp_rev[g, old] = True  # 18.22: an unrevealed fortification reduced is revealed
     new = draw_fort(T, S, g)
     if new < 0 or n_blocked(T, new) >= n_blocked(T, old):
@@ -393,6 +408,7 @@ def reduce_fort(T, S, g, h):
                 best = r
     if best < 0:
         return False
+    emit(S, g, ev.FORT_REDUCED, old, new, h)
     S.jp_loc[g, new] = JP_MAP
     S.jp_hex[g, new] = h
     S.jp_rev[g, new] = True
@@ -413,6 +429,7 @@ def reduce_fort(T, S, g, h):
 @njit(cache=True)
 def night_start(T, S, g):
     """18.21 step 1: Action Under Fire and disruption markers off every unit (both sides)."""
+    emit(S, g, ev.NIGHT)
     clear_auf(T, S, g)
     for u in range(S.us_loc.shape[1]):
         S.us_dis[g, u] = 0
@@ -493,6 +510,7 @@ def withdraw(T, S, g, u):
             S.pending[g, v] = True
     for v in range(S.us_loc.shape[1]):
         if S.us_loc[g, v] == US_MAP and T.us_battalion[v] == b:
+            emit(S, g, ev.WITHDRAWN, v, space)
             S.us_from[g, v] = S.us_hex[g, v]
             S.us_hex[g, v] = -1
             S.us_dis[g, v] = 0
@@ -538,6 +556,7 @@ def reorganize(T, S, g):
     c = draw(T, S, g, PILE_TRACK)
     if c < 0:
         return
+    emit(S, g, ev.CARD_DRAWN, c, ev.FOR_REORGANIZATION)
     for p in range(T.pos_hex.shape[0]):
         if not T.pos_fort[p]:
             continue
@@ -554,6 +573,7 @@ def reorganize(T, S, g):
                 S.dm_rev[g, d] = False
                 S.jp_depth[g, j] = -1
             if not T.jp_fort[j]:
+                emit(S, g, ev.BACK_TO_RESERVE, j, h)
                 S.jp_loc[g, j] = JP_RESERVE
                 S.jp_hex[g, j] = -1
                 S.jp_rev[g, j] = False
@@ -603,12 +623,14 @@ def flame_spend(T, S, g):
     """The flamethrower ropes: one Japanese close combat card discarded, the Japanese unit
     disrupted."""
     S.flame[g] = False
+    emit(S, g, ev.FLAMETHROWER, ev.SPENT)
     c = top_card(S.card_pile, S.card_pos, g, PILE_CC_JP)
     if c >= 0:
         move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+        emit(S, g, ev.CC_DISCARD, ev.JAPANESE, c)
     j = S.cc_jp[g]
     if j >= 0:
-        S.jp_dis[g, j] = True
+        disrupt_jp(T, S, g, j)
 
 
 @njit(cache=True)
@@ -654,6 +676,8 @@ def hidden_caves(T, S, g):
     if j < 0:
         return
     place_jp(T, S, g, j, best, False)
+    emit(S, g, ev.CAVE, best)
+    emit(S, g, ev.JP_ENTERS, j, best, ev.BY_CAVE)
     S.cave_hex[g, k] = best
     S.cave_colour[g, k] = -1
 

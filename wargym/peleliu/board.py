@@ -1,17 +1,21 @@
 """What the board says: who stands where, fields of fire, control, communication, command, weapons.
 
 Functions of one game ``(T, S, g, ...)`` compiled with numba (wargym.kernel); none changes the state
-except where named (``place_us``, ``eliminate_us``, ``step_loss``, ``elim_jp``).
+except where named (``eliminate_us``, ``step_loss``, ``disrupt_us``, ``elim_jp``, ``reveal_jp``,
+``disrupt_jp`` ...).  Those report what they change to the event log (eventlog.py: ``emit`` tests one
+flag when the log is off).
 """
 
 import numpy as np
 
 from wargym.cards import draw_card
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.scenario import AMTANK, CORAL, ENG, HEAVY, INF, INF_HQ, JUNGLE, MOUNTAIN, REG_HQ, STEADY, TANK, W_AR, W_FL
 from wargym.peleliu.state import (
     DIS_NEW, DIS_OLD, DM_OUT, DM_POOL, DM_UNIT, HERO, INSPIRED, JP_ELIM, JP_MAP, JP_OUT, JP_RESERVE, OPT_BNR,
-    PILE_DECK, PILE_DISCARD, US_ELIM, US_MAP,
+    PILE_DECK, PILE_DISCARD, US_BOX, US_ELIM, US_MAP,
 )
 from wargym.rng import shuffle, uniform
 
@@ -95,6 +99,7 @@ def reveal_forts(T, S, g):
             if S.us_loc[g, u] == US_MAP and T.dist[h, S.us_hex[g, u]] == 1:
                 S.jp_rev[g, f] = True
                 S.jp_rot[g, f] = 0
+                emit(S, g, ev.FORT_REVEALED, f, h)
                 break
 
 
@@ -685,6 +690,10 @@ def eliminate_us(T, S, g, u):
     infantry unit's reduced counter goes to the Infantry Loss Box (15.1, 18.41)."""
     t = T.us_type[u]
     steps = S.us_steps[g, u]
+    where = S.us_hex[g, u] if S.us_loc[g, u] == US_MAP else -1
+    if S.us_loc[g, u] == US_BOX:
+        where = -2 - S.us_hex[g, u]  # landing box b (eventlog.place_words)
+    emit(S, g, ev.US_ELIM, u, where)
     S.us_loc[g, u] = US_ELIM
     S.us_hex[g, u] = -1
     S.us_steps[g, u] = 0
@@ -712,6 +721,7 @@ def lose_step(T, S, g, u, hero_saves):
     if S.us_steps[g, u] <= 1:
         if hero_saves and S.hero[g, u] == HERO:
             S.hero[g, u] = INSPIRED
+            emit(S, g, ev.HERO_SACRIFICED, u)
             return
         eliminate_us(T, S, g, u)
         return
@@ -719,6 +729,7 @@ def lose_step(T, S, g, u, hero_saves):
     if (t == INF or t == HEAVY) and T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and not T.opts[OPT_BNR]:
         S.loss_box[g] += 1
     S.us_steps[g, u] -= 1
+    emit(S, g, ev.STEP_LOST, u, S.us_steps[g, u])
 
 
 @njit(cache=True)
@@ -740,6 +751,47 @@ def disrupt_us(T, S, g, u, during_actions):
         return  # 6.33, 10.42
     if S.us_dis[g, u] == 0:
         S.us_dis[g, u] = DIS_NEW if during_actions else DIS_OLD
+        emit(S, g, ev.DISRUPTED, u)
+
+
+@njit(cache=True)
+def rally_us(T, S, g, u):
+    """A U.S. unit's disruption marker comes off (7.6, 8.65, 13.44)."""
+    if S.us_dis[g, u] != 0:
+        S.us_dis[g, u] = 0
+        emit(S, g, ev.RALLIED, u)
+
+
+@njit(cache=True)
+def reveal_jp(T, S, g, j):
+    """9.1: a Japanese unit on the map turns face up."""
+    if not S.jp_rev[g, j]:
+        S.jp_rev[g, j] = True
+        emit(S, g, ev.REVEALED, j, S.jp_hex[g, j])
+
+
+@njit(cache=True)
+def disrupt_jp(T, S, g, j):
+    """6.4: a disrupted marker on a Japanese unit."""
+    if not S.jp_dis[g, j]:
+        S.jp_dis[g, j] = True
+        emit(S, g, ev.JP_DISRUPTED, j, S.jp_hex[g, j])
+
+
+@njit(cache=True)
+def jp_by_hex(S, g):
+    """int64[NJ]: the Japanese units in the order of their hexes (the unit before a fortification
+    marker sharing its hex): a loop that reports face-down units one by one (eventlog.py) in this
+    order tells nothing of which counter is which."""
+    return np.argsort(S.jp_hex[g], kind="mergesort")
+
+
+@njit(cache=True)
+def rally_jp(T, S, g, j):
+    """6.42: a Japanese unit's disruption marker comes off."""
+    if S.jp_dis[g, j]:
+        S.jp_dis[g, j] = False
+        emit(S, g, ev.JP_RALLIED, j, S.jp_hex[g, j])
 
 
 @njit(cache=True)
@@ -771,6 +823,7 @@ def give_depth(T, S, g, j, revealed):
         return False
     S.jp_depth[g, j] = d
     S.dm_rev[g, d] = revealed
+    emit(S, g, ev.DEPTH_PLACED, d, j, S.jp_hex[g, j], ev.REVEALED_PLACED if revealed else ev.FACE_DOWN_PLACED)
     return True
 
 
@@ -780,12 +833,14 @@ def remove_depth(T, S, g, j):
     non-depth side instead)."""
     d = S.jp_depth[g, j]
     if d >= 0:
+        emit(S, g, ev.DEPTH_ELIM, d, j, S.jp_hex[g, j])
         S.dm_loc[g, d] = DM_OUT
         S.jp_depth[g, j] = -1
         return True
     ca = S.jp_ca[g, j]
     if ca >= 0 and S.dm_rev[g, ca]:
         S.dm_rev[g, ca] = False
+        emit(S, g, ev.CA_FLIP, ca, j, ev.TO_PLAIN_SIDE)
         return True
     return False
 
@@ -851,6 +906,7 @@ def place_jp(T, S, g, j, h, revealed):
     p = T.hex_pos[h]
     if p >= 0 and S.garrison[g, p]:
         S.garrison[g, p] = False  # 14.41: a Japanese unit entering removes a garrison
+        emit(S, g, ev.GARRISON_GONE, h)
     join_fort(T, S, g, j, h)
 
 
@@ -891,6 +947,13 @@ def elim_jp(T, S, g, j, may_withdraw, withdraw_ok):
     """A defeated Japanese unit: its depth and counterattack markers are eliminated; a tank leaves
     play (13.3); an elite unit withdraws to the reserve box face down when it may and can trace
     communication (8.33), else goes to the eliminated elite box; other units leave play."""
+    if S.ev_on[0]:
+        to = ev.TO_OUT
+        if T.jp_tank[j]:
+            to = ev.TANK_OUT
+        elif T.jp_elite[j] and not T.opts[OPT_BNR]:
+            to = ev.TO_RESERVE if may_withdraw and withdraw_ok else ev.TO_ELITE_BOX
+        emit(S, g, ev.JP_DEFEATED, j, S.jp_hex[g, j], to)
     leave_fort(T, S, g, j)
     if T.opts[OPT_BNR]:
         for k in range(2):
@@ -949,6 +1012,7 @@ def artillery_taken(T, S, g):
             h = T.pos_hex[p]
             if us_in_hex(T, S, g, h) > 0 and jp_at(T, S, g, h) < 0:
                 S.art_gone[g, p] = True
+                emit(S, g, ev.ART_DESTROYED, h)
 
 
 @njit(cache=True)

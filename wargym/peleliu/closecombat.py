@@ -5,11 +5,13 @@ after them."""
 import numpy as np
 
 from wargym.cards import draw_card, move_card, pile_size, top_card
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.bnr import taken
 from wargym.peleliu.board import (
-    disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, join_fort, jp_at, nearest_us, remove_depth,
-    step_loss, us_communication, weapons_of,
+    disrupt_jp, disrupt_us, draw, elim_jp, give_depth, has_depth, is_rough, join_fort, jp_at, nearest_us,
+    rally_us, remove_depth, reveal_jp, step_loss, us_communication, weapons_of,
 )
 from wargym.peleliu.forces import night, leave_ca, reveal_depth_marker, tactical_reinforcement
 from wargym.peleliu.scenario import (
@@ -35,7 +37,7 @@ def start_cc(T, S, g, h, j, kind, colour):
     S.cc_tr[g] = 0
     S.cc_hits[g] = 0
     NU = S.us_loc.shape[1]
-    S.jp_rev[g, j] = True
+    reveal_jp(T, S, g, j)
     if S.jp_depth[g, j] >= 0 and not S.dm_rev[g, S.jp_depth[g, j]]:
         reveal_depth_marker(T, S, g, j)
     steps = 0
@@ -50,7 +52,7 @@ def start_cc(T, S, g, h, j, kind, colour):
             if S.hero[g, u] == HERO:
                 hero = True
             if kind == CC_CA:
-                S.us_dis[g, u] = 0  # 13.44
+                rally_us(T, S, g, u)  # 13.44
     ca = S.jp_ca[g, j] >= 0
     n_us = min(steps, 4) + (1 if ft else 0) + (1 if hero else 0) + (1 if ca else 0)
     n_jp = 1 + (1 if has_depth(T, S, g, j) else 0)
@@ -72,6 +74,7 @@ def start_cc(T, S, g, h, j, kind, colour):
         n_jp += 1  # the counterattack marker's depth side lists CC
     if is_rough(T, h) or T.jp_tank[j] or night(T, S, g):
         n_jp += 1
+    emit(S, g, ev.CC_BEGINS, h, j, colour, n_us, n_jp, ev.CC_BY_US + kind)  # CC_US_INIT .. CC_OVERRUN
     for _ in range(n_us):
         draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_CC_US, PILE_DISCARD)
     for _ in range(n_jp):
@@ -109,6 +112,7 @@ def pile_discard_top(T, S, g, pile):
     c = top_card(S.card_pile, S.card_pos, g, pile)
     if c >= 0:
         move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
+        emit(S, g, ev.CC_DISCARD, ev.JAPANESE if pile == PILE_CC_JP else ev.AMERICAN, c)
 
 
 @njit(cache=True)
@@ -186,13 +190,15 @@ def jp_card(T, S, g):
     else:
         move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
     hit = shows(T, c, S.cc_colour[g])
-    ev = T.card_cc[c]
+    event = T.card_cc[c]
     ca = S.jp_ca[g, S.cc_jp[g]] >= 0
-    if ev == CC_US_FIRE_CA and ca:
+    emit(S, g, ev.CC_CARD, ev.JAPANESE, c, (ev.NO_HIT_CA if event == CC_US_FIRE_CA and ca else
+                                              (ev.A_HIT if hit else ev.NO_EFFECT)), event)
+    if event == CC_US_FIRE_CA and ca:
         hit = False
-    elif ev != 0:
-        cc_event(T, S, g, ev, 0)
-    if ev == CC_WITHDRAWAL_HIT and S.cc_withdraw[g] > 0:
+    elif event != 0:
+        cc_event(T, S, g, event, 0)
+    if event == CC_WITHDRAWAL_HIT and S.cc_withdraw[g] > 0:
         S.cc_hits[g] += 1
     if hit and cc_jp_left(T, S, g):
         pile_discard_top(T, S, g, PILE_CC_US)
@@ -203,29 +209,37 @@ def jp_card(T, S, g):
 def us_card(T, S, g):
     """8.6 step 4."""
     if us_disrupted(T, S, g):
+        emit(S, g, ev.CC_ROUND, S.cc_hex[g])
         for u in range(S.us_loc.shape[1]):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP:
-                S.us_dis[g, u] = 0  # 8.65: a round spent removing the disruption
+                rally_us(T, S, g, u)  # 8.65: a round spent removing the disruption
         return
     c = top_card(S.card_pile, S.card_pos, g, PILE_CC_US)
     if c < 0:
         return
     move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
     hit = shows(T, c, S.cc_colour[g])
-    ev = T.card_cc[c]
+    event = T.card_cc[c]
     j = S.cc_jp[g]
     ca = S.jp_ca[g, j] >= 0
-    if ev == CC_REINFORCE and hit:
+    if S.ev_on[0]:
+        outcome = ev.A_HIT if hit else ev.NO_EFFECT
+        if event == CC_REINFORCE and hit:
+            outcome = ev.OFFSET
+        elif event == CC_US_FIRE_CA and ca:
+            outcome = ev.HIT_CA
+        emit(S, g, ev.CC_CARD, ev.AMERICAN, c, outcome, event)
+    if event == CC_REINFORCE and hit:
         return  # 8.7 Reinforce: the hit and the event offset each other
-    if ev == CC_US_FIRE_CA:
+    if event == CC_US_FIRE_CA:
         if ca:
             hit = True
-    elif ev != 0:
-        cc_event(T, S, g, ev, 1)
+    elif event != 0:
+        cc_event(T, S, g, event, 1)
     if hit and cc_jp_left(T, S, g):
         pile_discard_top(T, S, g, PILE_CC_JP)
         if not S.jp_dis[g, j]:
-            S.jp_dis[g, j] = True
+            disrupt_jp(T, S, g, j)
         elif has_depth(T, S, g, j):
             remove_depth(T, S, g, j)
         else:
@@ -233,21 +247,23 @@ def us_card(T, S, g):
 
 
 @njit(cache=True)
-def cc_event(T, S, g, ev, side):
+def cc_event(T, S, g, event, side):
     """8.7: a close combat event from the Japanese (side 0) or the U.S. (side 1) pile."""
     j = S.cc_jp[g]
-    if ev == CC_CONSCRIPTS:
+    if event == CC_CONSCRIPTS:
         if not T.jp_elite[j] and not T.jp_tank[j] and not has_depth(T, S, g, j):
             elim_jp(T, S, g, j, False, False)
-    elif ev == CC_HEROISM:
+    elif event == CC_HEROISM:
         mine = PILE_CC_JP if side == 0 else PILE_CC_US
         other = PILE_CC_US if side == 0 else PILE_CC_JP
+        emit(S, g, ev.CC_ADD, ev.JAPANESE if side == 0 else ev.AMERICAN)
         draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, mine, PILE_DISCARD)
         pile_discard_top(T, S, g, other)
         if side == 0 and not has_depth(T, S, g, j):
             add_cc_depth(T, S, g, j)
-    elif ev == CC_NAVAL_BLAST:
+    elif event == CC_NAVAL_BLAST:
         c = draw(T, S, g, PILE_DISCARD)
+        emit(S, g, ev.CARD_DRAWN, c, ev.FOR_NAVAL_BLAST)
         if c < 0 or not shows(T, c, S.cc_colour[g]):
             return
         NU = S.us_loc.shape[1]
@@ -263,7 +279,8 @@ def cc_event(T, S, g, ev, side):
                 step_loss(T, S, g, best)
         elif not remove_depth(T, S, g, j):
             elim_jp(T, S, g, j, False, False)
-    elif ev == CC_REINFORCE:
+    elif event == CC_REINFORCE:
+        emit(S, g, ev.CC_ADD, ev.JAPANESE)
         draw_card(S, S.card_pile, S.card_pos, g, PILE_DECK, PILE_CC_JP, PILE_DISCARD)
         if not has_depth(T, S, g, j):
             add_cc_depth(T, S, g, j)
@@ -277,6 +294,7 @@ def add_cc_depth(T, S, g, j):
     ca = S.jp_ca[g, j]
     if ca >= 0:
         S.dm_rev[g, ca] = True
+        emit(S, g, ev.CA_FLIP, ca, j, ev.TO_DEPTH_SIDE)
     elif not T.jp_tank[j] and give_depth(T, S, g, j, False):
         reveal_depth_marker(T, S, g, j)
 
@@ -304,11 +322,25 @@ def end_cc(T, S, g):
     """8.61-8.63, 8.64, 12.83: the close combat ends; piles back on top of the deck."""
     h = S.cc_hex[g]
     j = S.cc_jp[g]
+    us_left = cc_us_left(T, S, g) > 0
+    jp_left = cc_jp_left(T, S, g)
+    if S.ev_on[0]:
+        how = ev.END_BOTH_GONE
+        if S.cc_withdraw[g] == 2 and us_left:
+            how = ev.END_WITHDRAWN
+        elif us_left and jp_left:
+            how = ev.END_EXHAUSTED
+        elif us_left:
+            how = ev.END_JP_GONE
+        elif jp_left:
+            how = ev.END_US_GONE
+        emit(S, g, ev.CC_ENDS, h, how)
+        back = pile_size(S.card_pile, g, PILE_CC_JP) + pile_size(S.card_pile, g, PILE_CC_US)
+        if back > 0:
+            emit(S, g, ev.CC_PILES_BACK, back)
     for c in range(S.card_pile.shape[1]):
         if S.card_pile[g, c] == PILE_CC_JP or S.card_pile[g, c] == PILE_CC_US:
             move_card(S.card_pile, S.card_pos, g, c, PILE_DECK, True)
-    us_left = cc_us_left(T, S, g) > 0
-    jp_left = cc_jp_left(T, S, g)
     kind = S.cc_kind[g]
     NU = S.us_loc.shape[1]
     if S.cc_withdraw[g] == 2 and us_left:
@@ -318,17 +350,21 @@ def end_cc(T, S, g):
         for u in range(NU):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
                 if x >= 0:
+                    emit(S, g, ev.CC_US_BACK, u, h, x)
                     S.us_hex[g, u] = x
                 else:
+                    if S.us_dis[g, u] == 0:
+                        emit(S, g, ev.DISRUPTED, u)
                     S.us_dis[g, u] = DIS_NEW
     elif us_left and jp_left:
         # 8.62 exhaustion: defenders stay, disrupted; attackers go back, disrupted
         if kind == CC_US_INIT:
-            S.jp_dis[g, j] = True
+            disrupt_jp(T, S, g, j)
             for u in range(NU):  # each toward the hex it entered from ("a land hex or hexes")
                 if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP and S.us_hex[g, u] == h:
                     x = nearest_beside(T, S, g, h, S.us_from[g, u], False)
                     if x >= 0:
+                        emit(S, g, ev.CC_US_BACK, u, h, x)
                         S.us_hex[g, u] = x
                     disrupt_us(T, S, g, u, True)
         else:
@@ -341,7 +377,7 @@ def end_cc(T, S, g):
             if S.cc_units[g, u] and S.us_loc[g, u] == US_MAP:
                 disrupt_us(T, S, g, u, kind == CC_US_INIT)
     elif jp_left:
-        S.jp_dis[g, j] = True
+        disrupt_jp(T, S, g, j)
         if leaves_the_hex(T, S, g, j, h, kind):
             jp_home(T, S, g, j)  # 8.61 exception, 12.83, 8.64
         else:
@@ -400,15 +436,17 @@ def jp_home_hex(T, S, g, j):
 def jp_home(T, S, g, j):
     """A Japanese attacker goes back, disrupted, to jp_home_hex (BNR: into its fortified position,
     18.35 [A])."""
-    S.jp_dis[g, j] = True
+    disrupt_jp(T, S, g, j)
     x = jp_home_hex(T, S, g, j)
     S.jp_from[g, j] = -1
     if x < 0:
         return
+    emit(S, g, ev.CC_JP_BACK, j, S.jp_hex[g, j], x)
     S.jp_hex[g, j] = x
     p = T.hex_pos[x]
-    if p >= 0:
+    if p >= 0 and S.garrison[g, p]:
         S.garrison[g, p] = False
+        emit(S, g, ev.GARRISON_GONE, x)
     join_fort(T, S, g, j, x)
 
 

@@ -7,11 +7,13 @@ choices (the step to lose, 8.6 3b; withdrawing, 8.63) and resumes after them.
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.bnr import cave_colour, mark_auf, reduce_fort
 from wargym.peleliu.board import (
-    across_blocked, depth_hidden, fort_at, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at, jp_communication, jp_defense,
-    jp_requires, lose_step, regimental_command, remove_depth, weapons_of,
+    across_blocked, depth_hidden, fort_at, disrupt_jp, disrupt_us, draw, elim_jp, give_depth, has_depth, jp_at,
+    jp_communication, jp_defense, jp_requires, lose_step, regimental_command, remove_depth, reveal_jp, weapons_of,
 )
 from wargym.peleliu.forces import night, reveal_depth_marker
 from wargym.peleliu.japanese import colour_of
@@ -114,9 +116,17 @@ def missing_weapons(T, S, g, h, j, weapons):
 
 @njit(cache=True)
 def attack_result_as(T, S, g, h, j, hero_mode):
-    """8.3 steps 2-4: the chart's result bits.  An adjacent hero (8.24, 10.13) stands in for the
-    one missing weapon (HERO_WILD) or adds 1 to the strength (HERO_STRENGTH); HERO_DEFAULT: the
-    wild card when it completes the weapons, else the strength."""
+    """8.3 steps 2-4: the chart's result bits (attack_reading)."""
+    res, strength, defense, has_all = attack_reading(T, S, g, h, j, hero_mode)
+    return res
+
+
+@njit(cache=True)
+def attack_reading(T, S, g, h, j, hero_mode):
+    """8.3 steps 2-4: (the chart's result bits, the U.S. strength, the Japanese strength, all
+    required weapons possessed).  An adjacent hero (8.24, 10.13) stands in for the one missing
+    weapon (HERO_WILD) or adds 1 to the strength (HERO_STRENGTH); HERO_DEFAULT: the wild card when
+    it completes the weapons, else the strength."""
     strength, weapons, hero = attack_values(T, S, g, h, j)
     missing, fl_ok = missing_weapons(T, S, g, h, j, weapons)
     has_all = missing == 0 and fl_ok
@@ -139,7 +149,7 @@ def attack_result_as(T, S, g, h, j, hero_mode):
     col = 0
     if has_depth(T, S, g, j):
         col = 1 if depth_hidden(T, S, g, j) else 2
-    return T.attack_chart[1 if has_all else 0, col, row]
+    return T.attack_chart[1 if has_all else 0, col, row], strength, d, has_all
 
 
 @njit(cache=True)
@@ -161,7 +171,7 @@ def resolve_attack(T, S, g, ask_hero):
     mark_auf(T, S, g, S.att_units[g], -1)
     if j < 0:
         return ATTACK_DONE
-    S.jp_rev[g, j] = True  # step 1
+    reveal_jp(T, S, g, j)  # step 1
     return finish_attack(T, S, g, HERO_ASK if ask_hero else HERO_DEFAULT)
 
 
@@ -179,7 +189,13 @@ def finish_attack(T, S, g, hero_mode):
     for reading in range(4):  # the first reading and up to three after revealing depth (step 3)
         if hero_mode == HERO_ASK and hero_choice_matters(T, S, g, h, j):
             return ATTACK_HERO
-        res = attack_result_as(T, S, g, h, j, mode)
+        res, strength, defense, has_all = attack_reading(T, S, g, h, j, mode)
+        # a unit the result turns face down again (9.1), or an elite one that may withdraw face down
+        # (8.33), keeps its strength from the U.S. (eventlog.py)
+        hidden = ((res & R_UNREVEAL) != 0 and not T.jp_fort[j]) or (T.jp_elite[j] and not T.jp_tank[j]
+                                                                     and not T.opts[OPT_BNR])
+        emit(S, g, ev.ATTACK_HIDDEN if hidden else ev.ATTACK, h, j, strength, defense,
+             ev.WEAPONS_MET if has_all else ev.WEAPONS_LACKING, res)
         if not res & R_REVEAL_DEPTH or reading == 3:
             break
         reveal_depth_marker(T, S, g, j)
@@ -206,7 +222,7 @@ def finish_attack(T, S, g, hero_mode):
     if res & R_DEPTH_ELIM:
         remove_depth(T, S, g, j)
     if res & R_JP_DISRUPT:
-        S.jp_dis[g, j] = True
+        disrupt_jp(T, S, g, j)
     if res & R_ADD_DEPTH:
         p = T.hex_pos[h]
         if not has_depth(T, S, g, j) and not T.jp_tank[j] and S.jp_ca[g, j] < 0 and p >= 0:
@@ -215,6 +231,7 @@ def finish_attack(T, S, g, hero_mode):
             if comm[p]:
                 give_depth(T, S, g, j, False)
     if res & R_UNREVEAL and not T.jp_fort[j]:  # a revealed fortification stays face up (19.1)
+        emit(S, g, ev.FACE_DOWN, j, h)
         S.jp_rev[g, j] = False
         d = S.jp_depth[g, j]
         if d >= 0:
@@ -242,6 +259,7 @@ def attrition(T, S, g, take):
     if not take:
         return
     h = S.target[g]
+    emit(S, g, ev.ATTRITION, h)
     j = jp_at(T, S, g, h)
     if j >= 0:
         remove_depth(T, S, g, j)
@@ -271,6 +289,8 @@ def barrage(T, S, g, u, marker, h):
         strength = T.opts[OPT_MARKER_STRENGTH]
         sym_mask = (1 << DIAMOND) if marker == 1 else ((1 << CIRCLE) | (1 << TRIANGLE))  # 8.52
     c = draw(T, S, g, PILE_TRACK)
+    if c >= 0 and j < 0:
+        emit_barrage(S, g, u, marker, h, strength, c, 0)
     if j < 0 or c < 0:
         return False
     p = T.hex_pos[h]
@@ -287,10 +307,13 @@ def barrage(T, S, g, u, marker, h):
     if T.t_barrage_left[T.terrain[h]]:
         col -= 1
     if col < 0:
+        emit_barrage(S, g, u, marker, h, strength, c, 0)
         return False
     res = T.barrage_table[row, col]
-    if res & B_ART_DESTROYED and p >= 0 and T.pos_art[p]:
+    emit_barrage(S, g, u, marker, h, strength, c, res)
+    if res & B_ART_DESTROYED and p >= 0 and T.pos_art[p] and not S.art_gone[g, p]:
         S.art_gone[g, p] = True
+        emit(S, g, ev.ART_DESTROYED, h)
     if res & B_DEFEAT and not (T.jp_requires[j] & W_CC) and not T.jp_fort[j]:
         # 8.23: a CC unit falls only in close combat; 19.5: a fortification marker stays
         comm = np.empty(T.pos_hex.shape[0], np.bool_)
@@ -300,9 +323,18 @@ def barrage(T, S, g, u, marker, h):
         if res & (B_DEPTH_ELIM | B_DEFEAT):
             remove_depth(T, S, g, j)
         if res & (B_JP_DISRUPT | B_DEFEAT):
-            S.jp_dis[g, j] = True
+            disrupt_jp(T, S, g, j)
     if res & B_FORT and T.opts[OPT_BNR]:
         return reduce_fort(T, S, g, h)  # 19.4, after the results on what the position holds
     return False
+
+
+@njit(cache=True)
+def emit_barrage(S, g, u, marker, h, strength, c, res):
+    """The event log: a barrage by unit u (or marker ``marker``, naval 0 / Dauntless 1) on hex h."""
+    if u >= 0:
+        emit(S, g, ev.BARRAGE, u, h, strength, c, res)
+    else:
+        emit(S, g, ev.MARKER_BARRAGE, ev.NAVAL if marker == 0 else ev.DAUNTLESS, h, strength, c, res)
 
 

@@ -3,14 +3,16 @@
     core = PeleliuCore("sept15")              # assault, bnr
     state = core.init(batch_size=64, seed=0)
     state = core.step(state, actions)          # int[B], each legal in core.legal_mask(state)
+    state, log = core.step_logged(state, actions)   # the same, and what the rules did (eventlog.py)
 
 The only player is the U.S. ("us"); the Japanese are the card system inside the core (SystemPlay
 with no option: always on).  Options: ``decisions`` ("full": every choice the book leaves to the
 player; "major": the minor ones by the defaults of sequence.is_minor), ``variable_letters`` (20.1),
-``alt_armor`` (20.2), and one option that is not a rule: ``advice`` puts the U.S. rule baseline's
-choice at each decision into the observation (observe.py: plane 67, each unit's advice entry, the
-advised special), for a policy that learns where to depart from it.  The rules are numba functions
-of one game run by the shared driver.
+``alt_armor`` (20.2), ``every_decision`` (stop at a decision with one legal action too: a position
+laid out by hand waits there), and one option that is not a rule: ``advice`` puts the U.S. rule
+baseline's choice at each decision into the observation (observe.py: plane 67, each unit's advice
+entry, the advised special), for a policy that learns where to depart from it.  The rules are numba
+functions of one game run by the shared driver.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from wargym import events
 from wargym.core import DECISION_MODES, SystemPlay
 from wargym.kernel import KernelCore
-from wargym.peleliu import actions as act
+from wargym.peleliu import actions as act, eventlog
 from wargym.peleliu.fog import HIDDEN
 from wargym.peleliu.japanese import Q_HEX
 from wargym.peleliu.observe import N_PLANES, N_SCALARS, N_UNIT, UNIT_PLANE, n_global, observe_batch, static_planes
@@ -151,11 +154,26 @@ class PeleliuCore(KernelCore):
         sc = self.scenario
         return {"U": list(sc.us_names), "J": list(sc.jp_names), "C": [f"card {c + 1}" for c in range(len(sc.card_symbol))]}
 
+    # the event log (wargym.events; the kinds and their arguments: eventlog.py)
+    event_kinds = eventlog.KINDS
+    event_purposes = eventlog.PURPOSES
+    event_results = eventlog.RESULTS
+
     def event_unit(self, u: int) -> str:
         return self.scenario.us_names[u]
 
     def event_card(self, c: int) -> str:
         return f"card #{c + 1}"
+
+    def event_value(self, typ: str, value: int) -> str:
+        return eventlog.value_words(self.scenario, typ, value)
+
+    def events_for(self, logged: list[dict[str, Any]], state: State, game: int = 0,
+                   viewer: int | None = None) -> list[dict[str, Any]]:
+        """wargym.events.for_viewer, a card drawn read with the section its draw reads (2.3) where
+        the viewer may identify the card, a close combat told by its end when its cards were
+        shuffled back into the deck in the same step (eventlog.told)."""
+        return eventlog.told(self, events.for_viewer(self, logged, state, game, viewer), viewer)
 
     def result(self, state: State, game: int = 0) -> str:
         return RESULTS[int(state.result[game])]

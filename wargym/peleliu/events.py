@@ -6,17 +6,21 @@ Ties the descriptions leave to "your choice" are settled by the default: the low
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.bnr import attack_orders, hidden_caves, infiltration_ok
 from wargym.peleliu.board import (
-    disrupt_us, draw, draw_reserve, empty_position, has_depth, jp_at, jp_communication, leader, nearest_beach,
-    lose_step, nearest_us, place_jp, remove_depth, step_add_ok, step_loss, us_steps_in_hex,
+    disrupt_jp, disrupt_us, draw, draw_reserve, empty_position, has_depth, jp_at, jp_by_hex, jp_communication, leader,
+    nearest_beach, lose_step, nearest_us, place_jp, rally_jp, remove_depth, reveal_jp, step_add_ok, step_loss,
+    us_steps_in_hex,
 )
 from wargym.peleliu.forces import depth_event, reinforcement, reveal_depth_marker_as
 from wargym.peleliu.japanese import advance, counterattack_setup, group_fire, us_in_field
 from wargym.peleliu.ties import NO_KEY, TIE_CP, TIE_NAVAL, event_tie
 from wargym.peleliu.scenario import (
-    CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT, E_HERO,
+    A_FIRE_ADVANCE, CORAL, E_BLACK_ANGELS, E_COUNTERATTACK, E_CP_FIRE, E_DAUNTLESS, E_DEPTH, E_FORTIFY_CORAL, E_HEAT,
+    E_HERO,
     E_JP_INFILTRATION, E_JP_RALLY, E_LOST, E_MINEFIELD, E_NAVAL, E_NAVAL_HITS, E_OBS_PLANE, E_PATROL_REPORT,
     E_REINFORCE, E_SCATTERED, E_SMOKE, E_SUICIDE, E_TANK_ACTION, E_WAR_DOGS, INF, JUNGLE, E_COMMAND_CHANGE,
     E_FLAMETHROWER, E_HIDDEN_CAVES, E_RUPERTUS_ATTACK,
@@ -33,32 +37,34 @@ PICK_ADJACENT, PICK_CLOSEST, PICK_PATROL = range(3)  # what P_REVEAL_PICK asks (
 @njit(cache=True)
 def do_event(T, S, g, c, t):
     """The event of card c for turn t (0: the BNR event)."""
-    ev = T.card_event[c, t]
+    event = T.card_event[c, t]
     a0 = T.card_param[c, t, 0]
     sym = T.card_symbol[c]
-    if ev == E_DEPTH:
+    if event == E_DEPTH:
         depth_event(T, S, g, max(1, a0))
-    elif ev == E_REINFORCE:
+    elif event == E_REINFORCE:
         reinforcement(T, S, g, max(1, a0))
-    elif ev == E_NAVAL:
+    elif event == E_NAVAL:
         if S.naval[g] < T.opts[OPT_NAVAL_MAX]:
             S.naval[g] += 1  # 8.54: disregarded when all are held
-    elif ev == E_DAUNTLESS:
+            emit(S, g, ev.MARKER, ev.NAVAL, S.naval[g])
+    elif event == E_DAUNTLESS:
         if S.dauntless[g] < T.opts[OPT_DAUNTLESS_MAX]:
             S.dauntless[g] += 1
-    elif ev == E_JP_RALLY:
-        for j in range(S.jp_loc.shape[1]):
+            emit(S, g, ev.MARKER, ev.DAUNTLESS, S.dauntless[g])
+    elif event == E_JP_RALLY:
+        for j in jp_by_hex(S, g):
             if S.jp_loc[g, j] == JP_MAP and S.jp_dis[g, j]:
                 p = T.hex_pos[S.jp_hex[g, j]]
                 col = T.pos_colour[p] if p >= 0 else T.jp_colour[j]
                 for k in range(3):
                     if T.card_param[c, t, k] >= 0 and T.card_param[c, t, k] == col:
-                        S.jp_dis[g, j] = False
-    elif ev == E_TANK_ACTION:
+                        rally_jp(T, S, g, j)
+    elif event == E_TANK_ACTION:
         tank_event(T, S, g, c)
-    elif ev == E_COUNTERATTACK:
+    elif event == E_COUNTERATTACK:
         counterattack_setup(T, S, g)
-    elif ev == E_HERO:
+    elif event == E_HERO:
         if a0 == 1:
             depth_event(T, S, g, 1)
         if S.heroes_placed[g] < T.opts[OPT_HEROES_MAX]:
@@ -70,17 +76,17 @@ def do_event(T, S, g, c, t):
                 if reveal_pickable(T, S, g, h):
                     S.k[g] = PICK_ADJACENT
                     return P_REVEAL_PICK
-    elif ev == E_BLACK_ANGELS or ev == E_SCATTERED:
+    elif event == E_BLACK_ANGELS or event == E_SCATTERED:
         for u in range(S.us_loc.shape[1]):
-            if step_add_ok(T, S, g, u, ev == E_SCATTERED):
-                S.k[g] = 1 if ev == E_SCATTERED else 0
+            if step_add_ok(T, S, g, u, event == E_SCATTERED):
+                S.k[g] = 1 if event == E_SCATTERED else 0
                 return P_STEP_ADD
-    elif ev == E_JP_INFILTRATION:
+    elif event == E_JP_INFILTRATION:
         infiltration_event(T, S, g)
-    elif ev == E_HEAT or ev == E_LOST or ev == E_MINEFIELD:
-        disrupt_event(T, S, g, ev, sym)
-    elif ev == E_WAR_DOGS or ev == E_OBS_PLANE or ev == E_PATROL_REPORT:
-        patrol = ev == E_PATROL_REPORT
+    elif event == E_HEAT or event == E_LOST or event == E_MINEFIELD:
+        disrupt_event(T, S, g, event, sym)
+    elif event == E_WAR_DOGS or event == E_OBS_PLANE or event == E_PATROL_REPORT:
+        patrol = event == E_PATROL_REPORT
         m = np.zeros(T.land.shape[0], np.bool_)
         n = closest_hidden(T, S, g, patrol, m)
         if n == 1:
@@ -88,11 +94,11 @@ def do_event(T, S, g, c, t):
         elif n > 1:  # "you choose one"
             S.k[g] = PICK_PATROL if patrol else PICK_CLOSEST
             return P_REVEAL_PICK
-    elif ev == E_FORTIFY_CORAL:
+    elif event == E_FORTIFY_CORAL:
         fortify(T, S, g)
-    elif ev == E_SUICIDE:
+    elif event == E_SUICIDE:
         suicide(T, S, g)
-    elif ev == E_CP_FIRE:  # "If CPs are equally close to a Japanese unit, you choose" (ties.py)
+    elif event == E_CP_FIRE:  # "If CPs are equally close to a Japanese unit, you choose" (ties.py)
         NU = S.us_loc.shape[1]
         key = np.full(NU, NO_KEY, np.int64)
         best = -1
@@ -107,19 +113,26 @@ def do_event(T, S, g, c, t):
                     best = u
         if best < 0 or not event_tie(T, S, g, key, best, TIE_CP):
             S.cp_fire[g] = best
-    elif ev == E_SMOKE:
+            if best >= 0:
+                emit(S, g, ev.CP_FIRE, best)
+    elif event == E_SMOKE:
         for k in range(3):
             if T.card_param[c, t, k] >= 0:
                 S.smoke[g, T.card_param[c, t, k]] = True
-    elif ev == E_NAVAL_HITS:
+                emit(S, g, ev.SMOKE, T.card_param[c, t, k])
+    elif event == E_NAVAL_HITS:
         naval_hits(T, S, g, c, t)
-    elif ev == E_RUPERTUS_ATTACK:
+    elif event == E_RUPERTUS_ATTACK:
         attack_orders(T, S, g)
-    elif ev == E_COMMAND_CHANGE:
-        S.rupertus[g] = False  # 18.32
-    elif ev == E_FLAMETHROWER:
-        S.flame[g] = True  # disregarded when already held
-    elif ev == E_HIDDEN_CAVES:
+    elif event == E_COMMAND_CHANGE:
+        if S.rupertus[g]:
+            S.rupertus[g] = False  # 18.32
+            emit(S, g, ev.COMMAND_CHANGE)
+    elif event == E_FLAMETHROWER:
+        if not S.flame[g]:
+            S.flame[g] = True  # disregarded when already held
+            emit(S, g, ev.FLAMETHROWER, ev.GAINED)
+    elif event == E_HIDDEN_CAVES:
         hidden_caves(T, S, g)
     return -1
 
@@ -137,6 +150,7 @@ def tank_event(T, S, g, c):
         if p < 0 or T.pos_prov[p]:
             continue
         f = T.pos_group[p]
+        emit(S, g, ev.ACTS, f, A_FIRE_ADVANCE)
         if us_in_field(T, S, g, f, True, False):
             group_fire(T, S, g, f, False, False, False)
         else:
@@ -167,10 +181,11 @@ def infiltration_event(T, S, g):
     j = draw_reserve(T, S, g)
     if j >= 0:
         place_jp(T, S, g, j, T.pos_hex[best], False)
+        emit(S, g, ev.JP_ENTERS, j, T.pos_hex[best], ev.BY_INFILTRATION_EVENT)
 
 
 @njit(cache=True)
-def disrupt_event(T, S, g, ev, sym):
+def disrupt_event(T, S, g, event, sym):
     """Heat exhaustion (the regular infantry unit with the fewest steps), Lost! (an infantry unit in
     jungle, the fewest steps), Minefield (the undisrupted unit with the most steps): then the card's
     symbol, then the farthest from a landing beach hex."""
@@ -180,9 +195,9 @@ def disrupt_event(T, S, g, ev, sym):
             continue
         h = S.us_hex[g, u]
         s = S.us_steps[g, u]
-        if ev == E_LOST and T.terrain[h] != JUNGLE:
+        if event == E_LOST and T.terrain[h] != JUNGLE:
             continue
-        if ev == E_MINEFIELD:
+        if event == E_MINEFIELD:
             if S.us_dis[g, u] != 0:
                 continue
             s = 10 - s
@@ -214,7 +229,7 @@ def reveal_unit(T, S, g, j):
 def reveal_unit_as(T, S, g, j, reinforcement_face_up):
     """Reveal unit j and its depth marker (a Tactical Reinforcement it calls for enters face up
     when ``reinforcement_face_up``: US Patrol Report)."""
-    S.jp_rev[g, j] = True
+    reveal_jp(T, S, g, j)
     d = S.jp_depth[g, j]
     if d >= 0 and not S.dm_rev[g, d]:
         reveal_depth_marker_as(T, S, g, j, reinforcement_face_up)
@@ -280,6 +295,7 @@ def fortify(T, S, g):
             best, bk = p, key
     if best >= 0:
         S.fort[g, best] = True
+        emit(S, g, ev.FORTIFY, T.pos_hex[best])
 
 
 @njit(cache=True)
@@ -306,15 +322,18 @@ def suicide(T, S, g):
             best, bk, bh = j, key, mh
     if best < 0:
         return
-    remove_depth(T, S, g, best)
     u = -1
     for v in range(S.us_loc.shape[1]):
         if S.us_loc[g, v] == US_MAP and S.us_hex[g, v] == bh and not leader(T, v):
             if u < 0 or S.us_steps[g, v] > S.us_steps[g, u]:
                 u = v
+    if u >= 0:
+        emit(S, g, ev.SUICIDE, best, S.jp_hex[g, best], u, bh)
+    remove_depth(T, S, g, best)
     if u < 0:
         return
     c = draw(T, S, g, PILE_TRACK)
+    emit(S, g, ev.CARD_DRAWN, c, ev.FOR_SUICIDE)
     if c >= 0 and T.card_symbol[c] == T.us_symbol[u]:
         step_loss(T, S, g, u)
     if S.us_loc[g, u] == US_MAP:
@@ -329,13 +348,15 @@ def naval_hits(T, S, g, c, t):
     k = draw(T, S, g, PILE_TRACK)
     if k < 0:
         return
+    emit(S, g, ev.CARD_DRAWN, k, ev.FOR_NAVAL_POSITION)
     p = T.card_param[c, t, T.card_symbol[k]]
     if p < 0:
         return
     h = T.pos_hex[p]
+    emit(S, g, ev.NAVAL_HITS, h)
     j = jp_at(T, S, g, h)
     if j >= 0:
-        S.jp_dis[g, j] = True
+        disrupt_jp(T, S, g, j)
         remove_depth(T, S, g, j)
         return
     if us_steps_in_hex(T, S, g, h) == 0:
@@ -343,6 +364,7 @@ def naval_hits(T, S, g, c, t):
     k2 = draw(T, S, g, PILE_TRACK)
     if k2 < 0:
         return
+    emit(S, g, ev.CARD_DRAWN, k2, ev.FOR_NAVAL_STEP)
     NU = S.us_loc.shape[1]
     key = np.full(NU, NO_KEY, np.int64)  # "one US unit ... must lose a step": any of them, the player's choice
     best = -1

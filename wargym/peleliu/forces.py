@@ -3,7 +3,9 @@
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.board import (
     draw_reserve, empty_position, give_depth, jp_communication, nearest_beach, nearest_us, place_jp, unit_at,
 )
@@ -29,6 +31,7 @@ def leave_ca(T, S, g, j):
     ca = S.jp_ca[g, j]
     if ca < 0:
         return
+    emit(S, g, ev.CA_LEAVES, j, S.jp_hex[g, j])
     had_depth = S.dm_rev[g, ca]
     S.dm_loc[g, ca] = DM_OUT
     S.jp_ca[g, j] = -1
@@ -89,6 +92,7 @@ def reinforcement(T, S, g, count):
         if j < 0:
             return
         place_jp(T, S, g, j, T.pos_hex[best], False)
+        emit(S, g, ev.JP_ENTERS, j, T.pos_hex[best], ev.BY_EVENT)
         give_depth(T, S, g, j, False)
 
 
@@ -112,6 +116,7 @@ def tactical_reinforcement(T, S, g, h, revealed):
     if j < 0:
         return
     place_jp(T, S, g, j, T.pos_hex[best], revealed)
+    emit(S, g, ev.JP_ENTERS, j, T.pos_hex[best], ev.BY_TACTICAL)
 
 
 @njit(cache=True)
@@ -128,6 +133,8 @@ def reveal_depth_marker_as(T, S, g, j, face_up):
     d = S.jp_depth[g, j]
     if d < 0:
         return
+    if not S.dm_rev[g, d]:
+        emit(S, g, ev.DEPTH_REVEALED, d, j, S.jp_hex[g, j])
     S.dm_rev[g, d] = True
     if T.dm_tr[d]:
         S.dm_loc[g, d] = DM_OUT

@@ -25,12 +25,14 @@ fires, the lowest unit / hex number is taken (``last_fire``: the fires that end 
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.rng import uniform
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.board import (
     artillery_taken, col_of, disrupt_us, dot, draw, draw_reserve, empty_position, fire_map, fort_at, give_depth,
-    group_units, jp_at, jp_communication, jp_map, leader, nearest_beach, nearest_us, place_jp, remove_depth, row_of,
-    step_loss, us_count, us_steps_in_hex,
+    group_units, jp_at, jp_by_hex, jp_communication, jp_map, leader, nearest_beach, nearest_us, place_jp, rally_jp,
+    remove_depth, reveal_jp, row_of, step_loss, us_count, us_steps_in_hex,
 )
 from wargym.peleliu.closecombat import start_cc
 from wargym.peleliu.forces import fires_on_beach, leave_ca, night, reinforcement
@@ -75,6 +77,7 @@ def start_fire_phase(T, S, g):
     H = T.land.shape[0]
     c = draw(T, S, g, PILE_TRACK)
     S.fire_card[g] = c
+    emit(S, g, ev.FIRE_CARD, c)
     jp_communication(T, S, g, night(T, S, g), S.comm[g])
     for u in range(S.us_loc.shape[1]):
         S.us_fired[g, u] = False
@@ -176,15 +179,16 @@ def finish_fire_phase(T, S, g):
                 j = jp_at(T, S, g, T.pos_hex[p])
                 if j >= 0 and not S.jp_dis[g, j]:
                     n += 1
+        emit(S, g, ev.ARTILLERY, n, T.card_artillery[c])
         if n >= T.card_artillery[c]:
             artillery_hit(T, S, g, T.card_symbol[c], False)
-    for j in range(S.jp_loc.shape[1]):
+    for j in jp_by_hex(S, g):
         if S.jp_loc[g, j] != JP_MAP or not S.jp_dis[g, j]:
             continue
         col = colour_of(T, S, g, j)
         for k in range(3):
             if T.card_colour[c, k] == col:
-                S.jp_dis[g, j] = False
+                rally_jp(T, S, g, j)
 
 
 @njit(cache=True)
@@ -289,6 +293,7 @@ def check_group(T, S, g, f, slot):
 def do_action(T, S, g, f, act, star, armor, occ):
     if act == A_NONE:
         return
+    emit(S, g, ev.ACTS, f, act)
     if act == A_FIRE:
         group_fire(T, S, g, f, False, star, armor)
     elif act == A_MG:
@@ -314,6 +319,7 @@ def do_action(T, S, g, f, act, star, armor, occ):
             j = draw_reserve(T, S, g)
             if j >= 0:
                 place_jp(T, S, g, j, T.pos_hex[p], False)
+                emit(S, g, ev.JP_ENTERS, j, T.pos_hex[p], ev.BY_MUSTER if act == A_MUSTER else ev.BY_REINFORCE)
                 S.jp_acted[g, j] = True
                 give_depth(T, S, g, j, False)  # 12.52: no depth marker left, the unit alone
                 if act == A_REINFORCE and us_in_field(T, S, g, f, False, False):
@@ -334,6 +340,7 @@ def do_action(T, S, g, f, act, star, armor, occ):
                 j = draw_reserve(T, S, g)
                 if j >= 0:
                     place_jp(T, S, g, j, T.pos_hex[p], False)
+                    emit(S, g, ev.JP_ENTERS, j, T.pos_hex[p], ev.BY_INFILTRATE)
                     S.jp_acted[g, j] = True  # 12.10: it does not fire in the phase it is placed
 
 
@@ -499,6 +506,7 @@ def group_fire(T, S, g, f, mg, star, armor):
             if j >= 0 and not S.jp_dis[g, j] and not S.jp_rev[g, j]:
                 unrevealed = 1
     is_night = night(T, S, g)
+    emit(S, g, ev.FIRE, f, limit, ev.COL_UNREVEALED if unrevealed else ev.COL_REVEALED)
     # 14.41: lone garrisons in the field are removed (not counted against the limit); at night only
     # next to the group (16.0: fire into non-adjacent hexes is disregarded)
     for p in range(S.garrison.shape[1]):
@@ -506,9 +514,11 @@ def group_fire(T, S, g, f, mg, star, armor):
         if S.garrison[g, p] and dot(T, S, g, f, x, tank) > 0 and us_steps_in_hex(T, S, g, x) == 0 \
                 and (not is_night or group_distance(T, f, x) <= 1):
             S.garrison[g, p] = False
+            emit(S, g, ev.GARRISON_GONE, x)
     # candidates: (class, -steps, distance, unit) and effect
     key = np.full(NU, NO_KEY, np.int64)
     eff = np.zeros(NU, np.int8)
+    rows = np.zeros(NU, np.int8)   # the fire chart's row each unit is hit on (the event log's dot)
     nearest_dist = np.full(NU, 99, np.int64)
     for u in range(NU):
         if S.us_loc[g, u] != US_MAP:
@@ -533,6 +543,7 @@ def group_fire(T, S, g, f, mg, star, armor):
         if is_night and dist > 1:
             continue  # 16.0: at night fire hits adjacent hexes only
         nearest_dist[u] = dist
+        rows[u] = row
         if leader(T, u):
             if not star or S.us_fired[g, u]:
                 continue
@@ -576,9 +587,12 @@ def group_fire(T, S, g, f, mg, star, armor):
         hits += 1
         S.fire_hit[g, b] = True
         if leader(T, b):
+            emit(S, g, ev.LEADER_HIT, b, f)
             leader_hit(T, S, g, b)
         else:
             e = eff[b]
+            emit(S, g, ev.HIT, b, f, ev.DOT_INTENSE if rows[b] == 1 else (ev.DOT_STEADY if rows[b] == 0 else ev.DOT_MG),
+                 ev.effect_of(e & 2 if no_disrupt else e))
             if e & 2:
                 S.us_fired[g, b] = True
                 step_loss(T, S, g, b)
@@ -590,6 +604,7 @@ def group_fire(T, S, g, f, mg, star, armor):
                 break
             if S.us_loc[g, u] == US_MAP and S.hero[g, u] == HERO and nearest_dist[u] < 99:
                 S.hero[g, u] = INSPIRED  # 10.4: a hero hit is killed, 10.16
+                emit(S, g, ev.HERO_KILLED, u, f)
                 hits += 1
     return hits
 
@@ -654,6 +669,7 @@ def artillery_hit(T, S, g, sym, action):
     if best < 0:
         return False
     if not defer_tie(T, S, g, key, best, 1, np.full(NU, TIE_ARTILLERY, np.int8), False):
+        emit(S, g, ev.ARTILLERY_HIT, best, ev.ART_ACTION if action else ev.ART_VALUE)
         S.us_fired[g, best] = True
         step_loss_any(T, S, g, best)
     return True
@@ -707,6 +723,7 @@ def mortar(T, S, g, f):
             break
         if defer_tie(T, S, g, key, best, limit - done, np.full(NU, 2, np.int8), False):
             return limit  # 12.11 "you choose"
+        emit(S, g, ev.MORTAR_HIT, best, f)
         S.us_fired[g, best] = True
         step_loss(T, S, g, best)
         done += 1
@@ -755,6 +772,7 @@ def redeploy(T, S, g, f, star, armor, allowed):
                 best, bk = q, key
         if best < 0:
             continue
+        emit(S, g, ev.REDEPLOY, j, h, T.pos_hex[best])
         S.jp_hex[g, j] = T.pos_hex[best]
         nf = T.pos_group[best]
         if us_in_field(T, S, g, nf, T.jp_tank[j], False):
@@ -837,6 +855,7 @@ def ambush(T, S, g, f):
         if best >= 0:
             if defer_tie(T, S, g, key, best, 1, np.full(NU, 2 if want == INTENSE else 1, np.int8), False):
                 return  # 12.91 "you choose"
+            emit(S, g, ev.AMBUSH, best, f, ev.EFF_STEP if want == INTENSE else ev.EFF_DISRUPT)
             if want == INTENSE:
                 S.us_fired[g, best] = True
                 step_loss(T, S, g, best)
@@ -938,11 +957,16 @@ def assault_to(T, S, g, j, x, colour, kind):
     closer to the U.S., its garrison removed, a close combat when U.S. units hold it; 13.2 [R]
     OVERRUN, the tank's close combat in the colour of x's position, else its own."""
     if kind == OVERRUN:
+        emit(S, g, ev.OVERRUN, j, S.jp_hex[g, j], x)
         move_into_cc(T, S, g, j, x, CC_OVERRUN, colour)
         start_cc(T, S, g, x, j, CC_OVERRUN, colour_at(T, S, g, j, x))
         return
+    emit(S, g, ev.ASSAULT, j, S.jp_hex[g, j], x,
+         ev.TOWARD_US if kind == TOWARD_US and us_steps_in_hex(T, S, g, x) == 0 else ev.INTO_US)
     if kind == TOWARD_US:
-        S.garrison[g, T.hex_pos[x]] = False
+        if S.garrison[g, T.hex_pos[x]]:
+            S.garrison[g, T.hex_pos[x]] = False
+            emit(S, g, ev.GARRISON_GONE, x)
         if us_steps_in_hex(T, S, g, x) == 0:
             S.jp_hex[g, j] = x
             return
@@ -1049,6 +1073,7 @@ def tank_action(T, S, g, f, act, star, armor, occ, allowed):
     j = tank_of(T, S, g, f, occ)
     if j < 0:
         return
+    emit(S, g, ev.ACTS, f, act)
     tank_f = f
     if act == A_FIRE_ADVANCE:
         if us_in_field(T, S, g, f, True, False):
@@ -1123,8 +1148,10 @@ def advance(T, S, g, j):
         return False
     x = T.pos_hex[best]
     o = jp_at(T, S, g, x)
+    emit(S, g, ev.TANK_ADVANCE, j, h, x)
     if o >= 0:
         S.jp_hex[g, o] = h
+        emit(S, g, ev.TANK_SWAP, o, h)
     S.jp_hex[g, j] = x
     return True
 
@@ -1152,9 +1179,9 @@ def counterattack_event(T, S, g):
             continue
         if fires_on_beach(T, S, g, S.jp_hex[g, j]):
             continue  # 13.4: a unit in such a position is not eligible
-        S.jp_rev[g, j] = True
+        reveal_jp(T, S, g, j)
         remove_depth(T, S, g, j)
-        S.jp_dis[g, j] = False
+        rally_jp(T, S, g, j)
         enter_ca(T, S, g, j)
     # up to four non-tank units within three hexes of a tank, not in artillery positions: the
     # closest to a tank, then farthest from a landing beach, then the player's choice
@@ -1200,13 +1227,14 @@ def counterattack_event(T, S, g):
 def join_ca(T, S, g, j):
     """13.41: a non-tank unit enters counterattack stance: revealed, its depth marker back to the
     pool face down, undisrupted, a counterattack marker on top."""
-    S.jp_rev[g, j] = True
+    reveal_jp(T, S, g, j)
     d = S.jp_depth[g, j]
     if d >= 0:
+        emit(S, g, ev.DEPTH_BACK, d, j, S.jp_hex[g, j])
         S.dm_loc[g, d] = DM_POOL  # returned to the pool face down
         S.dm_rev[g, d] = False
         S.jp_depth[g, j] = -1
-    S.jp_dis[g, j] = False
+    rally_jp(T, S, g, j)
     enter_ca(T, S, g, j)
 
 
@@ -1248,6 +1276,7 @@ def enter_ca(T, S, g, j):
                 S.dm_loc[g, d] = DM_UNIT
                 S.dm_rev[g, d] = True
                 S.jp_ca[g, j] = d
+                emit(S, g, ev.CA_ENTERS, j, S.jp_hex[g, j], d)
                 return
             k -= 1
 
@@ -1283,6 +1312,7 @@ def counterattack(T, S, g, j):
     if best < 0:
         return
     p = T.hex_pos[best]
+    emit(S, g, ev.CA_MOVES, j, h, best)
     if us_steps_in_hex(T, S, g, best) > 0:
         move_into_cc(T, S, g, j, best, CC_CA, 0)
         start_cc(T, S, g, best, j, CC_CA, colour_at(T, S, g, j, best))
@@ -1329,6 +1359,7 @@ def bnr_assault_unit(T, S, g, j, colour):
         if r < 0:
             return
         place_jp(T, S, g, r, h, True)
+        emit(S, g, ev.JP_ENTERS, r, h, ev.BY_FORT_ASSAULT)
         j = r
     tied = np.zeros(T.land.shape[0], np.bool_)
     best = assault_target(T, S, g, T.pos_group[p], h, tied)
@@ -1358,6 +1389,7 @@ def bnr_artillery(T, S, g, f, occ):
         if best < 0 or key[u] < key[best]:
             best = u
     if best >= 0 and not defer_tie(T, S, g, key, best, 1, np.full(NU, 2, np.int8), False):
+        emit(S, g, ev.ARTILLERY_HIT, best, ev.ART_MOUNTAINTOP)
         S.us_fired[g, best] = True
         step_loss(T, S, g, best)
 

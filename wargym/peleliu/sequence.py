@@ -17,15 +17,20 @@
 ``progress`` does the next piece of automatic work; a stage that needs the player sets ``phase``
 and waits for ``apply``.  Decisions with one legal action take themselves; with
 ``decisions="major"`` the minor ones (``is_minor``) are made by the documented defaults.
+
+The event log (eventlog.py): the Phase marker's moves along the Card/Phase track (4.0), a new turn,
+the reshuffle at the end of a turn, and what the player's decisions carry out are reported here; the
+rules functions report their own.
 """
 
 import numpy as np
 
 from wargym.cards import move_card, new_deck, pile_size, reshuffle
+from wargym.events import emit
 from wargym.jit import njit
 from wargym.kernel import bind_driver, first_legal, only_action
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
-from wargym.peleliu import bnr
+from wargym.peleliu import bnr, eventlog as ev
 from wargym.peleliu.board import (
     artillery_taken, clear_jp, draw, shuffled_where, eliminate_us, give_depth, jp_at, stack_count, sync_depth_hexes,
     us_steps_in_hex,
@@ -215,6 +220,7 @@ def progress(T, S, g):
                 m[:] = False
                 n = land_mask(T, S, g, u, m)
                 if n == 0:
+                    emit(S, g, ev.WAITS, u, S.us_hex[g, u])
                     continue  # 5.2: no room, waits in the box
                 S.sel[g] = u
                 if n == 1 and not may_wait(T, S, g, u):
@@ -234,6 +240,7 @@ def progress(T, S, g):
                 if code < 5:
                     S.us_loc[g, u] = US_BOX
                     S.us_hex[g, u] = code
+                    emit(S, g, ev.INTO_BOX, u, code)
                 else:
                     S.phase[g] = P_BOX
                 return True
@@ -244,13 +251,16 @@ def progress(T, S, g):
         S.stage[g] = ST_FIRE_START
         S.k[g] = 0
         if turn == 13:
+            emit(S, g, ev.PHASE, ev.PH_EVENT1)
             if not S.ca_done[g]:
                 counterattack_setup(T, S, g)  # 16.0 II
         elif turn >= 2:
+            emit(S, g, ev.PHASE, ev.PH_EVENT1)
             event_phase(T, S, g, turn)
         return True
     if st == ST_FIRE_START:
         S.stage[g] = ST_FIRE
+        emit(S, g, ev.PHASE, ev.PH_FIRE)
         start_fire_phase(T, S, g)
         return True
     if st == ST_FIRE:
@@ -266,6 +276,7 @@ def progress(T, S, g):
         S.tie_ok[g] = False
         if night(T, S, g) and S.jq_pass[g] == 0:
             S.jq_pass[g] = 1  # 16.0: two Fire Phases in a row
+            emit(S, g, ev.PHASE, ev.PH_FIRE)
             start_fire_phase(T, S, g)
             return True
         S.jq_pass[g] = 0
@@ -275,12 +286,15 @@ def progress(T, S, g):
         S.stage[g] = ST_HQ
         S.sel[g] = SEL_HQ_AHEAD  # the event's decisions use S.k
         if turn >= 5 and turn != 13:
+            emit(S, g, ev.PHASE, ev.PH_EVENT2)
             event_phase(T, S, g, turn)
         return True
     if st == ST_HQ:  # V (14.0), from turn 8: garrisons, then the command ranges, then new CPs
         if S.sel[g] == SEL_HQ_AHEAD:
             S.sel[g] = -1
             S.k[g] = HQ_GARRISONS if turn >= 8 and turn != 13 else HQ_NEW_CPS
+            if turn >= 8 and turn != 13:
+                emit(S, g, ev.PHASE, ev.PH_HQ)
             return True
         if S.k[g] == HQ_GARRISONS:  # V.1 (14.4): one garrison a decision until none or NO
             if garrison_hexes(T, S, g, np.zeros(T.land.shape[0], np.bool_)) > 0:
@@ -303,9 +317,7 @@ def progress(T, S, g):
                     S.sel[g] = u
                     S.phase[g] = P_HQ_CP
                     return True
-        S.stage[g] = ST_ACTIONS
-        start_actions(T, S, g)
-        S.phase[g] = P_ACT_SELECT
+        begin_actions(T, S, g)
         return True
     if st == ST_CC:
         h, j = next_contested(T, S, g, S.k[g])
@@ -336,6 +348,7 @@ def progress(T, S, g):
 
 @njit(cache=True)
 def begin_actions(T, S, g):
+    emit(S, g, ev.PHASE, ev.PH_ACTIONS)
     S.stage[g] = ST_ACTIONS
     start_actions(T, S, g)
     S.phase[g] = P_ACT_SELECT
@@ -359,8 +372,9 @@ def bnr_progress(T, S, g):
             begin_actions(T, S, g)
         return True
     if st == ST_EVENT1:
-        if turn >= bnr.COMMAND_CHANGE_TURN:
+        if turn >= bnr.COMMAND_CHANGE_TURN and S.rupertus[g]:
             S.rupertus[g] = False  # 18.32: the command changes on turn 12 at the latest
+            emit(S, g, ev.COMMAND_CHANGE)
         if bnr.is_night(T, S, g):
             bnr.night_start(T, S, g)  # 18.21 step 1, then the one-hex moves
             begin_actions(T, S, g)
@@ -369,17 +383,20 @@ def bnr_progress(T, S, g):
             begin_actions(T, S, g)
         else:
             S.stage[g] = ST_FIRE_START
+            emit(S, g, ev.PHASE, ev.PH_EVENT1)
             event_phase(T, S, g, 0)
         return True
     if st == ST_EVENT2:
         S.stage[g] = ST_HQ
         S.sel[g] = SEL_HQ_AHEAD  # the event's decisions use S.k
+        emit(S, g, ev.PHASE, ev.PH_EVENT2)
         event_phase(T, S, g, 0)
         return True
     if st == ST_HQ:  # 18.2 IV
         if S.sel[g] == SEL_HQ_AHEAD:
             S.sel[g] = -1
             S.k[g] = 0
+            emit(S, g, ev.PHASE, ev.PH_HQ)
             return True
         if S.k[g] == 0:
             bnr.clear_auf(T, S, g)
@@ -436,6 +453,9 @@ def bnr_progress(T, S, g):
         S.sel[g] = -1
         bnr.end_relief(T, S, g)
         bnr.reorganize(T, S, g)
+        if S.ev_on[0]:
+            box, board = bnr.japanese_left(T, S, g)
+            emit(S, g, ev.JAPANESE_LEFT, box, board)
         if bnr.night_check(T, S, g):
             finish(T, S, g, R_WIN)  # 18.42
             return True
@@ -475,6 +495,7 @@ def event_phase(T, S, g, turn):
     """II / IV: draw an event card and carry out the turn's event; a decision it leaves waits."""
     c = draw(T, S, g, PILE_TRACK)
     if c >= 0:
+        emit(S, g, ev.EVENT_CARD, c, turn)
         ph = do_event(T, S, g, c, turn)
         if ph >= 0:
             S.phase[g] = ph
@@ -484,10 +505,13 @@ def event_phase(T, S, g, turn):
 def end_turn(T, S, g):
     """VII: cards to the discards (all shuffled back when the discards clearly outnumber the deck),
     turn 13's reorganization and loss of contact, the victory checks, the next turn."""
+    emit(S, g, ev.PHASE, ev.PH_END)
     for c in range(S.card_pile.shape[1]):
         if S.card_pile[g, c] == PILE_TRACK:
             move_card(S.card_pile, S.card_pos, g, c, PILE_DISCARD, True)
-    if pile_size(S.card_pile, g, PILE_DISCARD) > pile_size(S.card_pile, g, PILE_DECK):
+    discards = pile_size(S.card_pile, g, PILE_DISCARD)
+    if discards > pile_size(S.card_pile, g, PILE_DECK):
+        emit(S, g, ev.RESHUFFLE, discards)
         reshuffle(S, S.card_pile, S.card_pos, g, PILE_DISCARD, PILE_DECK)
     turn = S.turn[g]
     if turn == 13 and not T.opts[OPT_BNR]:
@@ -502,6 +526,9 @@ def end_turn(T, S, g):
     S.stage[g] = ST_EVENT1 if T.opts[OPT_BNR] else ST_AOP_CHECK  # 18.2: no amphibious phase
     S.sel[g] = -1
     S.k[g] = -1
+    emit(S, g, ev.TURN, turn + 1)
+    if not T.opts[OPT_BNR] and turn + 1 != 13:
+        emit(S, g, ev.PHASE, ev.PH_AOP)  # 16.0: the overnight turn has no amphibious operations
 
 
 @njit(cache=True)
@@ -517,6 +544,7 @@ def reorganize(T, S, g):
             n += 1
     pick = elim[:n].copy()
     shuffle(S, g, pick)
+    emit(S, g, ev.REORGANIZATION, n // 2)
     for i in range(n // 2):
         S.jp_loc[g, pick[i]] = JP_RESERVE
     for j in range(NJ):
@@ -631,15 +659,19 @@ def apply(T, S, g, a):
         u = S.sel[g]
         S.us_loc[g, u] = US_BOX
         S.us_hex[g, u] = k - BOX_0
+        emit(S, g, ev.INTO_BOX, u, k - BOX_0)
     elif ph == P_LAND:
         if k != NO:  # NO: the unit stays in its box for next turn (5.2)
             land(T, S, g, S.sel[g], a)
+        else:
+            emit(S, g, ev.WAITS, S.sel[g], S.us_hex[g, S.sel[g]])
     elif ph == P_DRIFT:
         drift(T, S, g, k - UNIT_0, S.sel[g], S.k[g])
     elif ph == P_ACT_SELECT:
         if k == END:
             end_disruption(T, S, g)
             bnr.clear_orders(T, S, g)  # the Attack Orders markers come off
+            emit(S, g, ev.PHASE, ev.PH_CC)
             S.stage[g] = ST_CC
             S.k[g] = -1
         elif k == NAVAL or k == DAUNTLESS:
@@ -677,6 +709,9 @@ def apply(T, S, g, a):
         if k == YES:
             finish_move(T, S, g, False)
         else:
+            for u in range(S.us_loc.shape[1]):
+                if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
+                    emit(S, g, ev.STAYS, u, S.us_hex[g, u])
             clear_order(T, S, g)
         S.phase[g] = P_ACT_SELECT
     elif ph == P_TARGET:
@@ -729,18 +764,23 @@ def apply(T, S, g, a):
     elif ph == P_CC_WITHDRAW:
         if k == YES:
             S.cc_withdraw[g] = 1
+            emit(S, g, ev.CC_WITHDRAW, S.cc_hex[g])
     elif ph == P_STACK_ELIM:
+        emit(S, g, ev.OVERSTACKED, k - UNIT_0, S.target[g])
         eliminate_us(T, S, g, k - UNIT_0)
     elif ph == P_HQ_CP:
         u = S.sel[g]
         if k == YES:
             S.cp[g, u] = -1 if S.cp[g, u] >= 0 else 0
+            emit(S, g, ev.COMMAND_POST, u, ev.CP_ESTABLISHED if S.cp[g, u] >= 0 else ev.CP_REVERTS)
     elif ph == P_HERO_PLACE:
         S.hero[g, k - UNIT_0] = 1
         S.heroes_placed[g] += 1
+        emit(S, g, ev.HERO, k - UNIT_0)
     elif ph == P_STEP_ADD:
         u = k - UNIT_0
         S.us_steps[g, u] += 1
+        emit(S, g, ev.STEP_GAINED, u, S.us_steps[g, u])
         if T.us_steps0[u] == 4 and S.us_steps[g, u] == 3 and S.loss_box[g] > 0 and not T.opts[OPT_BNR]:
             S.loss_box[g] -= 1  # the full-strength counter comes back (15.1; 18.41 counts only eliminations)
     elif ph == P_REVEAL_PICK:
@@ -757,9 +797,11 @@ def apply(T, S, g, a):
             S.k[g] = HQ_RANGES  # no more garrisons this HQ phase (14.4)
         else:
             S.garrison[g, T.hex_pos[a]] = True
+            emit(S, g, ev.GARRISON, a)
     elif ph == P_CP_RANGE:
         if k == YES:
             S.cp[g, S.sel[g]] += 1  # 14.2
+            emit(S, g, ev.COMMAND_RANGE, S.sel[g], T.command_track[S.cp[g, S.sel[g]]])
     elif ph == P_UNDISRUPT:
         if k != NO:
             bnr.undisrupt(T, S, g, a)

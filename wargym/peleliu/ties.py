@@ -13,7 +13,9 @@ numbers take them at once.
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.board import disrupt_us, lose_step, step_loss
 from wargym.peleliu.scenario import REG_HQ
 from wargym.peleliu.state import OPT_MAJOR, US_BOX, US_MAP, US_TRACK
@@ -45,6 +47,7 @@ def defer_tie(T, S, g, key, b, left, eff, no_disrupt):
     if n <= left:
         return False
     settle_ties(T, S, g)
+    emit(S, g, ev.TIE, left, n)
     for u in range(key.shape[0]):
         if key[u] < NO_KEY and key[u] - u == cls:
             S.tie_units[g, u] = True
@@ -94,6 +97,7 @@ def settle_ties(T, S, g):
 def land_tie_hit(T, S, g, u):
     """One waiting hit on tied unit u, with its effect."""
     e = S.tie_eff[g, u]
+    emit(S, g, ev.TIED_HIT, u)
     if e == TIE_ARTILLERY:
         S.us_fired[g, u] = True
         step_loss_any(T, S, g, u)
@@ -103,6 +107,7 @@ def land_tie_hit(T, S, g, u):
         step_loss(T, S, g, u)
     elif e == TIE_CP:
         S.cp_fire[g] = u
+        emit(S, g, ev.CP_FIRE, u)
     elif e == TIE_NAVAL:
         lose_step(T, S, g, u, False)
     else:
@@ -123,7 +128,9 @@ def leader_hit(T, S, g, u):
     if T.us_type[u] == REG_HQ:
         if S.cp[g, u] >= 0:
             S.cp[g, u] = -1
+            emit(S, g, ev.COMMAND_POST, u, ev.CP_REVERTS)
             return
+        emit(S, g, ev.HQ_AWAY, u, S.turn[g] + 2)
         S.us_loc[g, u] = US_TRACK
         S.us_hex[g, u] = -1
         S.us_track[g, u] = S.turn[g] + 2

@@ -6,13 +6,15 @@ Masks and actions are functions of one game; the action numbers are in actions.p
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.actions import ATTACK, BARRAGE, BOX_0, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0
 from wargym.peleliu.bnr import is_night, mark_auf, night_move_ok, order_open, prep_morning
 from wargym.peleliu.board import (
     across_blocked, command_reach, cp_range, draw, fire_map, fort_at, group_units, is_free, jp_at, jp_map,
-    reveal_forts, set_command, stack_count, step_add_ok, step_loss, us_communication, us_count, us_steps_in_hex,
-    weapons_of,
+    rally_us, reveal_forts, set_command, stack_count, step_add_ok, step_loss, us_communication, us_count,
+    us_steps_in_hex, weapons_of,
 )
 from wargym.peleliu.combat import barrage
 from wargym.peleliu.forces import night
@@ -42,6 +44,7 @@ def landing_check(T, S, g, b):
     c = draw(T, S, g, PILE_TRACK)
     if c < 0:
         return -1
+    emit(S, g, ev.LANDING_CARD, b, c)
     H = T.land.shape[0]
     occ = np.empty(H, np.int16)
     jp_map(T, S, g, occ)
@@ -57,6 +60,7 @@ def landing_check(T, S, g, b):
     for u in range(NU):
         if S.us_loc[g, u] == US_BOX and S.us_hex[g, u] == b and not S.pending[g, u] and T.us_symbol[u] == sym:
             if live:
+                emit(S, g, ev.LANDING_HIT, u, b)
                 loss_in_box(T, S, g, u)
     S.k[g] = c
     if T.card_drift[c] == 0:
@@ -88,6 +92,7 @@ def drift(T, S, g, u, b, c):
     nb = b + d
     if nb < 0 or nb >= 5:
         nb = b - d
+    emit(S, g, ev.DRIFT, u, b, nb)
     S.us_hex[g, u] = nb
     S.pending[g, u] = True  # not checked again in the box it drifts into
 
@@ -141,6 +146,7 @@ def may_wait(T, S, g, u):
 def land(T, S, g, u, h):
     S.us_loc[g, u] = US_MAP
     S.us_hex[g, u] = h
+    emit(S, g, ev.LANDS, u, h)
 
 
 @njit(cache=True)
@@ -1053,6 +1059,10 @@ def execute_move(T, S, g):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
     lost = False
+    if f >= 0:
+        for u in range(NU):
+            if S.att_units[g, u]:
+                emit(S, g, ev.INFILTRATES, u, a, x, f)
     if f >= 0 and not night(T, S, g) and not infiltration_shielded(T, S, g, a, x, f):
         any_check = False
         for u in range(NU):
@@ -1060,6 +1070,7 @@ def execute_move(T, S, g):
                 any_check = True
         if any_check:
             c = draw(T, S, g, PILE_TRACK)
+            emit(S, g, ev.CARD_DRAWN, c, ev.FOR_INFILTRATION)
             if c >= 0 and (T.card_colour[c, 0] == T.grp_colour[f] or T.card_colour[c, 1] == T.grp_colour[f]
                            or T.card_colour[c, 2] == T.grp_colour[f]):
                 for u in range(NU):
@@ -1118,12 +1129,15 @@ def finish_move(T, S, g, cliff):
     x = S.target[g]
     for u in range(S.us_loc.shape[1]):
         if S.att_units[g, u] and S.us_loc[g, u] == US_MAP:
+            emit(S, g, ev.MOVE, u, S.us_hex[g, u], x)
             S.us_hex[g, u] = x
             if cliff:
-                S.us_dis[g, u] = DIS_NEW
+                S.us_dis[g, u] = DIS_NEW  # 7.32
+                emit(S, g, ev.DISRUPTED, u)
     p = T.hex_pos[x]
-    if p >= 0 and T.pos_art[p]:
+    if p >= 0 and T.pos_art[p] and not S.art_gone[g, p]:
         S.art_gone[g, p] = True  # 6.51: moved into, so occupied solely by U.S. units
+        emit(S, g, ev.ART_DESTROYED, x)
     hqs_moved(T, S, g)
     mark_auf(T, S, g, S.att_units[g], -1)
     reveal_forts(T, S, g)
@@ -1158,6 +1172,7 @@ def execute_enter(T, S, g):
         if S.att_units[g, u]:
             S.us_acted[g, u] = True
             S.us_from[g, u] = S.us_hex[g, u]
+            emit(S, g, ev.ENTERS, u, S.us_hex[g, u], x)
             S.us_hex[g, u] = x
     hqs_moved(T, S, g)
     mark_auf(T, S, g, S.att_units[g], -1)
@@ -1192,7 +1207,7 @@ def end_disruption(T, S, g):
     for u in range(S.us_loc.shape[1]):
         if S.us_loc[g, u] == US_MAP and S.us_dis[g, u] != 0 and S.us_dis[g, u] != DIS_NEW \
                 and not S.us_acted[g, u]:
-            S.us_dis[g, u] = 0
+            rally_us(T, S, g, u)
 
 
 @njit(cache=True)

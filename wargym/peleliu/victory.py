@@ -7,11 +7,15 @@ or a decisive defeat, 0 for a draw.
 
 import numpy as np
 
+from wargym.events import emit
 from wargym.jit import njit
+from wargym.peleliu import eventlog as ev
 from wargym.peleliu.board import us_communication
 from wargym.peleliu.scenario import CORAL, INTENSE, REG_HQ
-from wargym.peleliu.bnr import catastrophic, final_result
-from wargym.peleliu.state import OPT_ASSAULT, OPT_BNR, OPT_LAST_TURN, R_DECISIVE, R_LOSS, R_WIN, US_MAP
+from wargym.peleliu.bnr import catastrophic, final_result, japanese_left
+from wargym.peleliu.state import (
+    OPT_ASSAULT, OPT_BNR, OPT_BNR_CATASTROPHIC, OPT_LAST_TURN, R_DECISIVE, R_LOSS, R_WIN, US_MAP,
+)
 
 ZONE_A, ZONE_B = 0, 1
 
@@ -95,6 +99,7 @@ def tallies(T, S, g):
 
 @njit(cache=True)
 def finish(T, S, g, result):
+    emit(S, g, ev.GAME_OVER, result)
     S.result[g] = result
     S.terminated[g] = True
     S.rewards[g, 0] = 1.0 if result == R_WIN else (-1.0 if result == R_LOSS or result == R_DECISIVE else 0.0)
@@ -107,6 +112,7 @@ def catastrophic_now(T, S, g):
     t = S.turn[g]
     if T.opts[OPT_BNR]:
         if not S.terminated[g] and catastrophic(T, S, g):
+            emit(S, g, ev.CATASTROPHIC, S.loss_box[g], T.opts[OPT_BNR_CATASTROPHIC])
             finish(T, S, g, R_LOSS)  # 18.41
             return True
         return False
@@ -114,6 +120,7 @@ def catastrophic_now(T, S, g):
         return False
     level = T.catastrophic[t]
     if level > 0 and S.loss_box[g] >= level:
+        emit(S, g, ev.CATASTROPHIC, S.loss_box[g], level)
         finish(T, S, g, R_DECISIVE if T.opts[OPT_ASSAULT] else R_LOSS)
         return True
     return False
@@ -126,12 +133,16 @@ def end_of_turn_victory(T, S, g):
     t = S.turn[g]
     if T.opts[OPT_BNR]:
         if t >= T.opts[OPT_LAST_TURN]:
+            if S.ev_on[0]:
+                box, board = japanese_left(T, S, g)
+                emit(S, g, ev.JAPANESE_LEFT, box, board)
             finish(T, S, g, final_result(T, S, g))  # 18.42
             return True
         return False
     if T.opts[OPT_ASSAULT]:
         if t == 12:
             beach, zb, a56, coral, ab, cd, total, n_beach, n_b, n_coral = tallies(T, S, g)
+            emit(S, g, ev.SECURED, total, beach, zb, a56)
             if beach >= n_beach and (zb >= n_b or coral >= n_coral):
                 finish(T, S, g, R_WIN)
                 return True
@@ -141,12 +152,14 @@ def end_of_turn_victory(T, S, g):
             return False
         if t >= T.opts[OPT_LAST_TURN]:
             beach, zb, a56, coral, ab, cd, total, n_beach, n_b, n_coral = tallies(T, S, g)
+            emit(S, g, ev.SECURED, total, beach, zb, a56)
             need = n_ab(T) - 2 * cd
             finish(T, S, g, R_WIN if ab >= need else R_LOSS)
             return True
         return False
     if t >= T.opts[OPT_LAST_TURN]:
         beach, zb, a56, coral, ab, cd, total, n_beach, n_b, n_coral = tallies(T, S, g)
+        emit(S, g, ev.SECURED, total, beach, zb, a56)
         goals = (1 if beach >= 10 else 0) + (1 if zb >= 14 else 0) + (1 if a56 >= 2 else 0)
         finish(T, S, g, R_WIN if goals >= 2 else R_LOSS)
         return True

@@ -51,7 +51,9 @@ def _source_roots() -> list[tuple[Path, str]]:
     return roots
 
 
-COMPILED = re.compile(rb"\bnjit\b|structref|@overload")   # what marks a file holding numba code
+# what marks a file holding numba code; a file whose constants the kernels compile in (an event log's
+# kinds) says "njit" in a comment, or an edit of it would leave the old codes in the cached kernels
+COMPILED = re.compile(rb"\bnjit\b|structref|@overload")
 
 
 def source_hash() -> str:

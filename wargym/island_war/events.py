@@ -5,6 +5,9 @@ Nothing is hidden in Island War but the dice to come (2.3), so every side reads 
 
 from wargym.events import EventKind
 
+# The kernels (njit) compile the kinds' codes below in as constants, so this file is hashed with the
+# kernel sources (wargym/_numba_cache.py marks a file by that word): a new or moved kind recompiles them.
+
 KINDS = (
     EventKind("combat", "7.6", (("hex", "hex"), ("differential", "int"), ("line", "crt_line"),
                                 ("column", "crt_column"), ("die", "int"), ("result", "result")),

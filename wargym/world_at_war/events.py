@@ -21,6 +21,9 @@ air support & AA die's result, ``air_save`` the saving throw of a plane (-1: non
 from __future__ import annotations
 
 from wargym.events import EventKind
+
+# The kernels (njit) compile the kinds' codes below in as constants, so this file is hashed with the
+# kernel sources (wargym/_numba_cache.py marks a file by that word): a new or moved kind recompiles them.
 from wargym.world_at_war.scenario import AIR_FACES, DICE, FEATURES, SYMBOLS
 
 SAVE_ARGS = (("for", "purpose"), ("die", "die"), ("symbol", "symbol"), ("result", "result"))

@@ -560,7 +560,7 @@ def test_every_side_of_every_ruleset_has_a_default_config():
     from wargym.agents.train import check_config, default_config, load_config
     from wargym.registry import RULESETS, make_core
 
-    for ruleset in RULESETS:
+    for ruleset in [name for name, record in RULESETS.items() if record.core.startswith("wargym.")]:  # shipped ones
         assert default_config(ruleset, None) == f"{ruleset}_us.yaml"
         for side in make_core(ruleset).players:
             cfg, source = load_config(default_config(ruleset, side))

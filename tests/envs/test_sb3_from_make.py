@@ -1,4 +1,4 @@
-"""A researcher's first hour: sb3-contrib's MaskablePPO trains on every registered ruleset's env
+"""A researcher's first hour: sb3-contrib's MaskablePPO trains on every shipped ruleset's env
 exactly as ``gymnasium.make`` creates it (its ``MultiInputPolicy`` on the flat Dict observation,
 the mask from ``action_masks()`` through gymnasium's wrappers), and never takes a masked action."""
 
@@ -30,7 +30,7 @@ class Watch(gymnasium.Wrapper):
         return out
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+@pytest.mark.parametrize("ruleset", sorted(name for name, r in RULESETS.items() if r.core.startswith("wargym.")))
 def test_maskable_ppo_trains_on_the_env_as_gymnasium_makes_it(ruleset):
     from sb3_contrib import MaskablePPO
 

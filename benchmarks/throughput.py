@@ -85,10 +85,30 @@ class RunResult:
         return self.decisions_in_completed / self.games_completed
 
 
-def run_batch(core, batch: int, seconds: float, seed: int = 0, in_place: bool = False) -> RunResult:
+def rule_policy(core, seed: int = 0):
+    """``policy(state) -> actions`` of the ruleset's rule baselines on every side, each asked for
+    the games where its player decides (what a playout with the rule as base policy costs)."""
+    from wargym.agents import make_agent
+
+    agents = [make_agent("rule", core.name, player, seed=seed + p) for p, player in enumerate(core.players)]
+
+    def policy(state) -> np.ndarray:
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        current = np.asarray(state.current_player)
+        for p, agent in enumerate(agents):
+            mine = current == p
+            if mine.any():
+                actions[mine] = np.asarray(agent.act(core, state, p), dtype=np.int64)[mine]
+        return actions
+
+    return policy
+
+
+def run_batch(core, batch: int, seconds: float, seed: int = 0, in_place: bool = False, policy=None) -> RunResult:
     """Random masked play of ``batch`` games for about ``seconds`` seconds (at least one call);
     ``in_place``: ``step_in_place`` and ``reset_done_in_place`` (envs.vector's path: the state is
-    advanced without copies) instead of ``step`` and ``reset_done``."""
+    advanced without copies) instead of ``step`` and ``reset_done``.  ``policy(state) -> actions``
+    plays instead of the random draw (``rule_policy``: rule against rule)."""
     state = core.init(batch, seed)
     rng = np.random.default_rng(seed)
     episode = np.arange(batch)
@@ -100,7 +120,7 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0, in_place: bool = 
     end = start + seconds
     while True:
         live = ~(state.terminated | state.truncated)
-        actions = random_masked_actions(rng, state.legal_action_mask)
+        actions = random_masked_actions(rng, state.legal_action_mask) if policy is None else policy(state)
         if in_place:
             core.step_in_place(state, actions)
         else:
@@ -166,7 +186,7 @@ def profile_split(core, batch: int, seconds: float, seed: int = 0) -> dict:
         live = ~(state.terminated | state.truncated)
         phase_counts.append(np.bincount(state.phase[live].astype(np.int64), minlength=n_phases))
         t0 = clock()
-        actions = random_masked_actions(rng, state.legal_action_mask)
+        actions = random_masked_actions(rng, state.legal_action_mask) if policy is None else policy(state)
         t1 = clock()
         new = core.step(state, actions)
         t2 = clock()
@@ -331,17 +351,18 @@ def parse_batches(text: str) -> list[int]:
     return batches
 
 
-def measure(core, args) -> dict[int, RunResult]:
-    """decisions/s at each batch size of ``args.batches``, printed as a table."""
+def measure(core, args, policy=None) -> dict[int, RunResult]:
+    """decisions/s and finished games (playouts)/s at each batch size of ``args.batches``, printed
+    as a table; ``policy``: who plays (None: random masked play)."""
     results: dict[int, RunResult] = {}
-    print(f"{'batch':>6} {'decisions/s':>12} {'calls':>8} {'decisions':>10} {'games done':>10} "
+    print(f"{'batch':>6} {'decisions/s':>12} {'games/s':>9} {'calls':>8} {'decisions':>10} {'games done':>10} "
           f"{'decisions/game':>14}", flush=True)
     for b in args.batches:
-        r = run_batch(core, b, args.seconds, args.seed, args.in_place)
+        r = run_batch(core, b, args.seconds, args.seed, args.in_place, policy)
         results[b] = r
         dpg = f"{r.decisions_per_game:.1f}" if r.decisions_per_game is not None else "n/a"
-        print(f"{b:>6} {r.dps:>12,.0f} {r.calls:>8} {r.decisions:>10} {r.games_completed:>10} {dpg:>14}",
-              flush=True)
+        print(f"{b:>6} {r.dps:>12,.0f} {r.games_completed / r.seconds:>9,.1f} {r.calls:>8} {r.decisions:>10} "
+              f"{r.games_completed:>10} {dpg:>14}", flush=True)
     return results
 
 
@@ -358,6 +379,9 @@ def parser() -> argparse.ArgumentParser:
                     help="step_in_place + reset_done_in_place (envs.vector's path) instead of step + reset_done")
     ap.add_argument("--profile", action="store_true", help="time split at the largest batch; cProfile at 64")
     ap.add_argument("--no-reference", action="store_true", help="skip the PettingZoo chess reference")
+    ap.add_argument("--rule", action="store_true",
+                    help="also the rule baselines against each other: decisions/s and games (playouts)/s "
+                         "beside random play, and their ratio at the largest batch")
     ap.add_argument("--busy", type=int, default=0, metavar="N",
                     help="run N other processes in a tight loop while measuring (a busy machine)")
     ap.add_argument("--threads", type=int, default=None,
@@ -387,6 +411,14 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(0.5)
     try:
         results = measure(core, args)
+        rule_results = None
+        if args.rule:
+            policy = rule_policy(core, args.seed)
+            began = time.perf_counter()
+            policy(core.init(args.batches[-1], args.seed))  # compile or load the agents' kernels first
+            print(f"rule against rule (the rule baselines on every side; warm-up "
+                  f"{time.perf_counter() - began:.1f} s):", flush=True)
+            rule_results = measure(core, args, policy)
     finally:
         for p in busy:
             p.kill()
@@ -399,6 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     total_dec = sum(r.decisions_in_completed for r in results.values())
     print(f"games completed (all batches): {total_games}; average decisions per completed game: "
           + (f"{total_dec / total_games:.1f}" if total_games else "n/a (no game finished; raise --seconds)"))
+
+    if rule_results is not None:
+        print(f"rule against rule at batch {hi}: {rule_results[hi].dps:,.0f} decisions/s, "
+              f"{rule_results[hi].games_completed / rule_results[hi].seconds:,.1f} games/s, "
+              f"{rule_results[hi].dps / results[hi].dps:.1%} of random play's decisions/s", flush=True)
 
     reference = {}
     if not args.no_reference:
@@ -448,6 +485,10 @@ def main(argv: list[str] | None = None) -> int:
         "batch": {str(b): r.dps for b, r in results.items()},
         "ratio": ratio, "in_place": bool(args.in_place),
         "reference": reference,
+        "rule": None if rule_results is None else {
+            "batch": {str(b): r.dps for b, r in rule_results.items()},
+            "games_per_s": {str(b): r.games_completed / r.seconds for b, r in rule_results.items()},
+            "share_of_random": {str(b): r.dps / results[b].dps for b, r in rule_results.items() if results[b].dps}},
         "machine": machine,
         "details": {
             "ratio_of": f"{hi}/{lo}",

@@ -29,7 +29,7 @@ def benchmark(name: str, module_name: str | None = None):
 @pytest.mark.parametrize("ruleset", ["island_war"])
 def test_throughput_json(ruleset):
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--ruleset", ruleset, "--seconds", "0.2", "--batches", "1,4", "--json"],
+        [sys.executable, str(SCRIPT), "--ruleset", ruleset, "--seconds", "0.2", "--batches", "1,4", "--json", "--rule"],
         capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -45,6 +45,7 @@ def test_throughput_json(ruleset):
     assert all(isinstance(v, (int, float)) and v >= 0 for v in out["batch"].values())
     assert out["ratio"] is None or isinstance(out["ratio"], (int, float))
     assert "pettingzoo_chess_v6_steps_per_s" in out["reference"]
+    assert set(out["rule"]["batch"]) == {"1", "4"} and set(out["rule"]["share_of_random"]) <= {"1", "4"}
     for key in ("cpu_count", "python", "numpy", "numba"):
         assert key in out["machine"]
 

@@ -16,10 +16,9 @@ def pytest_configure(config):
     if hasattr(config, "workerinput") or not workers:
         return  # a worker, or a run without xdist
     from wargym import warm
-    from wargym.registry import RULESETS
+    from wargym.registry import shipped
 
-    shipped = sorted(name for name, record in RULESETS.items() if record.core.startswith("wargym."))
-    todo = [ruleset for ruleset in shipped if not warm.ready(ruleset)]
+    todo = [ruleset for ruleset in shipped() if not warm.ready(ruleset)]
     if todo:
         jobs = workers if isinstance(workers, int) else os.cpu_count() or 1
         warm.compile_in_parallel(todo, max(1, min(jobs, len(todo))))

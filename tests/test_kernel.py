@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from wargym.kernel import GameChunks, KernelCore
-from wargym.registry import RULESETS, core_class, make_core
+from wargym.registry import core_class, make_core, shipped
 
-COMPILED = sorted(name for name, r in RULESETS.items()
-                  if r.core.startswith("wargym.") and issubclass(core_class(name), KernelCore))
+COMPILED = [name for name in shipped() if issubclass(core_class(name), KernelCore)]
 
 
 def test_chunks_cover_the_batch_and_a_small_batch_stays_on_one_thread():

@@ -38,11 +38,11 @@ from wargym.island_war import state as island_war_state
 from wargym.peleliu import state as peleliu_state
 from wargym.peleliu.scenario import HEAVY, INF
 from wargym.peleliu.state import SEL_HQ_AHEAD, US_ELIM, US_MAP
-from wargym.registry import RULESETS, make_core
+from wargym.registry import make_core, shipped
 from wargym.world_at_war import state as world_at_war_state
 
 SCRIPT = Path(__file__).resolve().parent / "fuzz_records.py"
-SHIPPED = sorted(name for name, r in RULESETS.items() if r.core.startswith("wargym."))
+SHIPPED = shipped()
 
 
 @pytest.mark.parametrize("name", SHIPPED)

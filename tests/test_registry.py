@@ -22,10 +22,10 @@ import pytest
 import wargym.envs  # noqa: F401  (registers the ids)
 from wargym.agents import baselines
 from wargym.core import Core
-from wargym.registry import RULESETS, core_class, make_core
+from wargym.registry import RULESETS, core_class, make_core, shipped
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = sorted(name for name, record in RULESETS.items() if record.core.startswith("wargym."))
+SHIPPED = shipped()
 
 
 def load_script(path: Path):

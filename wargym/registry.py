@@ -73,6 +73,12 @@ def on_register(listener: Callable[[Ruleset], None]) -> None:
         listener(ruleset)
 
 
+def shipped() -> list[str]:
+    """The names of the rulesets wargym ships (its own cores), sorted: not a ruleset a program or a
+    test registered beside them."""
+    return sorted(name for name, record in RULESETS.items() if record.core.startswith("wargym."))
+
+
 def get(ruleset: str) -> Ruleset:
     try:
         return RULESETS[ruleset]

@@ -558,9 +558,9 @@ def test_every_ruleset_trains_from_the_command_line_on_the_smoke_config(ruleset,
 
 def test_every_side_of_every_ruleset_has_a_default_config():
     from wargym.agents.train import check_config, default_config, load_config
-    from wargym.registry import RULESETS, make_core
+    from wargym.registry import make_core, shipped
 
-    for ruleset in [name for name, record in RULESETS.items() if record.core.startswith("wargym.")]:  # shipped ones
+    for ruleset in shipped():
         assert default_config(ruleset, None) == f"{ruleset}_us.yaml"
         for side in make_core(ruleset).players:
             cfg, source = load_config(default_config(ruleset, side))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import wargym.envs  # noqa: F401  (registers the ids)
-from wargym.registry import RULESETS
+from wargym.registry import RULESETS, shipped
 
 pytest.importorskip("sb3_contrib")
 
@@ -30,7 +30,7 @@ class Watch(gymnasium.Wrapper):
         return out
 
 
-@pytest.mark.parametrize("ruleset", sorted(name for name, r in RULESETS.items() if r.core.startswith("wargym.")))
+@pytest.mark.parametrize("ruleset", shipped())
 def test_maskable_ppo_trains_on_the_env_as_gymnasium_makes_it(ruleset):
     from sb3_contrib import MaskablePPO
 

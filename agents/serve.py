@@ -529,13 +529,15 @@ class BotServer:
             raise RequestError(f"'timeout' {_show(timeout)}: seconds to wait, 0..{self.limits.wait_seconds:g}")
         game, began = req["game"], time.monotonic()
 
+        def gone() -> bool:  # dropped (expired, closed) or left by this side meanwhile
+            return self.sessions.get(game) is not session or player in session.left
+
         def ready() -> bool:
             state = session.state
-            gone = self.sessions.get(game) is not session or player in session.left
-            return gone or (state is not None and (self._over(state) or int(self.core.current_player(state)[0]) == player))
+            return gone() or (state is not None and (self._over(state) or int(self.core.current_player(state)[0]) == player))
 
         done = self.moved.wait_for(ready, timeout=timeout)
-        if self.sessions.get(game) is not session or player in session.left:
+        if gone():
             raise RequestError(f"game {_show(game)} was dropped or left while waiting")
         session.touched = self.clock()
         return {**self._side_view(game, session, player), "waited": round(time.monotonic() - began, 3),

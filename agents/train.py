@@ -416,7 +416,8 @@ def train(config: dict | str | Path | None = None, ruleset: str | None = None, s
     ``config``: dict, YAML path or name in configs/train/ (see DEFAULTS for the keys).  ``ruleset``,
     ``scenario``, ``side``, ``opponent``, ``steps``, ``seed``, ``progress_bar`` and ``max_minutes``
     override the config's values when given.  A config that names no side trains the ruleset's
-    default side (``default_side``), and one that names no scenario its default scenario.  ``resume``: continue the run in ``out_dir`` from its newest
+    default side (``default_side``), and one that names no scenario its default scenario.
+    ``resume``: continue the run in ``out_dir`` from its newest
     checkpoint that loads up to ``steps`` env steps in all (the module docstring).
     """
     import gymnasium

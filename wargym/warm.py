@@ -169,18 +169,19 @@ BY_COST = ("attu", "peleliu", "world_at_war", "island_war")
 def compile_in_parallel(rulesets: list[str], jobs: int) -> None:
     """Compile ``rulesets`` in up to ``jobs`` processes at once (``python -m wargym.warm``, each
     reporting its progress on stderr), the costliest first; a failed one raises."""
+    from concurrent.futures import ThreadPoolExecutor
+
     order = sorted(rulesets, key=lambda r: BY_COST.index(r) if r in BY_COST else -1)
-    running: list[tuple[str, subprocess.Popen]] = []
-    while order or running:
-        while order and len(running) < jobs:
-            ruleset = order.pop(0)
-            running.append((ruleset, subprocess.Popen([sys.executable, "-m", "wargym.warm", "--ruleset", ruleset,
-                                                       "--jobs", "1"], env=_child_env())))
-        ruleset, proc = running.pop(0)
-        if proc.wait() != 0:
-            for _, other in running:
-                other.kill()
-            raise RuntimeError(f"compiling the {ruleset} kernels failed (exit {proc.returncode}); see above")
+
+    def compile_one(ruleset: str) -> int:
+        return subprocess.call([sys.executable, "-m", "wargym.warm", "--ruleset", ruleset, "--jobs", "1"],
+                               env=_child_env())
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:  # the next ruleset goes to whichever process ends first
+        codes = list(pool.map(compile_one, order))
+    failed = [f"{ruleset} (exit {code})" for ruleset, code in zip(order, codes) if code != 0]
+    if failed:
+        raise RuntimeError(f"compiling the kernels of {', '.join(failed)} failed; see above")
 
 
 def add_compile_arguments(p: argparse.ArgumentParser) -> None:

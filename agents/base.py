@@ -36,7 +36,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -171,6 +171,19 @@ def reset_agent(agent: Any, seed: int | None) -> None:
     reset = getattr(agent, "reset", None)
     if callable(reset):
         reset(seed)
+
+
+def joint_actions(core: Core, state: BaseState, agents: Sequence[Agent],
+                  games: np.ndarray | None = None) -> np.ndarray:
+    """int64[B]: in each game (of ``games``, bool[B], all by default) the action of ``agents[p]``,
+    p the player who decides there, each agent asked once for the whole batch; 0 elsewhere."""
+    actions = np.zeros(state.batch_size, dtype=np.int64)
+    current = np.asarray(core.current_player(state))
+    for p, agent in enumerate(agents):
+        mine = current == p if games is None else games & (current == p)
+        if mine.any():
+            actions[mine] = np.asarray(agent.act(core, state, p), dtype=np.int64)[mine]
+    return actions
 
 
 # ------------------------------------------------------------------------------ policy settings

@@ -88,20 +88,10 @@ class RunResult:
 def rule_policy(core, seed: int = 0):
     """``policy(state) -> actions`` of the ruleset's rule baselines on every side, each asked for
     the games where its player decides (what a playout with the rule as base policy costs)."""
-    from wargym.agents import make_agent
+    from wargym.agents import joint_actions, make_agent
 
     agents = [make_agent("rule", core.name, player, seed=seed + p) for p, player in enumerate(core.players)]
-
-    def policy(state) -> np.ndarray:
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        current = np.asarray(state.current_player)
-        for p, agent in enumerate(agents):
-            mine = current == p
-            if mine.any():
-                actions[mine] = np.asarray(agent.act(core, state, p), dtype=np.int64)[mine]
-        return actions
-
-    return policy
+    return lambda state: joint_actions(core, state, agents)
 
 
 def run_batch(core, batch: int, seconds: float, seed: int = 0, in_place: bool = False, policy=None) -> RunResult:

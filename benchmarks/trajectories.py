@@ -104,7 +104,7 @@ def make(config: Config):
 def play(config: Config, games: int | None = None, progress: bool = True) -> dict[str, list]:
     """The fingerprints of the first ``games`` games of ``config`` (all of them by default).  The
     batch is always the config's full count, so that every game is the one recorded."""
-    from wargym.agents import baselines, sample_legal
+    from wargym.agents import baselines, joint_actions, sample_legal
 
     core = make(config)
     n = config.games
@@ -134,11 +134,7 @@ def play(config: Config, games: int | None = None, progress: bool = True) -> dic
             actions = sample_legal(rng, mask)
             state_next = core.step(state, actions, active=live)
         else:
-            actions = np.zeros(n, dtype=np.int64)
-            for p in players:
-                mine = live & (current == p)
-                if mine.any():
-                    actions[mine] = np.asarray(agents[p].act(core, state, p), dtype=np.int64)[mine]
+            actions = joint_actions(core, state, agents, live)
             state_next = core.step(state, actions, active=live)
         fold(game_h, row_prints(current[:, None]), games_live)
         fold(game_h, row_prints(np.packbits(mask, axis=1)), games_live)

@@ -180,6 +180,7 @@ class Core(Protocol):
     def to_dict(self, state: BaseState, game: int) -> dict[str, Any]: ...
     def from_dict(self, records: dict | list[dict], *, allow_forced: bool = False) -> BaseState: ...
     def view(self, state: BaseState, viewer: int) -> BaseState: ...
+    def sample_hidden(self, state: BaseState, viewer: int, seed, n: int, game: int = 0) -> BaseState: ...
     def refresh(self, state: BaseState) -> BaseState: ...
     def item_names(self) -> dict[str, list[str]]: ...
     def event_unit(self, u: int) -> str: ...
@@ -604,6 +605,18 @@ class BaseCore(ABC):
         """What player ``viewer`` may know of ``state`` (wargym.hidden.redact): a state of the same
         type with every hidden fact replaced by a stand-in."""
         return hidden_info.redact(self, state, viewer)
+
+    def sample_hidden(self, state: BaseState, viewer: int, seed, n: int, game: int = 0) -> BaseState:
+        """Determinization (wargym.hidden.sample): ``n`` states, one batch, that player ``viewer``
+        cannot tell from game ``game`` of ``state``, made from its view alone; hidden facts dealt
+        uniformly among those consistent with what it has seen, and fresh dice.  ``seed``: an int
+        or a numpy Generator."""
+        return hidden_info.sample(self, state, viewer, seed, n, game)
+
+    def _complete_sample(self, state: BaseState, viewer: int, rng: np.random.Generator) -> BaseState:
+        """What a ruleset's view leaves to fill in beyond ``hidden.sample``'s dealing (a hook: by
+        default nothing)."""
+        return state
 
     # -- rendering ----------------------------------------------------------------------------------
     def render(self, state: BaseState, game: int = 0, mode: str = "ansi", viewer: int | None = None):

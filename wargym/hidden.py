@@ -38,6 +38,18 @@ Derived:
     mask, ``render`` (text and image), the env's info and the session payloads are the same for
     both: hidden information is checked everywhere a client receives anything, not only in what
     is drawn.
+
+``sample(core, state, viewer, seed, n, game)`` (``core.sample_hidden``)
+    Determinization: ``n`` states that ``viewer`` cannot tell from game ``game`` of ``state``,
+    made from its view alone (``redact``), so that they cannot depend on a fact it may not see:
+    the anonymous items of each declaration dealt back to their places by a uniform random
+    permutation (a reshuffled deck, a hand redrawn from the cards unaccounted for, the face-down
+    counters of one back among themselves), each ``pool`` Secret dealt from what its visible
+    elements left, any other Secret drawn from its values, and fresh dice (a new random key,
+    counter 0, no forced values).  Which elements and items are hidden (``when``, ``who``) is
+    itself public, so it is read from ``state``.  A ruleset whose view leaves more to fill in
+    than this (Attu's look-alike counters off the map) completes the samples in
+    ``core._complete_sample``.
 """
 
 from __future__ import annotations
@@ -61,6 +73,7 @@ class Secret:
     hidden_from: tuple[str, ...] | str = EVERYONE
     when: When | None = None
     values: Callable[[Any], np.ndarray] | None = None
+    pool: Callable[[Any], np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
@@ -238,3 +251,77 @@ def _swap_seen_as(decl: Anonymous, out: dict[str, np.ndarray], g: int, items: np
         real[members] = real[members[rng.permutation(len(members))]]
     for k, name in enumerate(names):
         out[name][g, items] = real[:, k]
+
+
+# --------------------------------------------------------------------------------- determinization
+def sample(core, state, viewer: int, seed, n: int, game: int = 0):
+    """``n`` states ``viewer`` cannot tell from game ``game`` of ``state`` (module docstring), as
+    one batch; ``seed``: an int or a numpy Generator."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if not 0 <= game < state.batch_size:
+        raise ValueError(f"game must be 0..{state.batch_size - 1}, got {game}")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    real = state.take([game])
+    view = redact(core, real, viewer)
+    out = {f.name: np.repeat(getattr(view, f.name), n, axis=0) for f in dataclasses.fields(view)}
+    for decl in declarations(core, viewer):
+        if isinstance(decl, Secret):
+            if decl.field in DICE or decl.field == "legal_action_mask":
+                continue  # fresh dice below; the mask is worked out again
+            hidden = _hidden_elements(decl, core, real, viewer)[0]
+            if not hidden.any():
+                continue
+            if decl.pool is not None:
+                _deal(out[decl.field], hidden, getattr(real, decl.field)[0], decl, core, rng)
+            else:
+                column = out[decl.field]
+                column[:, hidden] = _random_values(decl, core, column[:, hidden], rng)
+            continue
+        items = np.flatnonzero(np.asarray(decl.who(core, real, viewer), dtype=bool)[0])
+        if len(items) >= 2:
+            _shuffle_items(out, item_fields(core, decl.axis), decl.refs, items, rng)
+    keys = np.zeros_like(out["rng_key"])
+    keys[:, 0] = rng.integers(1, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=n, dtype=np.uint64)
+    out["rng_key"] = keys  # SplitMix64 dice (second word 0) from a key drawn here, never the game's
+    sampled = core._complete_sample(dataclasses.replace(view, **out), viewer, rng)
+    return core.refresh(sampled)
+
+
+def _deal(column: np.ndarray, hidden: np.ndarray, real: np.ndarray, decl: Secret, core,
+          rng: np.random.Generator) -> None:
+    """Deal the ``hidden`` elements of every row of ``column`` without replacement from the pool
+    less the values its visible elements hold (those that come from the pool)."""
+    left = list(np.asarray(decl.pool(core)).tolist())
+    for value in real[~hidden].tolist():
+        if value in left:
+            left.remove(value)
+    k = int(hidden.sum())
+    if len(left) < k:
+        raise ValueError(f"{core.name}: {decl.field} hides {k} elements but its pool has {len(left)} values left")
+    left = np.asarray(left, dtype=column.dtype)
+    order = np.argsort(rng.random((column.shape[0], len(left))), axis=1)[:, :k]
+    column[:, hidden] = left[order]
+
+
+def _shuffle_items(out: dict[str, np.ndarray], fields: list[str], refs: tuple[str, ...], items: np.ndarray,
+                   rng: np.random.Generator) -> None:
+    """Every row: item ``items[j]`` becomes the item that stood at ``items[perm[j]]`` (a uniform
+    random permutation per row), all its fields with it, and the item numbers held in ``refs``
+    follow."""
+    n = next(iter(out.values())).shape[0]
+    rows = np.arange(n)[:, None]
+    moved = items[np.argsort(rng.random((n, len(items))), axis=1)]
+    for name in fields:
+        out[name][:, items] = out[name][rows, moved]
+    if not refs:
+        return
+    size = out[fields[0]].shape[1]
+    relabel = np.tile(np.arange(size), (n, 1))
+    relabel[rows, moved] = items[None, :]
+    for name in refs:
+        column = out[name]
+        flat = column.reshape(n, -1)
+        valid = (flat >= 0) & (flat < size)
+        flat[valid] = np.take_along_axis(relabel, np.where(valid, flat, 0).astype(np.int64), axis=1)[valid]
+        out[name] = flat.reshape(column.shape)

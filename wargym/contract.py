@@ -23,6 +23,12 @@ env case its record names; a ruleset of one's own passes them by registering.  E
                                           one that differs only in what the viewer may not see, the
                                           dice kept: where the viewer's views after agree, so must
                                           the events it reads
+    samples_look_real(core, seed)         determinization (``core.sample_hidden``) in mid-game
+                                          positions for every viewer: each sample looks the same to
+                                          the viewer as the position (its view; in some positions
+                                          everything the leak test compares), has dice of its own
+                                          (never the game's key) and keeps the invariants; where
+                                          the viewer decides, it plays on legally (see the check)
     fuzz(core, decisions, seed)           random masked play; after every decision every game
                                           through to_dict -> JSON -> from_dict, which refuses a
                                           game that breaks ``invariants`` (every field in its
@@ -330,6 +336,52 @@ def events_stay_hidden(core, seed: int = 0, states: int = 60, rng: np.random.Gen
                     f"{core.phase_names[int(state.phase[0])]!r}, action {core.describe_action(action, state, 0)!r}")
             compared += 1
     return compared
+
+
+def samples_look_real(core, seed: int = 0, states: int = 200, per_state: int = 5, payloads: int = 10,
+                      steps: int = 3, rng: np.random.Generator | None = None) -> int:
+    """Determinization (module docstring): ``per_state`` samples of each of ``states`` mid-game
+    positions for every viewer; all the viewer receives compared in the first ``payloads``
+    positions.  Where another player decides, the prompt it answers may rest on what the viewer
+    cannot see (World at War: asked whether to play a card of its hand), so a sample may deal that
+    player a position its prompt does not fit: there the samples' fields are checked (ranges and
+    the ruleset's ``check_state``) but not its options nor play.  Returns how many samples were
+    checked."""
+    rng = rng or np.random.default_rng(seed)
+    checked = 0
+    positions = mid_game_states(core, seed, states, rng=rng)
+    for viewer in range(len(core.players)):
+        for i, state in enumerate(positions):
+            samples = core.sample_hidden(state, viewer, rng, per_state)
+            where = f"{core.name}: samples of position {i} for {core.players[viewer]}"
+            if samples.batch_size != per_state:
+                raise ContractError(f"{where}: {samples.batch_size} samples, asked for {per_state}")
+            decides = int(state.current_player[0]) == viewer
+            bad = (invariants(core, samples) if decides else
+                   schema.check(core.state_class, samples.arrays(), core.dims) + core.check_state(samples))
+            if bad:
+                raise ContractError(f"{where} break the invariants: {bad[:3]}")
+            if (samples.rng_key == state.rng_key[0]).all(axis=1).any():
+                raise ContractError(f"{where}: a sample kept the game's dice key")
+            want = core.to_dict(core.view(state, viewer), 0)
+            for k in range(per_state):
+                one = samples.take([k])
+                got = core.to_dict(core.view(one, viewer), 0)
+                if not _same(want, got):
+                    raise ContractError(f"{where}: sample {k}'s view differs ({_diff(want, got)})")
+                if i < payloads and k == 0:
+                    a, b = viewer_payloads(core, state, viewer, False), viewer_payloads(core, one, viewer, False)
+                    for name in a:
+                        if not _same(a[name], b.get(name)):
+                            raise ContractError(f"{where}: sample {k} sends the viewer another {name} "
+                                                f"({_diff(a[name], b.get(name))})")
+            if decides:
+                after = play(core, samples, steps)
+                bad = invariants(core, after, samples)
+                if bad:
+                    raise ContractError(f"{where} break the invariants after {steps} random decisions: {bad[:3]}")
+            checked += per_state
+    return checked
 
 
 def _applies_here(core, state, viewer: int, decl) -> bool:

@@ -82,6 +82,9 @@ class TestCore:
     def test_events_stay_hidden(self, name, kwargs):
         contract.events_stay_hidden(make(name, kwargs), seed=12, states=40)
 
+    def test_determinized_samples_look_real_keep_the_invariants_and_play_on(self, name, kwargs):
+        assert contract.samples_look_real(make(name, kwargs), seed=13, states=200, per_state=5) >= 1_000
+
     def test_fuzz_keeps_the_invariants(self, name, kwargs):
         taken, _ = contract.fuzz(make(name, kwargs), decisions=4_000, seed=10, batch=8)
         assert taken >= 4_000

@@ -58,5 +58,6 @@ HIDDEN = (
                 public=("jp_loc", "jp_hex", "jp_rev", "jp_dis", "jp_depth", "jp_ca", "jp_from", "jp_acted",
                         "jp_attacked", "jp_barraged", "jp_rot"),
                 refs=("cc_jp",)) for kind in range(len(JP_TYPES))),
-    Secret("letter_order", ("us",), when=_letters, values=lambda core: np.arange(1, 6, dtype=np.int8)),
+    Secret("letter_order", ("us",), when=_letters, values=lambda core: np.arange(1, 6, dtype=np.int8),
+           pool=lambda core: np.arange(1, 6, dtype=np.int8)),
 )

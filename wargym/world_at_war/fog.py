@@ -27,12 +27,14 @@ def _unseen_cards(side: int):
     return who
 
 
-def _unseen_air(field: str, side: int):
-    """Air cards side ``side`` may not identify: both decks (piles 0 and 2) and the other side's
-    pool or hand (pile 2 * other + 1)."""
+def _unseen_air(field: str, side: int, owner: int):
+    """Air cards of side ``owner`` that side ``side`` may not identify: the owner's deck (pile
+    2 * owner) and, the other side's, its pool or hand (pile 2 * owner + 1).  A side's cards are
+    its own, so each side's are anonymous among themselves (a determinization deals them back
+    within the side)."""
     def who(core, state, viewer: int) -> np.ndarray:
         pile = getattr(state, field)
-        return (pile == 0) | (pile == 2) | (pile == 2 * (1 - side) + 1)
+        return (pile == 2 * owner) | ((pile == 2 * owner + 1) if owner != side else False)
     return who
 
 
@@ -42,6 +44,7 @@ def hidden_for(players: tuple[str, str]) -> tuple[Anonymous, ...]:
     out = []
     for s in range(2):
         out.append(Anonymous("C", (players[s],), _unseen_cards(s), public=("card_pile", "card_pos"), refs=("card",)))
-        out.append(Anonymous("AF", (players[s],), _unseen_air("af_pile", s), public=("af_pile", "af_pos")))
-        out.append(Anonymous("AS", (players[s],), _unseen_air("as_pile", s), public=("as_pile", "as_pos")))
+        for owner in range(2):
+            out.append(Anonymous("AF", (players[s],), _unseen_air("af_pile", s, owner), public=("af_pile", "af_pos")))
+            out.append(Anonymous("AS", (players[s],), _unseen_air("as_pile", s, owner), public=("as_pile", "as_pos")))
     return tuple(out)

@@ -16,6 +16,7 @@ Agent specs (``make_agent``; the same everywhere: eval, tournament, serve, play,
     "sb3:<path>"         a saved MaskablePPO policy (SB3Agent; needs the [train] extra)
     "onnx:<path>"        an exported ONNX policy (OnnxAgent: numpy + onnxruntime, no torch)
     "py:<module>:<Name>" your own agent, imported from a module (``load_py_agent``; docs/agents.md)
+    "plan[:k=v,...]"     the planner: determinized playouts of a base policy (wargym.agents.planner)
     an Agent object      used as is
     a callable           (core, state, player) -> int64[B], wrapped as an Agent
 
@@ -521,8 +522,15 @@ def make_agent(spec: str | Agent | Policy, ruleset: str, side: str, seed: int | 
         return OnnxAgent(arg)
     if kind == "py":
         return load_py_agent(spec, ruleset, side, seed)
+    if kind == "plan":
+        from wargym.agents.planner import PlannerAgent, parse_spec
+
+        try:
+            return PlannerAgent(ruleset, side, seed=seed, **parse_spec(arg))
+        except ValueError as err:
+            raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
     raise AgentSpecError(f"unknown agent spec {spec!r}; use 'random', 'rule', 'rule:<name>', 'sb3:<path>', "
-                         "'onnx:<path>', 'py:<module>:<Name>', an Agent or a callable")
+                         "'onnx:<path>', 'py:<module>:<Name>', 'plan[:key=value,...]', an Agent or a callable")
 
 
 def settings_mismatch(settings: Mapping[str, Any] | None, core: Core, player: int, where: str,

@@ -1,0 +1,234 @@
+"""A planner that thinks with the engine: determinized, batched playouts of a base policy.
+
+At a decision of its side the planner scores the legal actions by playing the game on from each,
+many times, in one batched call of the core, and takes the action with the best mean outcome::
+
+    candidates   every legal action, or (more than ``top``) the base policy's choices in
+                 determinized copies of the position, most frequent first, then actions drawn
+                 at random, ``top`` in all
+    samples      ``core.sample_hidden(state, player, rng, n, game)``: positions the player cannot
+                 tell from the real one, made from its view alone, with dice of their own
+    playout      a candidate played in a sample, then the base policy for every side (the
+                 ruleset's rule by default; Peleliu's Japanese are the rules' cards) for at most
+                 ``horizon`` decisions
+    outcome      the player's reward where the game ended; elsewhere the change of its standing
+                 (``core.score``: its own less the others' mean) since the sample's start.  An
+                 ended game outranks any standing: its reward counts ``WIN`` times
+    choice       successive halving (Karnin et al. 2013): the budget split over ceil(log2(top))
+                 rounds, every candidate left played in the same fresh samples in a round (common
+                 random numbers: the candidates differ by their action, not by their luck), the
+                 worse half dropped after each; the best mean over all its playouts wins
+
+Why successive halving: the budget is small (hundreds of playouts) and the candidates few, and
+it spends the playouts where the candidates are close without any constant to tune (UCB's
+exploration constant needs a scale of outcomes the horizon's standing does not have), and each
+round is one batched call; an information-set MCTS would spend a tree's worth of small calls
+where one large call is what the vectorized core does fast.
+
+The planner reads the real state only where the player may: the legal mask of its own decision,
+the decision's phase, who decides; everything else comes from the samples (``sample_hidden`` is
+built from the player's view), so two positions that differ only in what its side may not see give
+the same choice for the same seed (tests/agents/test_planner.py).
+
+The spec (``make_agent``)::
+
+    plan                                 the defaults below
+    plan:budget=512,horizon=80,top=6     playouts per decision, decisions per playout, candidates
+    plan:base=rule:aggressive            the base policy for both sides (any agent spec without ",")
+    plan:phases=battle: piece|move: destination
+                                         plan only in these decision phases (core.phase_names);
+                                         the base decides the others
+    plan:seconds=0.5                     stop halving when a decision has taken this long
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from wargym.agents.base import joint_actions, make_agent, reset_agent
+from wargym.core import BaseState, stack_states
+
+#: an ended game's reward counts this many times a standing's change: any win outranks any standing
+WIN = 1_000.0
+
+DEFAULTS = {"budget": 256, "horizon": 60, "top": 8, "base": "rule", "phases": (), "seconds": None}
+
+
+class PlannerAgent:
+    """Determinized playouts of a base policy (module docstring) for ``side`` of ``ruleset``."""
+
+    def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int = 60,
+                 top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
+                 seed: int | None = None):
+        if budget < 2 or horizon < 0 or top < 1:
+            raise ValueError(f"planner: budget >= 2, horizon >= 0 and top >= 1, got {budget}, {horizon}, {top}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"planner: seconds must be > 0, got {seconds}")
+        self.ruleset, self.side = ruleset, side
+        self.base_spec, self.budget, self.horizon, self.top = base, int(budget), int(horizon), int(top)
+        self.phases, self.seconds = tuple(phases), seconds
+        self.rng = np.random.default_rng(seed)
+        self._bases: dict[tuple[str, ...], list[Any]] = {}
+        #: what the planner did: decisions planned, playouts and decisions stepped, seconds
+        self.stats = {"planned": 0, "playouts": 0, "steps": 0, "seconds": 0.0}
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        for agents in self._bases.values():
+            for k, agent in enumerate(agents):
+                reset_agent(agent, None if seed is None else seed + 1 + k)
+
+    def __repr__(self) -> str:
+        phases = f", phases={list(self.phases)}" if self.phases else ""
+        seconds = f", seconds={self.seconds}" if self.seconds else ""
+        return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={self.horizon}, "
+                f"top={self.top}{phases}{seconds})")
+
+    # ------------------------------------------------------------------------------------ acting
+    def bases(self, core) -> list[Any]:
+        """The base policy of every player of ``core`` (one agent each, made once)."""
+        players = tuple(core.players)
+        if players not in self._bases:
+            self._bases[players] = [make_agent(self.base_spec, self.ruleset, p) for p in players]
+        return self._bases[players]
+
+    def planned_games(self, core, state: BaseState, player: int) -> np.ndarray:
+        """The games where ``player`` decides now, in a planned phase, among two or more actions."""
+        names = tuple(core.phase_names)
+        missing = [p for p in self.phases if p not in names]
+        if missing:
+            raise ValueError(f"planner: {core.name} has no phases {missing}; its phases: {list(names)}")
+        mine = (np.asarray(core.current_player(state)) == player) & ~np.asarray(state.terminated | state.truncated)
+        mine &= np.asarray(core.legal_mask(state)).sum(axis=1) > 1
+        if self.phases:
+            mine &= np.isin(np.asarray(state.phase), [names.index(p) for p in self.phases])
+        return np.flatnonzero(mine)
+
+    def act(self, core, state: BaseState, player: int) -> np.ndarray:
+        games = self.planned_games(core, state, player)
+        actions = np.asarray(self.bases(core)[player].act(core, state, player), dtype=np.int64).copy()
+        if games.size:
+            start = time.perf_counter()
+            actions[games] = self.plan(core, state, player, games)
+            self.stats["planned"] += int(games.size)
+            self.stats["seconds"] += time.perf_counter() - start
+        return actions
+
+    # ---------------------------------------------------------------------------------- planning
+    def plan(self, core, state: BaseState, player: int, games: np.ndarray) -> np.ndarray:
+        """The chosen action of each game of ``games`` (all decided by ``player``), planned together:
+        every round of every game's halving is one batched playout."""
+        start = time.perf_counter()
+        masks = np.asarray(core.legal_mask(state))
+        alive = [self.candidates(core, state, player, int(g), masks[g]) for g in games]
+        total = [np.zeros(len(c)) for c in alive]
+        count = [np.zeros(len(c)) for c in alive]
+        ranks = [{int(a): k for k, a in enumerate(c)} for c in alive]
+        rounds = max(1, math.ceil(math.log2(max(len(c) for c in alive))))
+        per_round = max(1, self.budget // rounds)
+        for r in range(rounds):
+            if r and self.seconds is not None and time.perf_counter() - start > self.seconds:
+                break
+            jobs = [(i, c, max(1, per_round // len(c))) for i, c in enumerate(alive) if len(c) > 1]
+            if not jobs:
+                break
+            values = self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])
+            for (i, c, n), v in zip(jobs, values):
+                for k, a in enumerate(c.tolist()):
+                    total[i][ranks[i][a]] += v[k].sum()
+                    count[i][ranks[i][a]] += n
+                means = np.array([total[i][ranks[i][a]] / count[i][ranks[i][a]] for a in c.tolist()])
+                keep = max(1, (len(c) + 1) // 2)
+                alive[i] = c[np.argsort(-means, kind="stable")[:keep]]  # ties: the earlier candidate
+        out = np.empty(len(games), dtype=np.int64)
+        for i, c in enumerate(alive):
+            means = np.array([total[i][ranks[i][a]] / max(count[i][ranks[i][a]], 1) for a in c.tolist()])
+            out[i] = c[int(np.argmax(means))]
+        return out
+
+    def candidates(self, core, state: BaseState, player: int, game: int, mask: np.ndarray) -> np.ndarray:
+        """The actions to score in ``game`` (module docstring), the base policy's favourites first."""
+        legal = np.flatnonzero(mask)
+        probe = core.sample_hidden(state, player, self.rng, min(2 * self.top, 32), game=game)
+        preferred = np.asarray(self.bases(core)[player].act(core, probe, player), dtype=np.int64)
+        values, counts = np.unique(preferred[mask[preferred]], return_counts=True)
+        ordered = values[np.argsort(-counts, kind="stable")].tolist()
+        if len(legal) <= self.top:
+            return np.array(ordered + [a for a in legal.tolist() if a not in ordered], dtype=np.int64)
+        rest = np.setdiff1d(legal, ordered)
+        extra = self.rng.choice(rest, size=min(len(rest), max(0, self.top - len(ordered))), replace=False)
+        return np.array((ordered + extra.tolist())[:self.top], dtype=np.int64)
+
+    def playouts(self, core, state: BaseState, player: int, jobs: list[tuple[int, np.ndarray, int]]
+                 ) -> list[np.ndarray]:
+        """For each job (game, candidates, n): float[len(candidates), n], the outcome of every
+        candidate in the same n fresh samples of the game."""
+        parts, firsts = [], []
+        for game, cands, n in jobs:
+            samples = core.sample_hidden(state, player, self.rng, n, game=game)
+            parts.append(stack_states([samples] * len(cands)))
+            firsts.append(np.repeat(cands, n))
+        batch = stack_states(parts) if len(parts) > 1 else parts[0]
+        before = self.standing(core, batch, player)
+        batch = core.step(batch, np.concatenate(firsts))
+        bases, steps = self.bases(core), batch.batch_size
+        for _ in range(self.horizon):
+            live = ~np.asarray(batch.terminated | batch.truncated)
+            if not live.any():
+                break
+            batch = core.step(batch, joint_actions(core, batch, bases, live), active=live)
+            steps += int(live.sum())
+        value = np.where(np.asarray(batch.terminated), WIN * np.asarray(batch.rewards)[:, player],
+                         self.standing(core, batch, player) - before)
+        self.stats["playouts"] += batch.batch_size
+        self.stats["steps"] += steps
+        out, at = [], 0
+        for _, cands, n in jobs:
+            out.append(value[at:at + len(cands) * n].reshape(len(cands), n))
+            at += len(cands) * n
+        return out
+
+    @staticmethod
+    def standing(core, state: BaseState, player: int) -> np.ndarray:
+        """float[B]: ``player``'s standing by the rules' measure less the other players' mean (0
+        for a ruleset without one)."""
+        score = core.score(state)
+        if score is None:
+            return np.zeros(state.batch_size)
+        score = np.asarray(score, dtype=np.float64)
+        if score.shape[1] == 1:
+            return score[:, 0]
+        others = (score.sum(axis=1) - score[:, player]) / (score.shape[1] - 1)
+        return score[:, player] - others
+
+
+def parse_spec(arg: str) -> dict[str, Any]:
+    """The options of a ``plan:...`` spec (module docstring) as keyword arguments."""
+    out: dict[str, Any] = {}
+    if not arg:
+        return out
+    for part in arg.split(","):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or key not in DEFAULTS:
+            raise ValueError(f"plan spec option {part!r}: use key=value with keys {sorted(DEFAULTS)}")
+        if key in ("budget", "horizon", "top"):
+            try:
+                out[key] = int(value)
+            except ValueError:
+                raise ValueError(f"plan spec option {key}={value!r}: not a whole number") from None
+        elif key == "seconds":
+            try:
+                out[key] = float(value)
+            except ValueError:
+                raise ValueError(f"plan spec option seconds={value!r}: not a number") from None
+        elif key == "phases":
+            out[key] = tuple(p.strip() for p in value.split("|") if p.strip())
+        else:
+            out[key] = value.strip()
+    return out

@@ -1,0 +1,124 @@
+"""The planner against its own base, side by side: does thinking with the engine beat the rule?
+
+    python benchmarks/planner_vs_rule.py [--rows ROW,...] [--games 300] [--seed 50000] [--batch 100]
+                                         [--spec plan:...] [--json]
+
+A row is ``ruleset:scenario:side[:opponent]`` (``ROWS`` lists issue 50's table with the planner
+settings of each).  For every row the same games (seeds ``seed .. seed + games - 1``, unseen by
+anything tuned here) are played twice: the side's rule against the other side's rule (Peleliu:
+the cards), and the planner (its side's rule as base) against the same rule.  Game i of one run
+is paired with game i of the other.  Printed per row: both win rates with Wilson 95 % intervals,
+mean reward, the discordant pairs (planner won where the rule did not, and the reverse), the
+one-sided exact McNemar p (a binomial test on the discordant pairs), the planner's seconds per
+planned decision (the wall time of its planning over the decisions it planned, all games of a
+batch planned together) and the phases it planned in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+from scipy.stats import binomtest
+
+from wargym import make_core
+from wargym.agents.base import joint_actions, make_agent
+from wargym.rng import game_keys
+
+PLAN = "plan:budget=64,horizon=30,top=6"
+#: row -> (core options, planner spec): issue 50's table
+ROWS = {
+    "island_war:saipan:us": ({}, PLAN + ",phases=combat: declare attack|combat: select target|retreat"),
+    "island_war:saipan:japan": ({}, PLAN + ",phases=combat: declare attack|combat: select target|retreat"),
+    "attu:campaign:us": ({}, PLAN + ",phases=ranged: target unit|melee: select target|retreat option"),
+    "attu:campaign:japan": ({}, PLAN + ",phases=ranged: target unit|melee: select target|retreat option"),
+    "attu:campaign:us:solitaire": ({"opponent": "solitaire"},
+                                   PLAN + ",phases=ranged: target unit|melee: select target|retreat option"),
+    "peleliu:sept15:us": ({}, PLAN + ",phases=target hex|attack: add unit or resolve|actions: order"),
+    "world_at_war:pacific:us": ({}, PLAN + ",phases=command card: play|battle: target hex"),
+    "world_at_war:pacific:japan": ({}, PLAN + ",phases=command card: play|battle: target hex"),
+}
+
+
+def play(core, agents, seed: int, games: int, batch: int) -> np.ndarray:
+    """float[games, P]: the rewards of games ``seed ..`` played by ``agents`` (one per player)."""
+    out = []
+    for first in range(0, games, batch):
+        n = min(batch, games - first)
+        state = core.init_from_keys(np.concatenate([game_keys(seed + first + i, 1) for i in range(n)]))
+        for agent in agents:
+            if hasattr(agent, "reset"):
+                agent.reset(seed + first)
+        while True:
+            live = ~np.asarray(state.terminated | state.truncated)
+            if not live.any():
+                break
+            state = core.step(state, joint_actions(core, state, agents, live), active=live)
+        out.append(np.asarray(state.rewards))
+    return np.concatenate(out)
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    ci = binomtest(wins, n).proportion_ci(method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None) -> dict:
+    options, default_spec = ROWS.get(row, ({}, PLAN))
+    ruleset, scenario, side, *rest = row.split(":")
+    if rest:
+        options = {**options, "opponent": rest[0]}
+    core = make_core(ruleset, scenario=None if scenario == "campaign" else scenario, decisions="major", **options)
+    p = core.players.index(side)
+    spec = spec or default_spec
+    rules = [make_agent("rule", ruleset, q) for q in core.players]
+    planner = make_agent(spec, ruleset, side, seed=seed)
+    start = time.perf_counter()
+    base = play(core, rules, seed, games, batch)[:, p]
+    rule_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    planned = play(core, [planner if q == p else rules[q] for q in range(len(core.players))], seed, games, batch)[:, p]
+    plan_seconds = time.perf_counter() - start
+    won_rule, won_plan = base > 0, planned > 0
+    better, worse = int((won_plan & ~won_rule).sum()), int((won_rule & ~won_plan).sum())
+    pvalue = float(binomtest(better, better + worse, 0.5, alternative="greater").pvalue) if better + worse else 1.0
+    stats = planner.stats
+    return {"row": row, "games": games, "seed": seed, "spec": spec,
+            "rule": {"wins": int(won_rule.sum()), "rate": float(won_rule.mean()), "wilson": wilson(int(won_rule.sum()), games),
+                     "mean_reward": float(base.mean()), "seconds": round(rule_seconds, 1)},
+            "planner": {"wins": int(won_plan.sum()), "rate": float(won_plan.mean()),
+                        "wilson": wilson(int(won_plan.sum()), games), "mean_reward": float(planned.mean()),
+                        "seconds": round(plan_seconds, 1)},
+            "discordant": {"planner_only": better, "rule_only": worse}, "p_one_sided": pvalue,
+            "planned_decisions": stats["planned"], "playouts": stats["playouts"],
+            "seconds_per_decision": stats["seconds"] / max(stats["planned"], 1),
+            "phases": list(planner.phases)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default=",".join(ROWS), help="rows ruleset:scenario:side[:opponent], comma-separated")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=50_000, help="first game seed (unseen: nothing was tuned on it)")
+    parser.add_argument("--batch", type=int, default=100, help="games played (and planned) together")
+    parser.add_argument("--spec", default=None, help="planner spec for every row (default: the row's own)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
+    args = parser.parse_args()
+    for row in args.rows.split(","):
+        r = compare(row, args.games, args.seed, args.batch, args.spec)
+        if args.json:
+            print(json.dumps(r), flush=True)
+            continue
+        rule, plan = r["rule"], r["planner"]
+        print(f"{row}: rule {rule['rate']:.1%} [{rule['wilson'][0]:.1%}, {rule['wilson'][1]:.1%}] "
+              f"-> planner {plan['rate']:.1%} [{plan['wilson'][0]:.1%}, {plan['wilson'][1]:.1%}] "
+              f"over {r['games']} paired games; mean reward {rule['mean_reward']:+.3f} -> {plan['mean_reward']:+.3f}; "
+              f"discordant {r['discordant']['planner_only']}/{r['discordant']['rule_only']}, "
+              f"p = {r['p_one_sided']:.4f}; {r['seconds_per_decision']:.3f} s per planned decision "
+              f"({r['planned_decisions']} planned); phases {r['phases']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

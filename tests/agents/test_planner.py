@@ -1,0 +1,92 @@
+"""The planner (wargym.agents.planner): determinized playouts of a base policy, through the core
+API only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wargym import contract, make_core
+from wargym.agents.base import AgentSpecError, joint_actions, make_agent
+from wargym.agents.planner import PlannerAgent
+from wargym.hidden import perturb
+
+SMALL = "plan:budget=16,horizon=8,top=4"
+HIDING = [("world_at_war", "pacific", "us"), ("peleliu", None, "us"), ("attu", None, "us")]
+
+
+@pytest.mark.parametrize("ruleset,scenario,side", HIDING)
+def test_planner_never_reads_what_its_side_may_not_see(ruleset, scenario, side):
+    """Two positions that differ only in what the planner's side may not see (``perturb``: the other
+    hand, the deck's order, face-down counters, the dice to come), with the same seed: the same
+    choice, in every position where that side decides."""
+    core = make_core(ruleset, scenario=scenario, decisions="major")
+    player = core.players.index(side)
+    rng = np.random.default_rng(21)
+    compared = 0
+    for state in contract.mid_game_states(core, 21, 60, rng=rng):
+        if int(state.current_player[0]) != player or state.legal_action_mask[0].sum() < 2:
+            continue
+        other = perturb(core, state, player, rng)
+        a = make_agent(SMALL, ruleset, side, seed=5).act(core, state, player)
+        b = make_agent(SMALL, ruleset, side, seed=5).act(core, other, player)
+        assert a[0] == b[0], core.describe_action(int(a[0]), state, 0)
+        compared += 1
+    assert compared >= 5
+
+
+def test_planner_takes_legal_actions_and_plays_whole_games_reproducibly():
+    """A whole World at War pacific game a side: every action the planner gives is legal, and the
+    same seed plays the same game."""
+    core = make_core("world_at_war", scenario="pacific", decisions="major")
+
+    def game(seed: int):
+        agents = [make_agent(SMALL + ",phases=battle: target hex", "world_at_war", "us", seed=seed),
+                  make_agent("rule", "world_at_war", "japan")]
+        state = core.init(2, 3)
+        while not (state.terminated | state.truncated).all():
+            live = ~(state.terminated | state.truncated)
+            actions = joint_actions(core, state, agents, live)
+            assert state.legal_action_mask[live, actions[live]].all()
+            state = core.step(state, actions, active=live)
+        return state, agents[0].stats
+
+    first, stats = game(7)
+    again, _ = game(7)
+    assert stats["planned"] > 0 and stats["playouts"] >= stats["planned"]
+    for field, value in first.arrays().items():
+        assert np.array_equal(value, getattr(again, field)), field
+
+
+def test_planner_plans_only_in_its_phases():
+    """With ``phases``, a decision of another phase is the base policy's own."""
+    core = make_core("world_at_war", scenario="pacific", decisions="major")
+    planner = make_agent(SMALL + ",phases=battle: target hex", "world_at_war", "us", seed=1)
+    rule = make_agent("rule", "world_at_war", "us")
+    state = core.init(16, 4)
+    for _ in range(40):
+        live = ~(state.terminated | state.truncated)
+        other = core.phase_names.index("battle: target hex") != state.phase
+        mine = live & other & (state.current_player == 0)
+        if mine.any():
+            assert np.array_equal(planner.act(core, state, 0)[mine], rule.act(core, state, 0)[mine])
+        state = core.step(state, joint_actions(core, state, [rule, make_agent("rule", "world_at_war", "japan")],
+                                               live), active=live)
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
+    ("plan:seconds=-1", "seconds must be > 0")])
+def test_plan_spec_errors_name_the_option(spec, words):
+    with pytest.raises(AgentSpecError, match=words):
+        make_agent(spec, "island_war", "us")
+
+
+def test_plan_spec_reads_its_options():
+    agent = make_agent("plan:budget=128,horizon=20,top=5,base=random,phases=retreat|combat: select target,seconds=0.5",
+                       "island_war", "us", seed=0)
+    assert isinstance(agent, PlannerAgent)
+    assert (agent.budget, agent.horizon, agent.top, agent.base_spec, agent.seconds) == (128, 20, 5, "random", 0.5)
+    assert agent.phases == ("retreat", "combat: select target")
+    with pytest.raises(ValueError, match="has no phases"):
+        agent.act(make_core("peleliu"), make_core("peleliu").init(1, 0), 0)

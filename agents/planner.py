@@ -9,15 +9,18 @@ many times, in one batched call of the core, and takes the action with the best 
     samples      ``core.sample_hidden(state, player, rng, n, game)``: positions the player cannot
                  tell from the real one, made from its view alone, with dice of their own
     playout      a candidate played in a sample, then the base policy for every side (the
-                 ruleset's rule by default; Peleliu's Japanese are the rules' cards) for at most
-                 ``horizon`` decisions
+                 ruleset's rule by default; Peleliu's Japanese are the rules' cards) to the end
+                 of the game, or for at most ``horizon`` decisions
     outcome      the player's reward where the game ended; elsewhere the change of its standing
                  (``core.score``: its own less the others' mean) since the sample's start.  An
                  ended game outranks any standing: its reward counts ``WIN`` times
     choice       successive halving (Karnin et al. 2013): the budget split over ceil(log2(top))
                  rounds, every candidate left played in the same fresh samples in a round (common
                  random numbers: the candidates differ by their action, not by their luck), the
-                 worse half dropped after each; the best mean over all its playouts wins
+                 worse half dropped after each, the base's favourite never; at the end a
+                 candidate replaces the favourite only where its mean gain over it, sample by
+                 sample, exceeds ``z`` standard errors (a policy improvement that needs evidence:
+                 with tens of playouts a candidate, the best-looking one is mostly luck)
 
 Why successive halving: the budget is small (hundreds of playouts) and the candidates few, and
 it spends the playouts where the candidates are close without any constant to tune (UCB's
@@ -33,7 +36,9 @@ the same choice for the same seed (tests/agents/test_planner.py).
 The spec (``make_agent``)::
 
     plan                                 the defaults below
-    plan:budget=512,horizon=80,top=6     playouts per decision, decisions per playout, candidates
+    plan:budget=512,horizon=80,top=6     playouts per decision, decisions per playout (default
+                                         end: to the end of the game), candidates
+    plan:z=2                             the evidence a candidate needs to replace the favourite
     plan:base=rule:aggressive            the base policy for both sides (any agent spec without ",")
     plan:phases=battle: piece|move: destination
                                          plan only in these decision phases (core.phase_names);
@@ -43,6 +48,7 @@ The spec (``make_agent``)::
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from typing import Any
@@ -55,22 +61,23 @@ from wargym.core import BaseState, stack_states
 #: an ended game's reward counts this many times a standing's change: any win outranks any standing
 WIN = 1_000.0
 
-DEFAULTS = {"budget": 256, "horizon": 60, "top": 8, "base": "rule", "phases": (), "seconds": None}
+DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0}
 
 
 class PlannerAgent:
     """Determinized playouts of a base policy (module docstring) for ``side`` of ``ruleset``."""
 
-    def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int = 60,
+    def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int | None = None,
                  top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
-                 seed: int | None = None):
-        if budget < 2 or horizon < 0 or top < 1:
+                 z: float = 1.0, seed: int | None = None):
+        if budget < 2 or (horizon is not None and horizon < 0) or top < 1:
             raise ValueError(f"planner: budget >= 2, horizon >= 0 and top >= 1, got {budget}, {horizon}, {top}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"planner: seconds must be > 0, got {seconds}")
         self.ruleset, self.side = ruleset, side
-        self.base_spec, self.budget, self.horizon, self.top = base, int(budget), int(horizon), int(top)
-        self.phases, self.seconds = tuple(phases), seconds
+        self.base_spec, self.budget, self.top = base, int(budget), int(top)
+        self.horizon = None if horizon is None else int(horizon)
+        self.phases, self.seconds, self.z = tuple(phases), seconds, float(z)
         self.rng = np.random.default_rng(seed)
         self._bases: dict[tuple[str, ...], list[Any]] = {}
         #: what the planner did: decisions planned, playouts and decisions stepped, seconds
@@ -86,8 +93,9 @@ class PlannerAgent:
     def __repr__(self) -> str:
         phases = f", phases={list(self.phases)}" if self.phases else ""
         seconds = f", seconds={self.seconds}" if self.seconds else ""
-        return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={self.horizon}, "
-                f"top={self.top}{phases}{seconds})")
+        horizon = "end" if self.horizon is None else self.horizon
+        return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
+                f"top={self.top}, z={self.z}{phases}{seconds})")
 
     # ------------------------------------------------------------------------------------ acting
     def bases(self, core) -> list[Any]:
@@ -126,29 +134,32 @@ class PlannerAgent:
         start = time.perf_counter()
         masks = np.asarray(core.legal_mask(state))
         alive = [self.candidates(core, state, player, int(g), masks[g]) for g in games]
-        total = [np.zeros(len(c)) for c in alive]
-        count = [np.zeros(len(c)) for c in alive]
-        ranks = [{int(a): k for k, a in enumerate(c)} for c in alive]
+        favourite = [int(c[0]) for c in alive]
+        # per game and candidate: the outcome less the favourite's in the same sample, over all rounds
+        gains: list[dict[int, list[np.ndarray]]] = [{int(a): [] for a in c} for c in alive]
         rounds = max(1, math.ceil(math.log2(max(len(c) for c in alive))))
-        per_round = max(1, self.budget // rounds)
+        per_round = max(2, self.budget // rounds)
         for r in range(rounds):
             if r and self.seconds is not None and time.perf_counter() - start > self.seconds:
                 break
             jobs = [(i, c, max(1, per_round // len(c))) for i, c in enumerate(alive) if len(c) > 1]
             if not jobs:
                 break
-            values = self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])
-            for (i, c, n), v in zip(jobs, values):
+            for (i, c, _), v in zip(jobs, self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])):
                 for k, a in enumerate(c.tolist()):
-                    total[i][ranks[i][a]] += v[k].sum()
-                    count[i][ranks[i][a]] += n
-                means = np.array([total[i][ranks[i][a]] / count[i][ranks[i][a]] for a in c.tolist()])
-                keep = max(1, (len(c) + 1) // 2)
-                alive[i] = c[np.argsort(-means, kind="stable")[:keep]]  # ties: the earlier candidate
-        out = np.empty(len(games), dtype=np.int64)
+                    gains[i][a].append(v[k] - v[0])  # c[0] is the favourite: it is never dropped
+                means = np.array([np.concatenate(gains[i][a]).mean() for a in c.tolist()])
+                means[0] = np.inf
+                alive[i] = c[np.argsort(-means, kind="stable")[:max(2, (len(c) + 1) // 2)]]
+        out = np.array(favourite, dtype=np.int64)
         for i, c in enumerate(alive):
-            means = np.array([total[i][ranks[i][a]] / max(count[i][ranks[i][a]], 1) for a in c.tolist()])
-            out[i] = c[int(np.argmax(means))]
+            best = 0.0
+            for a in c.tolist()[1:]:
+                gain = np.concatenate(gains[i][a])
+                mean = gain.mean()
+                spread = gain.std(ddof=1) / math.sqrt(len(gain)) if len(gain) > 1 else np.inf
+                if mean > best and mean > self.z * spread:
+                    out[i], best = a, mean
         return out
 
     def candidates(self, core, state: BaseState, player: int, game: int, mask: np.ndarray) -> np.ndarray:
@@ -177,7 +188,7 @@ class PlannerAgent:
         before = self.standing(core, batch, player)
         batch = core.step(batch, np.concatenate(firsts))
         bases, steps = self.bases(core), batch.batch_size
-        for _ in range(self.horizon):
+        for _ in (itertools.count() if self.horizon is None else range(self.horizon)):
             live = ~np.asarray(batch.terminated | batch.truncated)
             if not live.any():
                 break
@@ -217,16 +228,18 @@ def parse_spec(arg: str) -> dict[str, Any]:
         key = key.strip()
         if not eq or key not in DEFAULTS:
             raise ValueError(f"plan spec option {part!r}: use key=value with keys {sorted(DEFAULTS)}")
-        if key in ("budget", "horizon", "top"):
+        if key == "horizon" and value.strip() == "end":
+            out[key] = None
+        elif key in ("budget", "horizon", "top"):
             try:
                 out[key] = int(value)
             except ValueError:
                 raise ValueError(f"plan spec option {key}={value!r}: not a whole number") from None
-        elif key == "seconds":
+        elif key in ("seconds", "z"):
             try:
                 out[key] = float(value)
             except ValueError:
-                raise ValueError(f"plan spec option seconds={value!r}: not a number") from None
+                raise ValueError(f"plan spec option {key}={value!r}: not a number") from None
         elif key == "phases":
             out[key] = tuple(p.strip() for p in value.split("|") if p.strip())
         else:

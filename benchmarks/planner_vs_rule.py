@@ -27,7 +27,7 @@ from wargym import make_core
 from wargym.agents.base import joint_actions, make_agent
 from wargym.rng import game_keys
 
-PLAN = "plan:budget=64,horizon=30,top=6"
+PLAN = "plan:budget=64,top=4"
 #: row -> (core options, planner spec): issue 50's table
 ROWS = {
     "island_war:saipan:us": ({}, PLAN + ",phases=combat: declare attack|combat: select target|retreat"),

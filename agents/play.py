@@ -282,6 +282,7 @@ def _warm_up(core, opponents: dict) -> None:
 # ------------------------------------------------------------------------------------------ CLI
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
     from wargym.agents.base import Default
+    from wargym.agents.ladder import RUNGS
     from wargym.cli_types import non_negative_int
     from wargym.registry import RULESETS
 
@@ -291,9 +292,12 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                                                     "default)")
     p.add_argument("--side", default=None, help="the side you play, e.g. us or japan (default: the side the opponent "
                                                 "policy does not play, else the first player)")
-    p.add_argument("--vs", default="rule", metavar="SPEC",
-                   help="your opponent: rule, random, rule:<name>, sb3:<path>, onnx:<path>, py:<module>:<Name> "
-                        "(default rule); a policy brings its ruleset, scenario, decisions and side")
+    p.add_argument("--vs", default=Default("rule"), metavar="SPEC",
+                   help="your opponent: rule, random, rule:<name>, plan[:k=v,...], sb3:<path>, onnx:<path>, "
+                        "py:<module>:<Name> (default rule); a policy brings its ruleset, scenario, decisions and side")
+    p.add_argument("--strength", default=None, choices=list(RUNGS),
+                   help="your opponent by its rung on the strength ladder, weakest first (wargym.agents.ladder; "
+                        "instead of --vs)")
     p.add_argument("--seed", type=non_negative_int, default=0,
                    help="game seed (dice); the opponent is seeded from it too")
     p.add_argument("--decisions", default=Default("major"), choices=("major", "full"),
@@ -304,8 +308,11 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from wargym.cli_types import check_agent_spec
 
-    check_agent_spec(args.vs, "--vs")
-    return play(args.ruleset, args.side, args.vs, args.scenario, args.seed, args.decisions)
+    from wargym.agents.ladder import with_strength
+
+    vs = with_strength(args.vs, getattr(args, "strength", None), "--vs")
+    check_agent_spec(vs, "--vs")
+    return play(args.ruleset, args.side, vs, args.scenario, args.seed, args.decisions)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -775,13 +775,17 @@ def serve(server: BotServer, inp: TextIO, out: TextIO) -> int:
 # ------------------------------------------------------------------------------------------ CLI
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     from wargym.agents.base import Default
+    from wargym.agents.ladder import RUNGS
     from wargym.cli_types import non_negative_int, positive_float, positive_int
     from wargym.registry import RULESETS
 
-    p.add_argument("--agent", default="rule", metavar="SPEC",
-                   help="the agent that answers 'act': random, rule, rule:<name>, onnx:<path>, sb3:<path>, "
-                        "py:<module>:<Name> (default rule); a policy brings its ruleset, scenario, decisions "
-                        "and side")
+    p.add_argument("--agent", default=Default("rule"), metavar="SPEC",
+                   help="the agent that answers 'act': random, rule, rule:<name>, plan[:k=v,...], onnx:<path>, "
+                        "sb3:<path>, py:<module>:<Name> (default rule); a policy brings its ruleset, scenario, "
+                        "decisions and side")
+    p.add_argument("--strength", default=None, choices=list(RUNGS),
+                   help="the agent by its rung on the strength ladder, weakest first (wargym.agents.ladder; "
+                        "instead of --agent)")
     p.add_argument("--ruleset", default=None, choices=sorted(RULESETS),
                    help="ruleset of the games (default: the policy's; needed for any other agent)")
     p.add_argument("--scenario", default=None, help="scenario (default: the policy's, else the ruleset's default)")
@@ -859,8 +863,10 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 
 def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    from wargym.agents.ladder import with_strength
     from wargym.cli_types import check_agent_spec
 
+    args.agent = with_strength(args.agent, getattr(args, "strength", None), "--agent")
     check_agent_spec(args.agent, "--agent")
     real_stdout = out or sys.stdout
     address = parse_listen(args.listen) if getattr(args, "listen", None) else None

@@ -90,3 +90,23 @@ def test_plan_spec_reads_its_options():
     assert agent.phases == ("retreat", "combat: select target")
     with pytest.raises(ValueError, match="has no phases"):
         agent.act(make_core("peleliu"), make_core("peleliu").init(1, 0), 0)
+
+
+def test_strength_names_a_rung_of_the_ladder():
+    """``--strength`` seats a rung's agent; with ``--vs``/``--agent`` too it is an error naming both,
+    and a rung that is not one lists the rungs."""
+    import argparse
+
+    from wargym.agents.ladder import RUNGS, rung_spec, with_strength
+    from wargym.agents.play import add_play_arguments
+
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    args = parser.parse_args(["--strength", "plan-quick"])
+    assert with_strength(args.vs, args.strength, "--vs") == RUNGS["plan-quick"]
+    assert isinstance(make_agent(rung_spec("plan-deep"), "island_war", "us"), PlannerAgent)
+    args = parser.parse_args(["--vs", "random", "--strength", "rule"])
+    with pytest.raises(ValueError, match="--vs random, --strength rule"):
+        with_strength(args.vs, args.strength, "--vs")
+    with pytest.raises(ValueError, match="random, rule, plan-quick"):
+        rung_spec("grandmaster")

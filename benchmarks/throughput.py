@@ -137,6 +137,27 @@ def run_batch(core, batch: int, seconds: float, seed: int = 0, in_place: bool = 
 
 
 # ----------------------------------------------------------------------------------- profiling
+def playout_rate(core, n: int, seed: int = 0, positions: int = 3) -> dict:
+    """Determinized playouts as the planner plays them (wargym.agents.planner): from each of
+    ``positions`` mid-game positions, ``n`` samples of the deciding player's view, its first legal
+    action, then the rule baselines on every side to the end of the game, one batched call."""
+    from wargym.agents.planner import PlannerAgent
+    from wargym.contract import mid_game_states
+
+    count = steps = 0
+    seconds = 0.0
+    for state in mid_game_states(core, seed, positions):
+        player = int(state.current_player[0])
+        planner = PlannerAgent(core.name, core.players[player], budget=n, seed=seed)
+        first = np.flatnonzero(state.legal_action_mask[0])[:1]
+        began = time.perf_counter()
+        planner.playouts(core, state, player, [(0, first, n)])
+        seconds += time.perf_counter() - began
+        count += n
+        steps += planner.stats["steps"]
+    return {"positions": positions, "n": n, "playouts_per_s": count / seconds, "decisions_per_s": steps / seconds}
+
+
 def ruleset_kernel(core):
     """(name, copy+kernel step function): the rules alone (``core._step_in_place``: in place, on
     checked actions); the function takes (state, checked_actions) and returns the stepped copy,
@@ -401,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(0.5)
     try:
         results = measure(core, args)
-        rule_results = None
+        rule_results = playouts = None
         if args.rule:
             policy = rule_policy(core, args.seed)
             began = time.perf_counter()
@@ -409,6 +430,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rule against rule (the rule baselines on every side; warm-up "
                   f"{time.perf_counter() - began:.1f} s):", flush=True)
             rule_results = measure(core, args, policy)
+            playouts = playout_rate(core, args.batches[-1], args.seed)
     finally:
         for p in busy:
             p.kill()
@@ -426,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rule against rule at batch {hi}: {rule_results[hi].dps:,.0f} decisions/s, "
               f"{rule_results[hi].games_completed / rule_results[hi].seconds:,.1f} games/s, "
               f"{rule_results[hi].dps / results[hi].dps:.1%} of random play's decisions/s", flush=True)
+        print(f"determinized playouts (the planner's: core.sample_hidden, then the rule on every side to the "
+              f"end) from {playouts['positions']} mid-game positions, {playouts['n']} a call: "
+              f"{playouts['playouts_per_s']:,.1f} playouts/s, {playouts['decisions_per_s']:,.0f} decisions/s", flush=True)
 
     reference = {}
     if not args.no_reference:
@@ -478,7 +503,8 @@ def main(argv: list[str] | None = None) -> int:
         "rule": None if rule_results is None else {
             "batch": {str(b): r.dps for b, r in rule_results.items()},
             "games_per_s": {str(b): r.games_completed / r.seconds for b, r in rule_results.items()},
-            "share_of_random": {str(b): r.dps / results[b].dps for b, r in rule_results.items() if results[b].dps}},
+            "share_of_random": {str(b): r.dps / results[b].dps for b, r in rule_results.items() if results[b].dps},
+            "playouts": playouts},
         "machine": machine,
         "details": {
             "ratio_of": f"{hi}/{lo}",

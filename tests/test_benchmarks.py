@@ -46,6 +46,7 @@ def test_throughput_json(ruleset):
     assert out["ratio"] is None or isinstance(out["ratio"], (int, float))
     assert "pettingzoo_chess_v6_steps_per_s" in out["reference"]
     assert set(out["rule"]["batch"]) == {"1", "4"} and set(out["rule"]["share_of_random"]) <= {"1", "4"}
+    assert out["rule"]["playouts"]["n"] == 4 and out["rule"]["playouts"]["playouts_per_s"] > 0
     for key in ("cpu_count", "python", "numpy", "numba"):
         assert key in out["machine"]
 

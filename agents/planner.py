@@ -185,24 +185,39 @@ class PlannerAgent:
             parts.append(stack_states([samples] * len(cands)))
             firsts.append(np.repeat(cands, n))
         batch = stack_states(parts) if len(parts) > 1 else parts[0]
+        total = batch.batch_size
         before = self.standing(core, batch, player)
-        batch = core.step(batch, np.concatenate(firsts))
-        bases, steps = self.bases(core), batch.batch_size
+        value = np.zeros(total)
+        rows = np.arange(total)  # the playout each row of ``batch`` is
+        core.step_in_place(batch, np.concatenate(firsts))
+        bases, steps = self.bases(core), total
         for _ in (itertools.count() if self.horizon is None else range(self.horizon)):
             live = ~np.asarray(batch.terminated | batch.truncated)
             if not live.any():
                 break
-            batch = core.step(batch, joint_actions(core, batch, bases, live), active=live)
+            if live.sum() <= batch.batch_size // 2:  # the batch shrinks as the playouts end
+                self._score(core, batch, player, ~live, rows, before, value)
+                keep = np.flatnonzero(live)
+                batch, rows, live = batch.take(keep), rows[keep], live[keep]
+            core.step_in_place(batch, joint_actions(core, batch, bases, live), active=live)
             steps += int(live.sum())
-        value = np.where(np.asarray(batch.terminated), WIN * np.asarray(batch.rewards)[:, player],
-                         self.standing(core, batch, player) - before)
-        self.stats["playouts"] += batch.batch_size
+        self._score(core, batch, player, np.ones(batch.batch_size, bool), rows, before, value)
+        self.stats["playouts"] += total
         self.stats["steps"] += steps
         out, at = [], 0
         for _, cands, n in jobs:
             out.append(value[at:at + len(cands) * n].reshape(len(cands), n))
             at += len(cands) * n
         return out
+
+    def _score(self, core, batch: BaseState, player: int, which: np.ndarray, rows: np.ndarray,
+               before: np.ndarray, value: np.ndarray) -> None:
+        """The outcome (module docstring) of the rows ``which`` of ``batch`` into ``value`` (by
+        playout, ``rows``): the reward where the game ended, else the standing's change."""
+        part = batch.take(np.flatnonzero(which)) if not which.all() else batch
+        at = rows[which]
+        value[at] = np.where(np.asarray(part.terminated), WIN * np.asarray(part.rewards)[:, player],
+                             self.standing(core, part, player) - before[at])
 
     @staticmethod
     def standing(core, state: BaseState, player: int) -> np.ndarray:

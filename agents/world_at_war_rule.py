@@ -31,7 +31,6 @@ scan of every hex for every piece made, ties broken alike (checked on recorded g
 
 from __future__ import annotations
 
-import dataclasses
 from collections import namedtuple
 
 import numpy as np
@@ -57,6 +56,20 @@ FAR = 1 << 20
 #   attacks    bool[2]             the side scores some objective (an attacker)
 #   objective  float64[2, H]       the objective points a side scores in each hex
 RuleTables = namedtuple("RuleTables", ["hits", "reach", "attacks", "objective"])
+
+# each game's best battles of its pieces as they stand (``known_battle``), kept between decisions:
+#   p_hex, p_figures, p_close, features, lit   the position they were worked out on: every field of
+#                                              the state that a battle's worth reads
+#   value, target, known                       float64, int64, bool [B, U]: ``best_battle`` of a piece
+Battles = namedtuple("Battles", ["p_hex", "p_figures", "p_close", "features", "lit", "value", "target", "known"])
+
+
+def make_battles(batch: int, pieces: int, hexes: int) -> Battles:
+    """No battle known: the position -2 in every hex field (no piece stands there)."""
+    return Battles(np.full((batch, pieces), -2, np.int16), np.zeros((batch, pieces), np.int8),
+                   np.zeros((batch, pieces), np.bool_), np.zeros((batch, hexes), np.uint8),
+                   np.zeros((batch, hexes), np.bool_), np.zeros((batch, pieces), np.float64),
+                   np.full((batch, pieces), -1, np.int64), np.zeros((batch, pieces), np.bool_))
 
 
 @njit(cache=True)
@@ -216,6 +229,45 @@ def best_battle(T, R, S, g, a, unit_at, leader_at, counts, targets, nt):
 
 
 @njit(cache=True)
+def same_position(T, S, g, M):
+    """Game g stands as it stood when M's battles were worked out: the pieces' hexes, figures and
+    close combats, the obstacles and (night games) the lit hexes, which are all that
+    ``best_battle`` reads of the state.  Where not, M takes this position and forgets them."""
+    same = True
+    for p in range(T.p_side.shape[0]):
+        if S.p_hex[g, p] != M.p_hex[g, p] or S.p_figures[g, p] != M.p_figures[g, p] \
+                or S.p_close[g, p] != M.p_close[g, p]:
+            same = False
+            break
+    if same:
+        for h in range(T.nbr.shape[0]):
+            if S.features[g, h] != M.features[g, h] or (T.night and S.lit[g, h] != M.lit[g, h]):
+                same = False
+                break
+    if not same:
+        for p in range(T.p_side.shape[0]):
+            M.p_hex[g, p] = S.p_hex[g, p]
+            M.p_figures[g, p] = S.p_figures[g, p]
+            M.p_close[g, p] = S.p_close[g, p]
+            M.known[g, p] = False
+        for h in range(T.nbr.shape[0]):
+            M.features[g, h] = S.features[g, h]
+            M.lit[g, h] = S.lit[g, h]
+    return same
+
+
+@njit(cache=True)
+def known_battle(T, R, S, g, a, unit_at, leader_at, counts, targets, nt, M):
+    """``best_battle`` of piece a where it stands, worked out once a position (``same_position``)."""
+    if not M.known[g, a]:
+        v, h = best_battle(T, R, S, g, a, unit_at, leader_at, counts, targets, nt)
+        M.value[g, a] = v
+        M.target[g, a] = h
+        M.known[g, a] = True
+    return M.value[g, a], M.target[g, a]
+
+
+@njit(cache=True)
 def nearest_enemy(T, side, h, targets, nt):
     best = FAR
     for i in range(nt[side]):
@@ -253,19 +305,20 @@ def hex_score(T, R, S, g, p, h, unit_at, leader_at, counts, targets, nt):
 
 
 @njit(cache=True)
-def piece_worth(T, R, S, g, p, unit_at, leader_at, counts, targets, nt):
+def piece_worth(T, R, S, g, p, unit_at, leader_at, counts, targets, nt, M):
     """How much ordering piece p is worth: a battle in reach, else closing on the enemy."""
     if is_commander(T, p):
         return 0.1
-    fire, _ = best_battle(T, R, S, g, p, unit_at, leader_at, counts, targets, nt)
+    fire, _ = known_battle(T, R, S, g, p, unit_at, leader_at, counts, targets, nt, M)
     if fire > 0:
         return 10.0 + fire
     return 5.0 - 0.1 * nearest_enemy(T, T.p_side[p], S.p_hex[g, p], targets, nt)
 
 
 @njit(cache=True)
-def decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, worth, known):
-    """Game g's decision for ``player``; the arrays after ``hold`` are scratch of the batch's call."""
+def decide(T, R, S, g, player, hold, M, unit_at, leader_at, counts, targets, nt, worth, known):
+    """Game g's decision for ``player``; M: the battles known (``Battles``); the arrays after it are
+    scratch of the batch's call."""
     m = S.legal_action_mask[g]
     H = T.nbr.shape[0]
     P0 = H + act.PIECE_0
@@ -304,6 +357,8 @@ def decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, wo
         return H + act.DONE
     occupancy(T, S, g, unit_at, leader_at)
     enemy_hexes(T, S, g, unit_at, targets, nt)
+    if ph == P_CARD or ph == P_ORDER or ph == P_BATTLE_SELECT or ph == P_BATTLE_TARGET:
+        same_position(T, S, g, M)              # the battles worked out before, while they hold
     if ph == P_AIR_PLACE:
         # its own planes near the enemy units, the defender's near the attacking planes
         best, best_h = FAR + 1, -1
@@ -337,7 +392,7 @@ def decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, wo
                     if orderable(T, S, g, p, c):
                         n += 1
                         if not known[p]:
-                            worth[p] = piece_worth(T, R, S, g, p, unit_at, leader_at, counts, targets, nt)
+                            worth[p] = piece_worth(T, R, S, g, p, unit_at, leader_at, counts, targets, nt, M)
                             known[p] = True
                         total += max(0.0, worth[p])
                 v = min(n, T.card_order[c]) * 10.0 + total / max(n, 1)
@@ -350,7 +405,7 @@ def decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, wo
         best, best_a = -1.0e9, H + act.DONE
         for p in range(T.p_side.shape[0]):
             if m[P0 + p]:
-                v = piece_worth(T, R, S, g, p, unit_at, leader_at, counts, targets, nt)
+                v = piece_worth(T, R, S, g, p, unit_at, leader_at, counts, targets, nt, M)
                 if v > best:
                     best, best_a = v, P0 + p
         return best_a
@@ -373,13 +428,13 @@ def decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, wo
         best, best_a = 0.0, H + act.DONE
         for p in range(T.p_side.shape[0]):
             if m[P0 + p]:
-                v, _ = best_battle(T, R, S, g, p, unit_at, leader_at, counts, targets, nt)
+                v, _ = known_battle(T, R, S, g, p, unit_at, leader_at, counts, targets, nt, M)
                 if v > best:
                     best, best_a = v, P0 + p
         return best_a
     if ph == P_BATTLE_TARGET:
         a = S.selected[g]
-        v, h = best_battle(T, R, S, g, a, unit_at, leader_at, counts, targets, nt)
+        v, h = known_battle(T, R, S, g, a, unit_at, leader_at, counts, targets, nt, M)
         return h if h >= 0 and m[h] else H + act.NO
     if ph == P_RETREAT:
         p = S.rt_piece[g]
@@ -399,9 +454,10 @@ def decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, wo
 
 
 @njit(cache=True)
-def decide_batch(T, R, S, player, out, hold=False):
-    """``out[g]``: the decision of every game g where ``player`` decides, 0 elsewhere.  The scoring
-    moves the piece being placed about in ``S.p_hex`` and puts it back."""
+def decide_batch(T, R, S, player, out, hold, M):
+    """``out[g]``: the decision of every game g where ``player`` decides, 0 elsewhere; M: the
+    battles known (``Battles``), brought up to date.  The scoring moves the piece being placed
+    about in ``S.p_hex`` and puts it back."""
     H, U = T.nbr.shape[0], T.p_side.shape[0]
     unit_at, leader_at = np.full(H, -1, np.int64), np.full(H, -1, np.int64)
     counts = np.zeros(4, np.int64)
@@ -411,7 +467,7 @@ def decide_batch(T, R, S, player, out, hold=False):
         if S.terminated[g] or S.truncated[g] or S.current_player[g] != player:
             out[g] = 0
             continue
-        out[g] = decide(T, R, S, g, player, hold, unit_at, leader_at, counts, targets, nt, worth, known)
+        out[g] = decide(T, R, S, g, player, hold, M, unit_at, leader_at, counts, targets, nt, worth, known)
 
 
 class WorldAtWarRuleAgent:
@@ -424,15 +480,27 @@ class WorldAtWarRuleAgent:
 
     def __init__(self, side: str = "", seed: int | None = None, hold: bool = False):
         self.side, self.hold = side, hold
+        self._battles: tuple[object, Battles] | None = None   # (the core's tables, the battles known)
 
     def reset(self, seed: int | None = None) -> None:
         return None
 
+    def battles(self, core, batch: int) -> Battles:
+        """The battles known of this core's games (``Battles``: each game's are kept with the position
+        they were worked out on, so any state may come next); new ones for a new core or batch size."""
+        kept = self._battles
+        if kept is None or kept[0] is not core.tables or kept[1].value.shape[0] != batch:
+            kept = self._battles = (core.tables, make_battles(batch, core.tables.p_side.shape[0],
+                                                              core.tables.nbr.shape[0]))
+        return kept[1]
+
     def act(self, core, state, player: int) -> np.ndarray:
         # the scoring moves pieces about and puts them back: on a copy of the hexes, never the caller's
-        work = dataclasses.replace(state, p_hex=state.p_hex.copy())
+        work = dict(vars(state))
+        work["p_hex"] = state.p_hex.copy()
         out = np.zeros(state.batch_size, dtype=np.int64)
-        decide_batch(core.tables, rule_tables(core), StateArg.of(work), int(player), out, self.hold)
+        decide_batch(core.tables, rule_tables(core), StateArg.of(work), int(player), out, self.hold,
+                     self.battles(core, state.batch_size))
         return out
 
     def __repr__(self) -> str:

@@ -20,13 +20,18 @@
 Expected hits of a die against a target kind at a range: the faces whose symbol scores on that
 kind, plus the special face within its range, over six (configs/world_at_war/dice.yaml).
 
-What the choices are computed from, once (issue 50: the rule plays at a share of random play's
-speed): per core, ``RuleTables``: those face counts by die, target kind and distance, each card's
-reach (the farthest range at which it casts a die), the objective points of each hex for each side
-and whether a side scores an objective at all; per decision, the hexes holding an enemy piece, in
-board order (the only hexes a battle can target, and those the distance to the enemy is measured
-to: a target's hex is the first in board order among equals, as a scan of the board found it); per card decision, each piece's worth, once for the whole hand.  The choices are the ones a
-scan of every hex for every piece made, ties broken alike (checked on recorded games).
+Speed (issue 50: rule against rule at B = 1,024 plays at a share of random play's decisions/s).
+The choices are those of a scan of every hex for every piece, ties broken alike (the same actions
+in recorded games and positions), worked out from less:
+  per core        ``RuleTables``: the face counts above by die, target kind and distance; each
+                  card's reach (the farthest range at which it casts a die: no target beyond it);
+                  each hex's objective points for each side; whether a side scores any objective
+  per decision    the hexes holding an enemy piece, the only ones a battle can target and those
+                  the distance to the enemy is measured to (a best target: the first in board
+                  order among equals, as the scan found it)
+  per position    each piece's best battle where it stands (``Battles``), kept while the fields it
+                  reads stay as they are: the orders after a card and the target after the piece
+                  battling reuse it, and a hand's cards score each piece's worth once
 """
 
 from __future__ import annotations
@@ -73,41 +78,38 @@ def make_battles(batch: int, pieces: int, hexes: int) -> Battles:
 
 
 @njit(cache=True)
+def scoring_faces(T, die, target_kind, distance):
+    """The faces of ``die`` that score on a target of ``target_kind`` at ``distance``."""
+    p = 0
+    for f in range(6):
+        s = T.faces[die, f]
+        if T.special_range[s] > 0:
+            if distance <= T.special_range[s]:
+                p += 1
+        elif T.scores[target_kind, s]:
+            p += 1
+    return p
+
+
+@njit(cache=True)
 def expected_hits(T, counts, target_kind, distance):
     """Hits a throw of ``counts`` dice is expected to score on a target of ``target_kind``."""
     total = 0.0
     for die in range(4):
         if counts[die] == 0:
             continue
-        p = 0
-        for f in range(6):
-            s = T.faces[die, f]
-            if T.special_range[s] > 0:
-                if distance <= T.special_range[s]:
-                    p += 1
-            elif T.scores[target_kind, s]:
-                p += 1
-        total += counts[die] * p / 6.0
+        total += counts[die] * scoring_faces(T, die, target_kind, distance) / 6.0
     return total
 
 
 @njit(cache=True)
 def face_table(T, D):
-    """``hits[die, kind, distance]``: the faces ``expected_hits`` counts, for distances 0 .. D-1."""
-    K = T.scores.shape[0]
-    out = np.zeros((4, K, D), np.int64)
+    """``hits[die, kind, distance]``: ``scoring_faces`` for distances 0 .. D-1."""
+    out = np.zeros((4, T.scores.shape[0], D), np.int64)
     for die in range(4):
-        for k in range(K):
+        for k in range(T.scores.shape[0]):
             for d in range(D):
-                p = 0
-                for f in range(6):
-                    s = T.faces[die, f]
-                    if T.special_range[s] > 0:
-                        if d <= T.special_range[s]:
-                            p += 1
-                    elif T.scores[k, s]:
-                        p += 1
-                out[die, k, d] = p
+                out[die, k, d] = scoring_faces(T, die, k, d)
     return out
 
 
@@ -142,6 +144,7 @@ def has_objectives(T, side):
 
 @njit(cache=True)
 def _fill_tables(T, reach, attacks, objective):
+    """``RuleTables``' reach, attacks and objective, filled in place."""
     for c in range(T.c_dice.shape[0]):
         for d in range(1, T.c_dice.shape[1] + 1):
             n = 0

@@ -92,12 +92,16 @@ HIDDEN = (
     # 8.5: the flag that an Unknown of the attack already melted away says which counter was hit;
     # only the Japanese allocate Japanese losses (8.0, 8.1.6), so only they need it
     Secret("loss_unknown_done", ("us",)),
+    # 12.1.1, 12.1.2: one chit of each mix drawn (setup.draw_chits); 14.0: one chit of the mix for
+    # each Victory Hex, without replacement (the pool: what a determinization deals them from)
     Secret("ke_effect", ("us",), when=lambda core, state, viewer: state.ke_revealed == 0,
-           values=lambda core: core.scenario.effect_chits),
+           values=lambda core: core.scenario.effect_chits, pool=lambda core: core.scenario.effect_chits),
     Secret("ke_delay", ("us",), when=lambda core, state, viewer: state.ke_revealed < 2,
-           values=lambda core: core.scenario.delay_chits),
-    Secret("vp_value", ("us",), when=_chits("vp_value"), values=lambda core: core.scenario.vp_value_chits),
-    Secret("vp_cancel", ("us",), when=_chits("vp_cancel"), values=lambda core: core.scenario.vp_cancel_chits),
+           values=lambda core: core.scenario.delay_chits, pool=lambda core: core.scenario.delay_chits),
+    Secret("vp_value", ("us",), when=_chits("vp_value"), values=lambda core: core.scenario.vp_value_chits,
+           pool=lambda core: core.scenario.vp_value_chits),
+    Secret("vp_cancel", ("us",), when=_chits("vp_cancel"), values=lambda core: core.scenario.vp_cancel_chits,
+           pool=lambda core: core.scenario.vp_cancel_chits),
 )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from wargym.attu import actions as act, invariants
+from wargym.attu import actions as act, determinize, invariants
 from wargym.attu.events import KINDS as EVENT_KINDS, PURPOSES as EVENT_PURPOSES, RESULTS as EVENT_RESULTS
 from wargym.attu.fog import HIDDEN
 from wargym.attu.movement import goal_distances
@@ -117,6 +117,12 @@ class AttuCore(KernelCore):
         return invariants.check(self, state)
 
     # -- hidden information (fog.py) ---------------------------------------------------------------
+    def _complete_sample(self, state: State, viewer: int, rng: np.random.Generator) -> State:
+        """The U.S.'s determinizations: the counters it cannot tell apart dealt again by what the
+        rules and its memory make certain, uniformly among the rest (determinize.py; README "What
+        the U.S. remembers")."""
+        return determinize.complete(self, state, viewer, rng)
+
     def from_dict(self, records, *, allow_forced: bool = False) -> State:
         """``BaseCore.from_dict``; a record written before the U.S. memory (``us_knows``) is read
         with what the rules give its position at once: the Japanese counters face up on the map

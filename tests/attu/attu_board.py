@@ -58,6 +58,7 @@ class Board(ForcedDice):
         loc[0, jp_pool & (self.sc.unit_type == 0)] = LOC_RESERVE
         self.state = dataclasses.replace(
             state, unit_loc=loc, unit_hex=np.full_like(state.unit_hex, -1), face_down=np.zeros_like(state.face_down),
+            us_knows=np.zeros_like(state.us_knows),
             phase=np.full_like(state.phase, ACT_SELECT), turn=np.full_like(state.turn, 3), casualties=np.zeros_like(state.casualties))
         self.set(weather=0, night=False, acting=US, first=US)
         self.forced = 0
@@ -82,6 +83,8 @@ class Board(ForcedDice):
         s.unit_hex[0, u] = self.hex(hexnum)
         s.unit_steps[0, u] = self.sc.unit_steps[u] if steps is None else steps
         s.face_down[0, u] = face_down
+        # a Japanese counter laid face up is one the U.S. sees (fog.note_seen, as the rules mark it)
+        s.us_knows[0, u] = self.sc.unit_side[u] == JAPAN and not face_down
         return u
 
     def set(self, **fields) -> None:

@@ -95,7 +95,9 @@ def test_attu_8_1_ranged_combat_example_is_logged_die_by_die(core):
     the hits (8.1.5), and its two steps are gone, off the Casualty Track (8.4: artillery).  The
     2/32 E company rolls 0 and 9 at -1 (8.3, higher level): two hits; Japan puts the first on a
     platoon, eliminated; the second can only fall on the other, the last Japanese Infantry in
-    the hex, which "simply stays there" (8.5).  2/32 F rolls 7 and 3 at -1: no hit."""
+    the hex, which "simply stays there" (8.5).  2/32 F rolls 7 and 3 at -1: no hit.  The U.S. saw
+    the platoon face up: it reads which one left the map (README "What the U.S. remembers"), not
+    how (8.5: an Unknown melts, an Infantry unit is eliminated)."""
     p, u = engineer_hill(core)
     p.logging = True
     p.at(2617)
@@ -135,7 +137,7 @@ def test_attu_8_1_ranged_combat_example_is_logged_die_by_die(core):
                               ("no effect", {})]
     assert texts(p, JAPAN) == [f"{name(p, u['jp1'])} at 2717 is taken off the map: eliminated (8.5)",
                                "a hit has no effect (8.0, 8.5)"]
-    assert texts(p, US) == ["a unit it cannot see at 2717 is taken off the map: ? (8.5)",
+    assert texts(p, US) == [f"{name(p, u['jp1'])} at 2717 is taken off the map: ? (8.5)",
                             "a hit has no effect (8.0, 8.5)"]
     p.force([7, 3])
     p.at(2719)
@@ -261,8 +263,9 @@ def test_attu_8_2_1_2_8_2_1_4_artillery_set_aside_then_captured_is_logged(plain)
     platoons' 0, 1, 1 and 1, 1, 1: one hit, its first step (artillery: not on the Casualty Track,
     8.4).  Round 2, the same dice: its last step; "Set aside any eliminated defending U.S.
     artillery units until the end of the melee".  No U.S. unit is left on the map to see the
-    platoons, and they go face down (2.5), so the U.S. does not read which fired.  The first
-    advances into 2422 and "captures that unit"."""
+    platoons, and they go face down (2.5); the U.S. saw them face up, so it still reads which
+    fired (README "What the U.S. remembers").  The first advances into 2422 and "captures that
+    unit"."""
     b = Board(plain)
     gun = b.place("105mm A", 2422)
     first, second = jp(b, 2521), jp(b, 2521)
@@ -283,14 +286,14 @@ def test_attu_8_2_1_2_8_2_1_4_artillery_set_aside_then_captured_is_logged(plain)
         ("face down", {"unit": first, "hex": p.hex(2521), "why": ev.R_UNSEEN}),
         ("face down", {"unit": second, "hex": p.hex(2521), "why": ev.R_UNSEEN}),
     ]
-    assert texts(p, US)[5] == ("round 2, offensive fire (8.2.1.2): a unit it cannot see rolls 3 dice, modifier +0: "
+    assert texts(p, US)[5] == (f"round 2, offensive fire (8.2.1.2): {name(p, first)} rolls 3 dice, modifier +0: "
                                "1 hit(s) (8.2.1)")
     assert texts(p, US)[-3] == "US 105mm A loses its last step at 2422 and is set aside until the Melee ends (8.2.1.2)"
     assert p.phase == PHASE_NAMES[ADVANCE] and p.player == JAPAN
     p.do(p.slot(0))
     assert records(p.log) == [("advance", {"unit": first, "from": p.hex(2521), "to": p.hex(2422)}),
                               ("captured", {"unit": gun, "hex": p.hex(2422)})]
-    assert texts(p, US) == ["a unit it cannot see advances from 2521 to 2422 (8.2.1.4)",
+    assert texts(p, US) == [f"{name(p, first)} advances from 2521 to 2422 (8.2.1.4)",
                             "Japan captures US 105mm A at 2422 (8.2.1.4)"]
 
 
@@ -502,7 +505,9 @@ def test_attu_2_5_3_9_12_1_3_the_turns_end_hides_counters_advances_the_marker_an
     face down, the one in 2521 (next to it) stays up.  The Turn marker enters May 24 (turn 14),
     the Komandorski box (12.1.3): the Effect chit, May 24, is revealed, "If it is the May 24
     marker, the Delay marker is also revealed": 2 more turns, the last on May 25 (the delay
-    counts the turn of the reveal, README).  Then the U.S. decides on a Refit Turn (3.1)."""
+    counts the turn of the reveal, README).  Then the U.S. decides on a Refit Turn (3.1).  The
+    U.S. saw both platoons face up: it reads which goes face down (README "What the U.S.
+    remembers"); one it never saw face up is not named (test_attu_8_1_6_airpower_...)."""
     b = Board(core)
     b.place("1/17 A", 2422)
     far, watched, near = jp(b, 1216), jp(b, 2621), jp(b, 2521)
@@ -517,8 +522,8 @@ def test_attu_2_5_3_9_12_1_3_the_turns_end_hides_counters_advances_the_marker_an
         ("Komandorski Delay", {"turns": 2, "last": 25}),
     ]
     assert texts(p, US) == [
-        "a unit it cannot see at 1216 is flipped face down: no U.S. unit sees it (2.5)",
-        "a unit it cannot see at 2621 is flipped face down: not in a U.S. ZOC at the end of the turn (3.9) (2.5)",
+        f"{name(p, far)} at 1216 is flipped face down: no U.S. unit sees it (2.5)",
+        f"{name(p, watched)} at 2621 is flipped face down: not in a U.S. ZOC at the end of the turn (3.9) (2.5)",
         "the Turn marker advances to May 24 (3.9)",
         "the Komandorski Effect chit is revealed: May 24 (12.1.3)",
         "the Komandorski Delay chit is revealed: 2 more turn(s), the last on May 25 (12.1.3)",

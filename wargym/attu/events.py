@@ -13,7 +13,9 @@ What the U.S. may not read (2.5, 12.1, 14.0; wargym/attu/fog.py):
 
 * a face-down or off-map Japanese counter is not named to it: every unit is a ``unit`` argument,
   which the log writes as "a unit it cannot see" to a side that may not identify it after the
-  step (so a counter revealed in a Melee and hidden again by the step's end is not named either);
+  step (fog.HIDDEN's ``Anonymous``); a counter the U.S. remembers (``us_knows``: seen face up,
+  then hidden again, even within the step, or a gun from the set-up) it may identify, and reads
+  by name;
 * the die rolled on an Unknown's table (2.5, and 13.3's ambush) is ``secret`` from it (the kind
   ``secret die``, whose value it reads as "?"): with the number of Infantry that appear it would
   tell which table, so which counter, the lot rolled on, and fog.py keeps the identity of a

@@ -9,6 +9,16 @@ agents through ``hidden_from``:
 * 12.1: the Komandorski Effect chit until its reveal, the Delay chit until its own;
 * 14.0: the victory point chits until the end of the game.
 
+What the U.S. remembers (``us_knows``, README "What the U.S. remembers"): a Japanese counter it
+has seen face up on the map, or a gun it saw set up (12.3 lists their hexes; 12.4's and 13.2.1's
+are placed in its sight), stays known to it while it stays on the map, face down again or not
+(2.5, 3.9, 9.5 hide the counter, not the memory), and when it goes to the eliminated pile (8.5);
+it is forgotten when the counter goes back into the cup (9.6's swap), where the U.S. cannot
+follow it.  Such a counter is no longer anonymous to the U.S. (``HIDDEN``'s ``Anonymous``): its
+view names it (``redact``), its event texts too, and the states it may imagine keep it
+(``core.sample_hidden``); ``hidden_from``, read by the observation and the boards, still hides it
+as it did (trained policies see what they saw).
+
 * 2.5: when Unknowns fire, melee or are attacked in melee, every Unknown in the hex is removed and
   one die is rolled on one table for the lot, giving 1-3 Infantry drawn at random from the off-map
   pool, placed face-up.  The Japanese choice of table is made by the default: the table with the
@@ -41,7 +51,7 @@ from wargym.attu.events import (
 )
 from wargym.attu.scenario import INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
-    LOC_ELIM, LOC_MAP, LOC_RESERVE, NO_CHIT, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE,
+    LOC_ELIM, LOC_MAP, LOC_OUT, LOC_RESERVE, NO_CHIT, OPT_SOLITAIRE, OPT_UNKNOWNS_SINGLE_USE,
 )
 from wargym.events import emit
 from wargym.hidden import Anonymous, Secret
@@ -72,6 +82,37 @@ def hidden_units(core, state, viewer: int) -> np.ndarray:
     return out
 
 
+def anonymous_units(core, state, viewer: int) -> np.ndarray:
+    """bool[B, U]: the counters ``viewer`` cannot tell apart (``HIDDEN``'s ``Anonymous``): those
+    ``hidden_from`` it, less the ones the U.S. remembers (``us_knows``) and the guns left out of
+    the game at the set-up (15.x, 13.2.1: by the rules' own test of their set-up hexes, which
+    the U.S. can make too)."""
+    return hidden_units(core, state, viewer) & ~state.us_knows & (state.unit_loc != LOC_OUT)
+
+
+@njit(cache=True)
+def note_seen(T, S, g):
+    """``us_knows`` kept up between any two events (from the driver's progress hook, before
+    ``hide_unseen``): a Japanese counter face up on the map is known to the U.S.; one that is
+    neither on the map nor in the eliminated pile (the cup: 9.6's swap) is forgotten.  The rules
+    that turn a counter face up or put it where it is known mark it at once too (``seen``), so a
+    step that ends the game leaves the memory as the rules made it."""
+    for u in range(T.u_side.shape[0]):
+        if T.u_side[u] != JAPAN:
+            continue
+        loc = S.unit_loc[g, u]
+        if loc == LOC_MAP and not S.face_down[g, u]:
+            S.us_knows[g, u] = True
+        elif loc != LOC_MAP and loc != LOC_ELIM:
+            S.us_knows[g, u] = False
+
+
+@njit(cache=True)
+def seen(S, g, u):
+    """The U.S. has seen Japanese counter u face up (2.5) or set up in its sight: it knows it."""
+    S.us_knows[g, u] = True
+
+
 def _chits(field: str):
     """14.0: the chits of ``field`` on the Victory Hexes that have one, while the game runs."""
     def when(core, state, viewer: int) -> np.ndarray:
@@ -81,9 +122,11 @@ def _chits(field: str):
 
 
 HIDDEN = (
-    Anonymous("U", ("us",), hidden_units,
+    # 13.2.1: which Unknown may not move (``pinned``) is the U.S. player's own doing in solitaire
+    # play; what the U.S. remembers (``us_knows``) is its own
+    Anonymous("U", ("us",), anonymous_units,
               public=("unit_hex", "unit_loc", "face_down", "acted", "melee_target", "fought", "loss_pool",
-                      "mel_att", "pre_steps", "unit_steps"),
+                      "mel_att", "pre_steps", "unit_steps", "pinned", "us_knows"),
               refs=("selected", "mel_arnold", "soft_unit"),
               # 8.5: an Unknown that melts away goes back to the cup, an Infantry hit goes to the
               # eliminated pile (with no step left); the U.S. sees a counter leave the map either
@@ -92,12 +135,16 @@ HIDDEN = (
     # 8.5: the flag that an Unknown of the attack already melted away says which counter was hit;
     # only the Japanese allocate Japanese losses (8.0, 8.1.6), so only they need it
     Secret("loss_unknown_done", ("us",)),
+    # 12.1.1, 12.1.2: one chit of each mix drawn (setup.draw_chits); 14.0: one chit of the mix for
+    # each Victory Hex, without replacement (the pool: what a determinization deals them from)
     Secret("ke_effect", ("us",), when=lambda core, state, viewer: state.ke_revealed == 0,
-           values=lambda core: core.scenario.effect_chits),
+           values=lambda core: core.scenario.effect_chits, pool=lambda core: core.scenario.effect_chits),
     Secret("ke_delay", ("us",), when=lambda core, state, viewer: state.ke_revealed < 2,
-           values=lambda core: core.scenario.delay_chits),
-    Secret("vp_value", ("us",), when=_chits("vp_value"), values=lambda core: core.scenario.vp_value_chits),
-    Secret("vp_cancel", ("us",), when=_chits("vp_cancel"), values=lambda core: core.scenario.vp_cancel_chits),
+           values=lambda core: core.scenario.delay_chits, pool=lambda core: core.scenario.delay_chits),
+    Secret("vp_value", ("us",), when=_chits("vp_value"), values=lambda core: core.scenario.vp_value_chits,
+           pool=lambda core: core.scenario.vp_value_chits),
+    Secret("vp_cancel", ("us",), when=_chits("vp_cancel"), values=lambda core: core.scenario.vp_cancel_chits,
+           pool=lambda core: core.scenario.vp_cancel_chits),
 )
 
 
@@ -137,6 +184,7 @@ def place_engaged(S, g, u, h, acted):
     S.unit_steps[g, u] = 1
     S.face_down[g, u] = False
     S.acted[g, u] = acted
+    seen(S, g, u)
 
 
 @njit(cache=True)
@@ -209,6 +257,9 @@ def reveal_unknowns(T, S, g, h, defending):
     for u in range(T.u_side.shape[0]):
         if T.u_type[u] == UNKNOWN and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == h:
             S.unit_loc[g, u] = LOC_ELIM if T.opts[OPT_UNKNOWNS_SINGLE_USE] else LOC_RESERVE
+            # 2.5: flipped to its table side in the U.S.'s sight; 15.x: then eliminated, known there
+            # (the cup, where it goes in the campaign, it cannot follow)
+            S.us_knows[g, u] = T.opts[OPT_UNKNOWNS_SINGLE_USE] != 0
             S.pinned[g, u] = False
             S.unit_hex[g, u] = -1
             S.melee_target[g, u] = -1
@@ -250,14 +301,15 @@ def hide_unseen(T, S, g):
         if T.u_side[u] != JAPAN or S.unit_loc[g, u] != LOC_MAP or S.face_down[g, u] or S.captured[g, u]:
             continue
         h = S.unit_hex[g, u]
-        seen = False
+        seen_now = False
         for i in range(n):
             a = watchers[i]
             if T.dist[a, h] <= 1 or spots(T, S, g, a, h):
-                seen = True
+                seen_now = True
                 break
-        if not seen:
+        if not seen_now:
             S.face_down[g, u] = True
+            S.us_knows[g, u] = True  # it was face up: the U.S. remembers it (README)
             emit(S, g, FACE_DOWN, u, h, R_UNSEEN)
 
 
@@ -280,4 +332,5 @@ def hide_units(T, S, g, refit_turn):
             h = S.unit_hex[g, u]
             if not watched[h] and not (refit_turn and T.near_lz[h]) and not S.face_down[g, u]:
                 S.face_down[g, u] = True
+                S.us_knows[g, u] = True  # it was face up: the U.S. remembers it (README)
                 emit(S, g, FACE_DOWN, u, h, R_REFIT_TURN if refit_turn else R_NO_ZOC)

@@ -21,6 +21,9 @@ outside against them before any kernel sees it:
 * 12.1     the Komandorski chits are chits of the mix; the last turn is unknown (-1) until the
            Delay chit is revealed, then the Effect's turn plus the delay less one (or the
            scenario's end date without the chits); the chits are revealed on their turns (12.1.3)
+* 2.5      what the U.S. remembers (``us_knows``): only Japanese counters in play, on the map or in
+           the eliminated pile, are known to it (the cup it cannot follow), and every one it sees
+           face up on the map is (README "What the U.S. remembers")
 """
 
 from __future__ import annotations
@@ -83,7 +86,23 @@ def check(core, state) -> list[str]:
     if (state.casualties > sc.casualty_max).any():
         errors.append(f"field casualties: beyond the track's {sc.casualty_max} (8.4)")
     errors += end_marks(state, OVER)
-    return errors or _komandorski(core, state) or check_end(core, state)
+    return errors or _memory(core, state) or _komandorski(core, state) or check_end(core, state)
+
+
+def _memory(core, state) -> list[str]:
+    """2.5: ``us_knows`` is set only where the U.S. can know a Japanese counter, and wherever it
+    sees one face up on the map."""
+    sc = core.scenario
+    japanese = ((sc.unit_side == JAPAN) & sc.unit_in_play)[None, :]
+    kept = np.isin(state.unit_loc, (LOC_MAP, LOC_ELIM))
+    errors = []
+    for g, u in np.argwhere(state.us_knows & ~(japanese & kept))[:1]:
+        errors.append(f"field us_knows: game {g} unit {u} is known to the U.S. at {int(state.unit_loc[g, u])}: only a "
+                      f"Japanese counter on the map or in the eliminated pile can be (2.5)")
+    face_up = japanese & (state.unit_loc == LOC_MAP) & ~state.face_down & ~state.captured
+    for g, u in np.argwhere(face_up & ~state.us_knows)[:1]:
+        errors.append(f"field us_knows: game {g} unit {u} is face up on the map but not known to the U.S. (2.5)")
+    return errors
 
 
 def _komandorski(core, state) -> list[str]:

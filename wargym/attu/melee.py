@@ -33,7 +33,7 @@ from wargym.attu.events import (
     ADVANCE as EV_ADVANCE, ARNOLD as EV_ARNOLD, CAPTURED, MARTINEZ as EV_MARTINEZ, MELEE, MELEE_FIRE, NO_RETREAT,
     P_DEFENSIVE, P_OFFENSIVE, R_AMBUSH, R_STEP7, R_YAMASAKI, RETREAT as EV_RETREAT, REVEALED,
 )
-from wargym.attu.fog import reveal_unknowns
+from wargym.attu.fog import reveal_unknowns, seen
 from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.movement import may_enter_zone
 from wargym.attu.ranged import fire_dice, weather_modifier
@@ -328,6 +328,7 @@ def start_melee(T, S, g, t):
             S.pre_steps[g, u] = S.unit_steps[g, u]
             if side_of(T, S, g, u) == JAPAN and S.face_down[g, u]:
                 S.face_down[g, u] = False  # 2.5: revealed at the moment of Melee
+                seen(S, g, u)
                 emit(S, g, REVEALED, u, S.unit_hex[g, u])
     if T.opts[OPT_HEROES] and not S.heroes_used[g, HERO_ARNOLD] and side == JAPAN and arnold_candidate(T, S, g) >= 0:
         S.phase[g] = ARNOLD

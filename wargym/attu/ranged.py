@@ -23,7 +23,7 @@ from wargym.attu.events import (
     AIR_ATTACK, AIR_WASTED, NO_EFFECT, P_AIR_ATTACK, P_RANGED, R_FRIENDLY, R_FRIENDLY_LOST, R_HIT, R_MISS, RANGED_FIRE,
     REVEALED, SOFT_GROUND,
 )
-from wargym.attu.fog import reveal_unknowns
+from wargym.attu.fog import reveal_unknowns, seen
 from wargym.attu.losses import hit_unit, start_loss
 from wargym.attu.scenario import ARTILLERY, FOG, JAPAN, RAIN, UNKNOWN, US, WILLIWAW
 from wargym.attu.state import (
@@ -226,6 +226,7 @@ def resolve_ranged(T, S, g, u, t, target):
         if side == JAPAN and T.u_type[u] == ARTILLERY and not S.captured[g, u] and called_in(T, S, g, US, a) \
                 and S.face_down[g, u]:
             S.face_down[g, u] = False  # 2.5: only a gun out of the U.S. units' sight stays face down
+            seen(S, g, u)
             emit(S, g, REVEALED, u, a)
     S.acted[g, u] = True
     dist = supply_distance(T, S, g) if side == US else np.zeros(1, dtype=np.int32)

@@ -284,6 +284,7 @@ def swap_remove(T, S, g, h):
             S.unit_loc[g, u] = LOC_RESERVE
             S.unit_hex[g, u] = -1
             S.face_down[g, u] = True
+            S.us_knows[g, u] = False  # into the cup, where the U.S. cannot follow it (README)
     return n
 
 

@@ -34,7 +34,7 @@ from wargym.attu import defaults, solitaire, yamasaki
 from wargym.attu.actions import AIR, END, HOLD, MAX_SLOTS, MELEE_0, NO, SLOT_0, STRIKE, YAMASAKI, YES, allow_slots
 from wargym.attu.board import occupancy, side_of, zoc_of
 from wargym.attu.events import NO_EFFECT, TURN
-from wargym.attu.fog import hide_units, hide_unseen
+from wargym.attu.fog import hide_units, hide_unseen, note_seen
 from wargym.attu.losses import loss_done, loss_mask, take_hit
 from wargym.attu.melee import (
     advance, advance_mask, any_pickable, arnold, declare, declare_mask, martinez, melee_run, next_retreater,
@@ -547,7 +547,9 @@ def run_on(T, S, g):
     """What happens between decisions without one: the solitaire system's
     ad hoc placements and airpower (13.2), a Melee step with nothing left to pick, hits placed,
     retreats that cannot be made, a refit with no step left.  True when something happened.
-    Revealed Japanese units out of the U.S. units' sight go face down first (2.5, fog.py)."""
+    First what the U.S. has seen is noted (fog.note_seen), then revealed Japanese units out of the
+    U.S. units' sight go face down (2.5, fog.py)."""
+    note_seen(T, S, g)
     hide_unseen(T, S, g)
     ph = S.phase[g]
     if T.opts[OPT_SOLITAIRE] and S.mel_hex[g] < 0:

@@ -21,6 +21,7 @@ import numpy as np
 
 from wargym.attu.actions import LZ_0, NO, RESERVE, YES
 from wargym.attu.events import KOMANDORSKI_DELAY, KOMANDORSKI_EFFECT, TURN
+from wargym.attu.fog import seen
 from wargym.attu.scenario import (
     ARTILLERY, D_TO_G, FREE_STAGING, H_OR_I, JAPAN, LANDING_ZONES, STAGING_D_TO_G, STAGING_H_OR_I, STAGING_NONE,
     STAGING_RESERVE, TURN_0_DATE, UNKNOWN, US,
@@ -88,6 +89,7 @@ def japanese_historic(T, S, g):
             S.unit_loc[g, u] = LOC_MAP
             S.unit_hex[g, u] = T.jp_art_hex[u]
             S.face_down[g, u] = True
+            seen(S, g, u)  # 12.3 names each gun's hex: the U.S. knows it (README)
 
 
 @njit(cache=True)
@@ -281,6 +283,8 @@ def place_japanese(T, S, g, h):
     S.unit_loc[g, u] = LOC_MAP
     S.unit_hex[g, u] = h
     S.face_down[g, u] = True
+    if T.u_type[u] == ARTILLERY:
+        seen(S, g, u)  # the guns are placed after the Unknowns, one by one, in the U.S.'s sight (README)
 
 
 @njit(cache=True)

@@ -31,7 +31,7 @@ from wargym.attu.events import (
     AD_HOC, AMBUSH, INFANTRY_APPEARS, INFILTRATION, NOT_LOGGED, P_AD_HOC, P_AMBUSH, P_INFILTRATION, P_SOLITAIRE_SETUP,
     R_GOES, R_STAYS, SECRET_DIE,
 )
-from wargym.attu.fog import place_engaged, pool_draw, pool_size
+from wargym.attu.fog import place_engaged, pool_draw, pool_size, seen
 from wargym.attu.melee import start_step_melee
 from wargym.attu.movement import allowance, move_cost
 from wargym.attu.ranged import strike
@@ -67,6 +67,7 @@ def setup(T, S, g):
             S.unit_loc[g, u] = LOC_MAP
             S.unit_hex[g, u] = T.jp_art_hex[u]
             S.face_down[g, u] = True
+            seen(S, g, u)  # on its 12.3 hex, which the book names (README)
     order = order[:n].copy()
     shuffle(S, g, order)  # 13.1: drawn at random
     k = 0
@@ -151,6 +152,7 @@ def ad_hoc(T, S, g):
             S.unit_hex[g, u] = best
             S.unit_steps[g, u] = 1
             S.face_down[g, u] = True
+            seen(S, g, u)  # the U.S. player draws it himself and places it (README)
 
 
 @njit(cache=True)

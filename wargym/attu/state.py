@@ -48,7 +48,11 @@ every game has (wargym.core.BaseState)::
     yama_unit, yama_mp        Colonel Yamasaki's group and its Movement Points left    11.3
     mel_kind          int8      MEL_NORMAL, MEL_YAMASAKI (attackers roll first, 11.3.2), MEL_AMBUSH (13.3)
     pinned            bool[U]   13.2.1: an Unknown that may not move (solitaire)
-    adhoc_done        bool[6]   13.2.2: the Victory Hex has had its ad hoc placement
+    us_knows          bool[U]   the U.S. knows which Japanese counter this is: seen face   2.5, 9.5
+                                up on the map (or a gun from its set-up, 12.3/12.4/13.2.1)
+                                and followed since, on the map (face down again, 3.9, 9.5)
+                                or into the eliminated pile (8.5); forgotten in the cup
+                                (README "What the U.S. remembers"; fog.note_seen)
 """
 
 from __future__ import annotations
@@ -172,6 +176,7 @@ class State(BaseState):
     mel_kind: np.ndarray = var("int8", low=0, high=MEL_AMBUSH)
     pinned: np.ndarray = var("bool", ("U",))
     adhoc_done: np.ndarray = var("bool", (ZONES,), grows=True)     # 13.2.2: once a Victory Hex
+    us_knows: np.ndarray = var("bool", ("U",))                     # 2.5: the U.S. remembers the counter
 
 
 Tables = namedtuple("Tables", [

@@ -20,7 +20,7 @@ it (11.0).
 from wargym.attu.actions import END
 from wargym.attu.board import is_infantry_like, occupancy, side_of
 from wargym.attu.events import REVEALED, YAMASAKI
-from wargym.attu.fog import has_acted, reveal_unknowns
+from wargym.attu.fog import has_acted, reveal_unknowns, seen
 from wargym.attu.movement import allowance, may_enter_zone
 from wargym.attu.scenario import IMPASSABLE, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
@@ -85,6 +85,7 @@ def activate(T, S, g, h):
             if S.face_down[g, u]:
                 emit(S, g, REVEALED, u, h)
             S.face_down[g, u] = False
+            seen(S, g, u)
             mp = min(mp, 2 * allowance(T, S, g, u, T.u_move[u]))
     S.yama_mp[g] = mp if mp < 1000 else 0  # the Unknowns may have revealed nobody
     S.sel_hex[g] = h

@@ -80,8 +80,9 @@ class PlannerAgent:
         self.phases, self.seconds, self.z = tuple(phases), seconds, float(z)
         self.rng = np.random.default_rng(seed)
         self._bases: dict[tuple[str, ...], list[Any]] = {}
-        #: what the planner did: decisions planned, playouts and decisions stepped, seconds
-        self.stats = {"planned": 0, "playouts": 0, "steps": 0, "seconds": 0.0}
+        #: what the planner did: decisions planned, those where it chose another action than the
+        #: base's favourite, playouts and decisions stepped, seconds
+        self.stats = {"planned": 0, "changed": 0, "playouts": 0, "steps": 0, "seconds": 0.0}
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:
@@ -160,6 +161,7 @@ class PlannerAgent:
                 spread = gain.std(ddof=1) / math.sqrt(len(gain)) if len(gain) > 1 else np.inf
                 if mean > best and mean > self.z * spread:
                     out[i], best = a, mean
+        self.stats["changed"] += int((out != np.array(favourite)).sum())
         return out
 
     def candidates(self, core, state: BaseState, player: int, game: int, mask: np.ndarray) -> np.ndarray:

@@ -3,15 +3,16 @@
     agent = wargym.agents.baselines.get("peleliu", "us")
     actions = agent.act(core, state, 0)
 
-One compiled function, ``decide_batch``, takes every decision of every game of the batch; it
+One compiled function, ``decide_chunk``, takes every decision of a chunk of the batch's games; it
 reads only what the U.S. player sees (a Japanese unit's strength and requirements once revealed,
 an estimate before) and calls the engine's own rules (us.py: legal orders, targets, attack
 validity; combat.attack_result on the revealed values), so the rules exist once.  What a decision
 reads of the board is worked out once per decision for every unit's plan (board_facts: the U.S.
-units per hex, the exposure to live fire, the objectives; objective distances and potential fire
-per hex as they are asked for) and the scenario's part once per core (rule_tables: the positions
-nearest first from each hex, each hex's neighbours and the hexes a move can reach), one set of
-scratch arrays serving the whole batch.
+units per hex, the exposure to live fire, the objectives; per hex, as they are asked for, the
+terms of a move's value all units share and potential fire), the scenario's part once per core
+(rule_tables: the positions nearest first from each hex, each hex's neighbours, the hexes a move
+can reach), one set of scratch arrays serving a thread's games; the games are shared among the
+core's threads as its steps are (KernelCore.run_chunks).
 
 Behaviour by decision:
 
@@ -78,12 +79,12 @@ from wargym.peleliu.state import (
     P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_RETREAT, P_CC_WITHDRAW, P_CP_RANGE, P_HERO_PLACE,
     P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT,
     P_WITHDRAW,
-    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, StateArg, US_MAP,
+    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, US_MAP,
 )
 from wargym.peleliu.ties import TIE_ARTILLERY, TIE_CC_STEP, TIE_LEADER, TIE_NAVAL
 from wargym.peleliu.us import (
     attack_target_ok, attack_valid, barrage_targets, destinations, enter_targets, infantryish, is_free,
-    is_destination, may_join_attack, may_open_attack, potential_fire,
+    is_destination, may_join_attack, may_open_attack, move_scratch, potential_fire,
 )
 
 OPEN_MIN = 1.0      # an attack is opened when its expected value reaches this
@@ -98,19 +99,19 @@ CP_TURN = 8             # 14.0: command posts from turn 8
 CP_SITE = 6.0           # a regimental HQ's pull to a hex where it may become a command post
 HOLD = 6.0              # per position value: the last unit on a position held without a garrison stays
 
-UNSET = -32768          # an objective distance not worked out yet (Scratch.objd)
 MOVE_REACH = 3          # 7.3: a move's destination is at most three hexes away (rule_tables)
 
 #: the scenario's tables of the rule, made once per core (rule_tables): objective_table's, each
 #: hex's neighbours and the hexes within MOVE_REACH of it, in increasing hex number (-1 after them:
 #: a scan of these finds what a scan of every hex finds, in the same order)
 RuleTables = namedtuple("RuleTables", ["obj_pos", "obj_near", "nbr", "reach"])
-#: one decision's arrays, reused by every game of a batch: occ (jp_map), live (fire_map, live
-#: only), buf (a hex mask), kinds (a unit's moves: destinations), per hex the U.S. units, steps and units counting against stacking,
+#: one decision's arrays, reused by every game of a batch (make_scratch): occ (jp_map), live
+#: (fire_map, live only), buf (a hex mask, all False between uses), kinds and moves (a unit's
+#: moves and destinations' working rows), per hex the U.S. units, steps and units counting against stacking,
 #: exposure (board_facts), per position whether it is an objective, and the per-hex memos of
-#: objective (objd) and fire_free (pfire)
-Scratch = namedtuple("Scratch", ["occ", "live", "buf", "kinds", "units", "steps", "stack", "expo", "active", "objd",
-                                 "pfire"])
+#: hex_terms (base, hold) and fire_free (pfire)
+Scratch = namedtuple("Scratch", ["occ", "live", "buf", "kinds", "moves", "units", "steps", "stack", "expo", "active",
+                                 "base", "hold", "pfire"])
 
 
 @njit(cache=True)
@@ -245,8 +246,8 @@ def board_facts(T, S, g, W):
     """What every unit's plan at this decision reads, worked out once from occ (jp_map): U.S.
     units, steps and stacking units per hex, each hex's exposure (the live dots in it, summed
     over the positions, each can hit, 6.3: intense 3, steady 1), which positions are objectives
-    (Japanese-occupied, or empty and not held: 15.2) and the lazily filled objective distances
-    and potential fire (objective, fire_free)."""
+    (Japanese-occupied, or empty and not held: 15.2); the per-hex memos (hex_terms, fire_free)
+    unset."""
     W.units[:] = 0
     W.steps[:] = 0
     W.stack[:] = 0
@@ -269,7 +270,7 @@ def board_facts(T, S, g, W):
         h = T.pos_hex[p]
         held = S.garrison[g, p] or W.units[h] > 0
         W.active[p] = not T.pos_prov[p] and (W.occ[h] >= 0 or not held)
-    W.objd[:] = UNSET
+    W.base[:] = np.nan
     W.pfire[:] = -1
 
 
@@ -278,16 +279,10 @@ def objective(R, x, W):
     """Hexes from x to the nearest Japanese-occupied position or empty position not held, the
     beach-firing ones counted as BEACH_PULL hexes nearer (15.2 goals 1 and 3 first); 99 at most.
     The first objective in x's order (objective_table) is the nearest."""
-    d = W.objd[x]
-    if d == UNSET:
-        d = 99
-        for k in range(R.obj_pos.shape[1]):
-            if W.active[R.obj_pos[x, k]]:
-                if R.obj_near[x, k] < d:
-                    d = R.obj_near[x, k]
-                break
-        W.objd[x] = d
-    return d
+    for k in range(R.obj_pos.shape[1]):
+        if W.active[R.obj_pos[x, k]]:
+            return min(R.obj_near[x, k], 99)
+    return 99
 
 
 @njit(cache=True)
@@ -299,24 +294,38 @@ def fire_free(T, S, g, x, W):
 
 
 @njit(cache=True)
+def hex_terms(T, R, S, g, x, W):
+    """The terms of move_value that are the same for every unit, once per hex and decision:
+    W.base[x] the objective distance's, the exposure's (board_facts) and the beach's, W.hold[x]
+    what taking an empty position nobody holds is worth (0 elsewhere; a unit's own steps decide
+    whether it is empty).  The terms are multiples of 0.5 far below 2**52: sums of them are exact
+    in any order, so move_value adds them in its own."""
+    if np.isnan(W.base[x]):
+        v = -1.5 * objective(R, x, W) - W.expo[x]  # away from the live dots
+        if T.beach_box[x] >= 0:
+            v -= 2.0
+        W.base[x] = v
+        p = T.hex_pos[x]
+        W.hold[x] = 0.0
+        if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and W.occ[x] < 0:
+            W.hold[x] = 4.0 + HOLD * position_value(T, p)
+
+
+@njit(cache=True)
 def move_value(T, R, S, g, u, x, W):
-    score = -1.5 * objective(R, x, W)
-    p = T.hex_pos[x]
+    hex_terms(T, R, S, g, x, W)
+    score = W.base[x]
     here = x == S.us_hex[g, u]
-    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and W.occ[x] < 0 \
-            and T.us_type[u] != REG_HQ:
+    if W.hold[x] > 0.0 and T.us_type[u] != REG_HQ:
         others = W.steps[x] - (S.us_steps[g, u] if here else 0)
         if others == 0:
             # an empty position nobody else holds: taking it (or staying on it) counts for victory
             # (15.2) and denies the Japanese a place to muster or reinforce (12.2, 12.5)
-            score += 4.0 + HOLD * position_value(T, p)
-    score -= W.expo[x]  # away from the live dots (board_facts)
+            score += W.hold[x]
     if W.stack[x] >= 2 and T.us_type[u] != REG_HQ and not here:
         score -= 50.0
     if W.live[x] > 0 and not here and W.steps[x] + S.us_steps[g, u] >= 7:
         score -= CONCENTRATED  # 6.35: seven steps in a field of fire take every card's symbol
-    if T.beach_box[x] >= 0:
-        score -= 2.0
     if T.us_type[u] == REG_HQ:
         score -= 2.0 * W.live[x]
         if S.turn[g] >= CP_TURN - 1 and fire_free(T, S, g, x, W):
@@ -329,7 +338,7 @@ def move_value(T, R, S, g, u, x, W):
 
 @njit(cache=True)
 def best_move(T, R, S, g, u, W):
-    n = destinations(T, S, g, u, W.kinds, W.occ, W.live)  # dest_mask's, on this decision's maps
+    n = destinations(T, S, g, u, W.kinds, W.occ, W.live, W.moves)  # dest_mask's, on this decision's maps
     if n == 0:
         return -1, 0.0
     a = S.us_hex[g, u]
@@ -366,21 +375,23 @@ def unit_plan(T, R, S, g, u, W):
                     v += 1.0  # the positions firing on the beaches first (15.2)
                 if v >= OPEN_MIN and v > best_v:
                     best_v, best_o, best_t = v, O_ATTACK, h
-    buf[:] = False
     if barrage_targets(T, S, g, u, buf, occ, live, False) > 0:
         for h in range(H):
             if buf[h]:
+                buf[h] = False
                 j = occ[h]  # jp_at
                 v = 1.5 + (1.0 if has_depth(T, S, g, j) else 0.0)
                 if v > best_v:
                     best_v, best_o, best_t = v, O_BARRAGE, h
-    buf[:] = False
     if enter_targets(T, S, g, u, buf, occ) > 0:
         for k in range(6):  # enter_targets' hexes are next to u
             h = R.nbr[a, k]
             if h < 0:
                 break
-            if buf[h] and W.stack[h] < 2:  # 7.53: survivors past two units are eliminated
+            if not buf[h]:
+                continue
+            buf[h] = False
+            if W.stack[h] < 2:  # 7.53: survivors past two units are eliminated
                 j = occ[h]  # jp_at
                 steps = W.steps[a]
                 v = 0.0
@@ -408,9 +419,11 @@ def decide(T, R, S, g, m, W):
     NU = S.us_loc.shape[1]
     ph = S.phase[g]
     occ, live = W.occ, W.live
-    jp_map(T, S, g, occ)
-    fire_map(T, S, g, occ, True, live)
-    if ph == P_ACT_SELECT or ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET:
+    planning = ph == P_ACT_SELECT or ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET
+    if planning or ph == P_LAND or ph == P_SETUP:  # the decisions that read the board's maps
+        jp_map(T, S, g, occ)
+        fire_map(T, S, g, occ, True, live)
+    if planning:
         board_facts(T, S, g, W)
     if ph == P_LAND or ph == P_SETUP:  # a landing / BNR set-up or relief hex: least fire, room
         best, bv = -1, 0.0
@@ -547,14 +560,22 @@ def decide(T, R, S, g, m, W):
 
 
 @njit(cache=True)
-def decide_batch(T, R, S, out):
-    """out[g] = the rule's action in every running game (-1 in a finished one); R from
-    rule_tables, one set of scratch arrays (Scratch) for the whole batch."""
+def make_scratch(T):
+    """A Scratch for one thread's games (all False, zero or unset as board_facts expects)."""
     H = T.land.shape[0]
-    W = Scratch(np.empty(H, np.int16), np.empty(H, np.int8), np.zeros(H, np.bool_), np.zeros(H, np.int8),
-                np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.float64),
-                np.zeros(T.pos_hex.shape[0], np.bool_), np.empty(H, np.int64), np.empty(H, np.int8))
-    for g in range(out.shape[0]):
+    return Scratch(np.empty(H, np.int16), np.empty(H, np.int8), np.zeros(H, np.bool_), np.zeros(H, np.int8),
+                   move_scratch(T), np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
+                   np.zeros(H, np.float64), np.zeros(T.pos_hex.shape[0], np.bool_), np.empty(H, np.float64),
+                   np.empty(H, np.float64), np.empty(H, np.int8))
+
+
+@njit(cache=True, nogil=True)
+def decide_chunk(T, S, lo, hi, R, out):
+    """out[g] = the rule's action in each running game g of [lo, hi) (-1 in a finished one); R from
+    rule_tables.  A chunk kernel of the core's threads (KernelCore.run_chunks): the games are
+    independent, and each call has its own scratch arrays."""
+    W = make_scratch(T)
+    for g in range(lo, hi):
         out[g] = -1
         if S.terminated[g] or S.truncated[g]:
             continue
@@ -563,6 +584,12 @@ def decide_batch(T, R, S, out):
         if a < 0 or not m[a]:
             a = first_legal(m)
         out[g] = a
+
+
+@njit(cache=True)
+def decide_batch(T, R, S, out):
+    """decide_chunk over every game, on the caller's thread."""
+    decide_chunk(T, S, 0, out.shape[0], R, out)
 
 
 _TABLES: dict[int, tuple] = {}
@@ -586,7 +613,7 @@ def rule_tables(core) -> RuleTables:
         plain = core.plain_tables
         P = int(np.count_nonzero(~np.asarray(plain.pos_prov)))
         H = int(core.scenario.num_hexes)
-        R = RuleTables(np.zeros((H, P), np.int16), np.zeros((H, P), np.int64),
+        R = RuleTables(np.zeros((H, P), np.int16), np.zeros((H, P), np.int16),
                        within(plain.dist, 1, 1), within(plain.dist, 0, MOVE_REACH))
         objective_table(core.tables, R.obj_pos, R.obj_near)
         if len(_TABLES) >= 16:
@@ -603,10 +630,9 @@ class PeleliuRuleAgent:
 
     def act(self, core, state, player: int) -> np.ndarray:
         # the planner marks trial attackers (and unmarks them) in its own copy of att_units
-        work = {f.name: getattr(state, f.name) for f in dataclasses.fields(state)}
-        work["att_units"] = state.att_units.copy()
+        work = dataclasses.replace(state, att_units=state.att_units.copy())
         out = np.zeros(state.batch_size, dtype=np.int64)
-        decide_batch(core.tables, rule_tables(core), StateArg.of(work), out)
+        core.run_chunks(decide_chunk, work, rule_tables(core), out)  # on the core's threads
         return out
 
     def __repr__(self) -> str:

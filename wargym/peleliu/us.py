@@ -365,7 +365,22 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
     move that is an infiltration (7.33), 3 a cliff crossing, 4 (an HQ) an infiltration it may make
     only with a regular unit (7.33, as the partner of its move: partner_mask; not counted in the
     number returned, the unit's own destinations)."""
-    H = T.land.shape[0]
+    return move_targets_with(T, S, g, u, out, free_only, occ, live, move_scratch(T))
+
+
+@njit(cache=True)
+def move_scratch(T):
+    """int32[4, H], move_targets_with's working rows: each hex's distance (99 while not reached),
+    two fronts, the hexes reached."""
+    scratch = np.empty((4, T.land.shape[0]), np.int32)
+    scratch[0, :] = 99
+    return scratch
+
+
+@njit(cache=True)
+def move_targets_with(T, S, g, u, out, free_only, occ, live, scratch):
+    """move_targets_on with its working rows given (move_scratch: a caller asking for the moves of
+    many units allocates them once); they are as they were on return."""
     out[:] = 0
     a = S.us_hex[g, u]
     t = T.us_type[u]
@@ -375,10 +390,10 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
         return 0  # 14.0: a command post may not move
     bnr_night = is_night(T, S, g)
     maxd = 1 if night(T, S, g) or free_only or bnr_night else 3  # 16.0, 18.21
-    dist = np.full(H, 99, np.int16)
+    dist, front, nxt, reached = scratch[0], scratch[1], scratch[2], scratch[3]
     dist[a] = 0
-    front = np.empty(H, np.int32)
-    nxt = np.empty(H, np.int32)
+    reached[0] = a
+    n_reached = 1
     front[0] = a
     nf = 1
     for step in range(1, maxd + 1):
@@ -392,6 +407,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                 if x < 0 or dist[x] <= step:
                     continue
                 dist[x] = step
+                reached[n_reached] = x
+                n_reached += 1
                 kind = 1
                 if step == 1 and infiltration(T, S, g, a, x, occ, live) >= 0:
                     if t == ART:
@@ -410,6 +427,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                     m += 1
         front, nxt = nxt, front
         nf = m
+    for i in range(n_reached):
+        dist[reached[i]] = 99
     if not free_only and not bnr_night:
         for d in range(6):
             if T.cliff[a, d]:
@@ -642,8 +661,6 @@ def barrage_ok(T, S, g, u, h, occ, live):
     """8.4: a tank or artillery unit in range of but not adjacent to a revealed Japanese-occupied
     hex with no U.S. unit; a tank in the target's field of fire or with an observer; artillery out
     of every live field of fire and in a regimental HQ's command.  None at night (16.0)."""
-    if night(T, S, g) or is_night(T, S, g):
-        return False
     j = occ[h]
     if j < 0 or S.jp_attacked[g, j]:
         return False
@@ -651,7 +668,9 @@ def barrage_ok(T, S, g, u, h, occ, live):
     d = T.dist[a, h]
     t = T.us_type[u]
     if d <= 1 or d > T.us_range[u, S.us_steps[g, u]]:
-        return False  # (before the scan of the hex's U.S. units: most targets are out of range)
+        return False  # (checked first: most targets are out of range)
+    if night(T, S, g) or is_night(T, S, g):
+        return False
     morning = prep_morning(T, S, g)
     if us_steps_in_hex(T, S, g, h) > 0:
         return False
@@ -888,7 +907,7 @@ def dest_mask(T, S, g, u, m, H):
     live = np.empty(H, np.int8)
     board_maps(T, S, g, occ, live)
     kinds = np.empty(H, np.int8)
-    destinations(T, S, g, u, kinds, occ, live)
+    destinations(T, S, g, u, kinds, occ, live, move_scratch(T))
     n = 0
     for h in range(H):
         if is_destination(kinds[h]):
@@ -898,11 +917,11 @@ def dest_mask(T, S, g, u, m, H):
 
 
 @njit(cache=True)
-def destinations(T, S, g, u, kinds, occ, live):
-    """move_targets_on for the move unit u may make now: any move when it can pay for one (those
+def destinations(T, S, g, u, kinds, occ, live, scratch):
+    """move_targets_with for the move unit u may make now: any move when it can pay for one (those
     hold every free move too, 7.35), else only the free preservation move; its destinations are
     the hexes h with is_destination(kinds[h]) (their number is returned)."""
-    return move_targets_on(T, S, g, u, kinds, unit_cost(T, S, g, u) > S.actions_left[g], occ, live)
+    return move_targets_with(T, S, g, u, kinds, unit_cost(T, S, g, u) > S.actions_left[g], occ, live, scratch)
 
 
 @njit(cache=True)

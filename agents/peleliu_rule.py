@@ -105,11 +105,11 @@ MOVE_REACH = 3          # 7.3: a move's destination is at most three hexes away 
 #: hex's neighbours and the hexes within MOVE_REACH of it, in increasing hex number (-1 after them:
 #: a scan of these finds what a scan of every hex finds, in the same order)
 RuleTables = namedtuple("RuleTables", ["obj_pos", "obj_near", "nbr", "reach"])
-#: one decision's arrays, reused by every game of a batch (make_scratch): occ (jp_map), live
-#: (fire_map, live only), buf (a hex mask, all False between uses), kinds and moves (a unit's
-#: moves and destinations' working rows), per hex the U.S. units, steps and units counting against stacking,
-#: exposure (board_facts), per position whether it is an objective, and the per-hex memos of
-#: hex_terms (base, hold) and fire_free (pfire)
+#: one decision's arrays, reused by every game of a thread's chunk (make_scratch): occ (jp_map),
+#: live (fire_map, live only), buf (a hex mask, all False between uses), kinds and moves (a unit's
+#: moves, destinations' working rows), per hex the U.S. units, steps, units counting against
+#: stacking and exposure (board_facts), per position whether it is an objective, and the per-hex
+#: memos of hex_terms (base, hold) and fire_free (pfire)
 Scratch = namedtuple("Scratch", ["occ", "live", "buf", "kinds", "moves", "units", "steps", "stack", "expo", "active",
                                  "base", "hold", "pfire"])
 
@@ -248,28 +248,29 @@ def board_facts(T, S, g, W):
     over the positions, each can hit, 6.3: intense 3, steady 1), which positions are objectives
     (Japanese-occupied, or empty and not held: 15.2); the per-hex memos (hex_terms, fire_free)
     unset."""
-    W.units[:] = 0
-    W.steps[:] = 0
-    W.stack[:] = 0
+    units, steps, stack, expo, occ = W.units, W.steps, W.stack, W.expo, W.occ
+    units[:] = 0
+    steps[:] = 0
+    stack[:] = 0
     for u in range(S.us_loc.shape[1]):
         if S.us_loc[g, u] == US_MAP:
             h = S.us_hex[g, u]
-            W.units[h] += 1
-            W.steps[h] += S.us_steps[g, u]
+            units[h] += 1
+            steps[h] += S.us_steps[g, u]
             if T.us_type[u] != REG_HQ:  # 7.51: not regimental HQs (stack_count)
-                W.stack[h] += 1
-    W.expo[:] = 0.0
+                stack[h] += 1
+    expo[:] = 0
     hexes, dots, nhex = T.grp_hexes, T.grp_dot, T.grp_nhex
     for f in range(dots.shape[0]):
-        n_occ, n_live, n_tank = group_units(T, S, g, f, W.occ)
+        n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
         if n_live > 0:
             for k in range(nhex[f]):
                 h = hexes[f, k]
-                W.expo[h] += 3.0 if dots[f, h] == INTENSE else 1.0
+                expo[h] += 3 if dots[f, h] == INTENSE else 1
     for p in range(T.pos_hex.shape[0]):
         h = T.pos_hex[p]
-        held = S.garrison[g, p] or W.units[h] > 0
-        W.active[p] = not T.pos_prov[p] and (W.occ[h] >= 0 or not held)
+        held = S.garrison[g, p] or units[h] > 0
+        W.active[p] = not T.pos_prov[p] and (occ[h] >= 0 or not held)
     W.base[:] = np.nan
     W.pfire[:] = -1
 
@@ -564,8 +565,8 @@ def make_scratch(T):
     """A Scratch for one thread's games (all False, zero or unset as board_facts expects)."""
     H = T.land.shape[0]
     return Scratch(np.empty(H, np.int16), np.empty(H, np.int8), np.zeros(H, np.bool_), np.zeros(H, np.int8),
-                   move_scratch(T), np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
-                   np.zeros(H, np.float64), np.zeros(T.pos_hex.shape[0], np.bool_), np.empty(H, np.float64),
+                   move_scratch(T), np.zeros(H, np.int16), np.zeros(H, np.int16), np.zeros(H, np.int16),
+                   np.zeros(H, np.int16), np.zeros(T.pos_hex.shape[0], np.bool_), np.empty(H, np.float64),
                    np.empty(H, np.float64), np.empty(H, np.int8))
 
 

@@ -3,10 +3,16 @@
     agent = wargym.agents.baselines.get("peleliu", "us")
     actions = agent.act(core, state, 0)
 
-One compiled function, ``decide_batch``, takes every decision of every game of the batch; it
+One compiled function, ``decide_chunk``, takes every decision of a chunk of the batch's games; it
 reads only what the U.S. player sees (a Japanese unit's strength and requirements once revealed,
 an estimate before) and calls the engine's own rules (us.py: legal orders, targets, attack
-validity; combat.attack_result on the revealed values), so the rules exist once.
+validity; combat.attack_result on the revealed values), so the rules exist once.  What a decision
+reads of the board is worked out once per decision for every unit's plan (board_facts: the U.S.
+units per hex, the exposure to live fire, the objectives; per hex, as they are asked for, the
+terms of a move's value all units share and potential fire), the scenario's part once per core
+(rule_tables: the positions nearest first from each hex, each hex's neighbours, the hexes a move
+can reach), one set of scratch arrays serving a thread's games; the games are shared among the
+core's threads as its steps are (KernelCore.run_chunks).
 
 Behaviour by decision:
 
@@ -53,13 +59,16 @@ Behaviour by decision:
 
 from __future__ import annotations
 
+import dataclasses
+from collections import namedtuple
+
 import numpy as np
 
 from wargym.agents import baselines
 from wargym.jit import njit
 from wargym.kernel import first_legal
 from wargym.peleliu.actions import ATTACK, BARRAGE, DAUNTLESS, END, ENTER, MOVE, NAVAL, NO, RESOLVE, UNIT_0, YES
-from wargym.peleliu.board import fire_map, group_units, has_depth, jp_at, jp_map, stack_count, us_steps_in_hex
+from wargym.peleliu.board import fire_map, group_units, has_depth, jp_at, jp_map, stack_count
 from wargym.peleliu.closecombat import retreat_hex
 from wargym.peleliu.combat import attack_result, attack_values
 from wargym.peleliu.scenario import (
@@ -70,12 +79,12 @@ from wargym.peleliu.state import (
     P_ACT_ORDER, P_ACT_SELECT, P_ATTACK_JOIN, P_ATTRITION, P_CC_RETREAT, P_CC_WITHDRAW, P_CP_RANGE, P_HERO_PLACE,
     P_HIT_PICK, P_HQ_CP, P_INFIL, P_LAND, P_MOVE_DEST, P_SETUP, P_STACK_JOIN, P_STEP_ADD, P_TARGET, P_UNDISRUPT,
     P_WITHDRAW,
-    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, StateArg, US_MAP,
+    O_ATTACK, O_BARRAGE, O_ENTER, O_MOVE, US_MAP,
 )
 from wargym.peleliu.ties import TIE_ARTILLERY, TIE_CC_STEP, TIE_LEADER, TIE_NAVAL
 from wargym.peleliu.us import (
-    attack_targets, attack_valid, barrage_targets, dest_mask, enter_targets, infantryish, is_free, may_join_attack,
-    potential_fire,
+    attack_target_ok, attack_valid, barrage_targets, destinations, enter_targets, infantryish, is_free,
+    is_destination, may_join_attack, may_open_attack, move_scratch, potential_fire,
 )
 
 OPEN_MIN = 1.0      # an attack is opened when its expected value reaches this
@@ -89,6 +98,20 @@ KEY_PULL = 6            # A1, A5, A6 (pull_of)
 CP_TURN = 8             # 14.0: command posts from turn 8
 CP_SITE = 6.0           # a regimental HQ's pull to a hex where it may become a command post
 HOLD = 6.0              # per position value: the last unit on a position held without a garrison stays
+
+MOVE_REACH = 3          # 7.3: a move's destination is at most three hexes away (rule_tables)
+
+#: the scenario's tables of the rule, made once per core (rule_tables): objective_table's, each
+#: hex's neighbours and the hexes within MOVE_REACH of it, in increasing hex number (-1 after them:
+#: a scan of these finds what a scan of every hex finds, in the same order)
+RuleTables = namedtuple("RuleTables", ["obj_pos", "obj_near", "nbr", "reach"])
+#: one decision's arrays, reused by every game of a thread's chunk (make_scratch): occ (jp_map),
+#: live (fire_map, live only), buf (a hex mask, all False between uses), kinds and moves (a unit's
+#: moves, destinations' working rows), per hex the U.S. units, steps, units counting against
+#: stacking and exposure (board_facts), per position whether it is an objective, and the per-hex
+#: memos of hex_terms (base, hold) and fire_free (pfire)
+Scratch = namedtuple("Scratch", ["occ", "live", "buf", "kinds", "moves", "units", "steps", "stack", "expo", "active",
+                                 "base", "hold", "pfire"])
 
 
 @njit(cache=True)
@@ -129,17 +152,15 @@ def unrevealed_value(T, S, g, h, j):
 
 
 @njit(cache=True)
-def plan_attack(T, S, g, u, h, commit, live):
+def plan_attack(T, S, g, u, h, commit, live, occ):
     """Value of an attack from u on h with every unit able to join (free ones, then paid ones
-    while actions last); with ``commit`` the joiners stay marked in att_units."""
+    while actions last); with ``commit`` the joiners stay marked in att_units.  occ from jp_map."""
     NU = S.us_loc.shape[1]
     keep = np.zeros(NU, np.bool_)
     for v in range(NU):
         keep[v] = S.att_units[g, v]
     S.att_units[g, u] = True
     spent = 0 if is_free(T, S, g, u) else 1
-    occ = np.empty(T.land.shape[0], np.int16)
-    jp_map(T, S, g, occ)
     for v in range(NU):
         if v != u and may_join_attack(T, S, g, v, h, occ, live):
             c = 0 if is_free(T, S, g, v) else 1
@@ -194,64 +215,121 @@ def pull_of(T, p):
 
 
 @njit(cache=True)
-def objective_distances(T, S, g, occ, out):
-    """out[H] = hexes to the nearest Japanese-occupied position or empty position not held, the
-    beach-firing ones counted as BEACH_PULL hexes nearer (15.2 goals 1 and 3 first)."""
+def objective_table(T, pos, near):
+    """The scenario's half of objective distances, worked out once per core (rule_tables): for
+    each hex x the positions that can be objectives (not provisional) nearest first, counting
+    pull_of, pos[x, k], and that count, near[x, k] = hexes - pull (a stable order: ties by
+    position number)."""
     H = T.land.shape[0]
-    out[:] = 99
-    usn = np.zeros(H, np.int16)
+    P = T.pos_hex.shape[0]
+    pull = np.zeros(P, np.int64)
+    for p in range(P):
+        pull[p] = pull_of(T, p)
+    cand = np.empty(pos.shape[1], np.int64)
+    n = 0
+    for p in range(P):
+        if not T.pos_prov[p]:
+            cand[n] = p
+            n += 1
+    d = np.empty(n, np.int64)
+    for x in range(H):
+        for k in range(n):
+            d[k] = T.dist[x, T.pos_hex[cand[k]]] - pull[cand[k]]
+        order = np.argsort(d, kind="mergesort")  # stable
+        for k in range(n):
+            pos[x, k] = cand[order[k]]
+            near[x, k] = d[order[k]]
+
+
+@njit(cache=True)
+def board_facts(T, S, g, W):
+    """What every unit's plan at this decision reads, worked out once from occ (jp_map): U.S.
+    units, steps and stacking units per hex, each hex's exposure (the live dots in it, summed
+    over the positions, each can hit, 6.3: intense 3, steady 1), which positions are objectives
+    (Japanese-occupied, or empty and not held: 15.2); the per-hex memos (hex_terms, fire_free)
+    unset."""
+    units, steps, stack, expo, occ = W.units, W.steps, W.stack, W.expo, W.occ
+    units[:] = 0
+    steps[:] = 0
+    stack[:] = 0
     for u in range(S.us_loc.shape[1]):
         if S.us_loc[g, u] == US_MAP:
-            usn[S.us_hex[g, u]] += 1
-    for p in range(T.pos_hex.shape[0]):
-        if T.pos_prov[p]:
-            continue
-        h = T.pos_hex[p]
-        held = S.garrison[g, p] or usn[h] > 0
-        pull = pull_of(T, p)
-        if occ[h] >= 0 or not held:
-            for x in range(H):
-                d = T.dist[x, h] - pull
-                if d < out[x]:
-                    out[x] = d
-
-
-@njit(cache=True)
-def exposure(T, S, g, x, occ):
-    """The live dots in hex x, summed over the positions (each can hit, 6.3): intense 3, steady 1."""
-    e = 0.0
-    for f in range(T.grp_dot.shape[0]):
-        d = T.grp_dot[f, x]
-        if d == 0:
-            continue
+            h = S.us_hex[g, u]
+            units[h] += 1
+            steps[h] += S.us_steps[g, u]
+            if T.us_type[u] != REG_HQ:  # 7.51: not regimental HQs (stack_count)
+                stack[h] += 1
+    expo[:] = 0
+    hexes, dots, nhex = T.grp_hexes, T.grp_dot, T.grp_nhex
+    for f in range(dots.shape[0]):
         n_occ, n_live, n_tank = group_units(T, S, g, f, occ)
         if n_live > 0:
-            e += 3.0 if d == INTENSE else 1.0
-    return e
+            for k in range(nhex[f]):
+                h = hexes[f, k]
+                expo[h] += 3 if dots[f, h] == INTENSE else 1
+    for p in range(T.pos_hex.shape[0]):
+        h = T.pos_hex[p]
+        held = S.garrison[g, p] or units[h] > 0
+        W.active[p] = not T.pos_prov[p] and (occ[h] >= 0 or not held)
+    W.base[:] = np.nan
+    W.pfire[:] = -1
 
 
 @njit(cache=True)
-def move_value(T, S, g, u, x, live, objd, occ):
-    score = -1.5 * objd[x]
-    p = T.hex_pos[x]
+def objective(R, x, W):
+    """Hexes from x to the nearest Japanese-occupied position or empty position not held, the
+    beach-firing ones counted as BEACH_PULL hexes nearer (15.2 goals 1 and 3 first); 99 at most.
+    The first objective in x's order (objective_table) is the nearest."""
+    for k in range(R.obj_pos.shape[1]):
+        if W.active[R.obj_pos[x, k]]:
+            return min(R.obj_near[x, k], 99)
+    return 99
+
+
+@njit(cache=True)
+def fire_free(T, S, g, x, W):
+    """Hex x is outside every potential field of fire (potential_fire, 14.1), once per hex."""
+    if W.pfire[x] < 0:
+        W.pfire[x] = 0 if potential_fire(T, S, g, x) else 1
+    return W.pfire[x] == 1
+
+
+@njit(cache=True)
+def hex_terms(T, R, S, g, x, W):
+    """The terms of move_value that are the same for every unit, once per hex and decision:
+    W.base[x] the objective distance's, the exposure's (board_facts) and the beach's, W.hold[x]
+    what taking an empty position nobody holds is worth (0 elsewhere; a unit's own steps decide
+    whether it is empty).  The terms are multiples of 0.5 far below 2**52: sums of them are exact
+    in any order, so move_value adds them in its own."""
+    if np.isnan(W.base[x]):
+        v = -1.5 * objective(R, x, W) - W.expo[x]  # away from the live dots
+        if T.beach_box[x] >= 0:
+            v -= 2.0
+        W.base[x] = v
+        p = T.hex_pos[x]
+        W.hold[x] = 0.0
+        if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and W.occ[x] < 0:
+            W.hold[x] = 4.0 + HOLD * position_value(T, p)
+
+
+@njit(cache=True)
+def move_value(T, R, S, g, u, x, W):
+    hex_terms(T, R, S, g, x, W)
+    score = W.base[x]
     here = x == S.us_hex[g, u]
-    if p >= 0 and not T.pos_prov[p] and not S.garrison[g, p] and jp_at(T, S, g, x) < 0 \
-            and T.us_type[u] != REG_HQ:
-        others = us_steps_in_hex(T, S, g, x) - (S.us_steps[g, u] if here else 0)
+    if W.hold[x] > 0.0 and T.us_type[u] != REG_HQ:
+        others = W.steps[x] - (S.us_steps[g, u] if here else 0)
         if others == 0:
             # an empty position nobody else holds: taking it (or staying on it) counts for victory
             # (15.2) and denies the Japanese a place to muster or reinforce (12.2, 12.5)
-            score += 4.0 + HOLD * position_value(T, p)
-    score -= exposure(T, S, g, x, occ)
-    if stack_count(T, S, g, x) >= 2 and T.us_type[u] != REG_HQ and not here:
+            score += W.hold[x]
+    if W.stack[x] >= 2 and T.us_type[u] != REG_HQ and not here:
         score -= 50.0
-    if live[x] > 0 and not here and us_steps_in_hex(T, S, g, x) + S.us_steps[g, u] >= 7:
+    if W.live[x] > 0 and not here and W.steps[x] + S.us_steps[g, u] >= 7:
         score -= CONCENTRATED  # 6.35: seven steps in a field of fire take every card's symbol
-    if T.beach_box[x] >= 0:
-        score -= 2.0
     if T.us_type[u] == REG_HQ:
-        score -= 2.0 * live[x]
-        if S.turn[g] >= CP_TURN - 1 and not potential_fire(T, S, g, x):
+        score -= 2.0 * W.live[x]
+        if S.turn[g] >= CP_TURN - 1 and fire_free(T, S, g, x, W):
             score += CP_SITE  # 14.1: a command post can be set up here from turn 8 (garrisons, 14.4)
         for v in range(S.us_loc.shape[1]):  # units it will command (7.1)
             if v != u and S.us_loc[g, v] == US_MAP and T.dist[S.us_hex[g, v], x] <= 1 and T.us_type[v] != REG_HQ:
@@ -260,53 +338,63 @@ def move_value(T, S, g, u, x, live, objd, occ):
 
 
 @njit(cache=True)
-def best_move(T, S, g, u, live, objd, buf):
-    H = T.land.shape[0]
-    buf[:] = False
-    n = dest_mask(T, S, g, u, buf, H)
-    occ = np.empty(H, np.int16)
-    jp_map(T, S, g, occ)
-    here = move_value(T, S, g, u, S.us_hex[g, u], live, objd, occ) + 1.0
-    best, bv = -1, here
+def best_move(T, R, S, g, u, W):
+    n = destinations(T, S, g, u, W.kinds, W.occ, W.live, W.moves)  # dest_mask's, on this decision's maps
     if n == 0:
         return -1, 0.0
-    for x in range(H):
-        if buf[x]:
-            v = move_value(T, S, g, u, x, live, objd, occ)
+    a = S.us_hex[g, u]
+    here = move_value(T, R, S, g, u, a, W) + 1.0
+    best, bv = -1, here
+    for k in range(R.reach.shape[1]):
+        x = R.reach[a, k]
+        if x < 0:
+            break
+        if is_destination(W.kinds[x]):
+            v = move_value(T, R, S, g, u, x, W)
             if v > bv:
                 best, bv = x, v
     return best, bv - here
 
 
 @njit(cache=True)
-def unit_plan(T, S, g, u, occ, live, objd, buf):
+def unit_plan(T, R, S, g, u, W):
     """(value, order, target) of the best order for unit u."""
     H = T.land.shape[0]
+    occ, live, buf = W.occ, W.live, W.buf
     best_v, best_o, best_t = 0.0, -1, -1
-    buf[:] = False
-    if attack_targets(T, S, g, u, buf, occ, live, False) > 0 and infantryish(T, u):
-        for h in range(H):
-            if buf[h] and T.dist[S.us_hex[g, u], h] == 1:
-                v = plan_attack(T, S, g, u, h, False, live)
+    a = S.us_hex[g, u]
+    if infantryish(T, u) and may_open_attack(T, S, g, u):
+        # attack_targets' hexes next to u (its reach is at least one hex)
+        for k in range(6):
+            h = R.nbr[a, k]
+            if h < 0:
+                break
+            if occ[h] >= 0 and attack_target_ok(T, S, g, u, h, occ, live):
+                v = plan_attack(T, S, g, u, h, False, live, occ)
                 p = T.hex_pos[h]
                 if p >= 0 and T.pos_beachfire[p]:
                     v += 1.0  # the positions firing on the beaches first (15.2)
                 if v >= OPEN_MIN and v > best_v:
                     best_v, best_o, best_t = v, O_ATTACK, h
-    buf[:] = False
     if barrage_targets(T, S, g, u, buf, occ, live, False) > 0:
         for h in range(H):
             if buf[h]:
-                j = jp_at(T, S, g, h)
+                buf[h] = False
+                j = occ[h]  # jp_at
                 v = 1.5 + (1.0 if has_depth(T, S, g, j) else 0.0)
                 if v > best_v:
                     best_v, best_o, best_t = v, O_BARRAGE, h
-    buf[:] = False
     if enter_targets(T, S, g, u, buf, occ) > 0:
-        for h in range(H):
-            if buf[h] and stack_count(T, S, g, h) < 2:  # 7.53: survivors past two units are eliminated
-                j = jp_at(T, S, g, h)
-                steps = us_steps_in_hex(T, S, g, S.us_hex[g, u])
+        for k in range(6):  # enter_targets' hexes are next to u
+            h = R.nbr[a, k]
+            if h < 0:
+                break
+            if not buf[h]:
+                continue
+            buf[h] = False
+            if W.stack[h] < 2:  # 7.53: survivors past two units are eliminated
+                j = occ[h]  # jp_at
+                steps = W.steps[a]
                 v = 0.0
                 if steps >= 3:
                     # 8.6: a U.S. hit disrupts, then takes the depth marker, then eliminates; the
@@ -318,7 +406,7 @@ def unit_plan(T, S, g, u, occ, live, objd, buf):
                 if v > 0.0:
                     if v > best_v:
                         best_v, best_o, best_t = v, O_ENTER, h
-    x, mv = best_move(T, S, g, u, live, objd, buf)
+    x, mv = best_move(T, R, S, g, u, W)
     if x >= 0 and mv > 0.5 and mv > best_v:
         best_v, best_o, best_t = mv, O_MOVE, x
     if not is_free(T, S, g, u):
@@ -327,18 +415,17 @@ def unit_plan(T, S, g, u, occ, live, objd, buf):
 
 
 @njit(cache=True)
-def decide(T, S, g, m):
+def decide(T, R, S, g, m, W):
     H = T.land.shape[0]
     NU = S.us_loc.shape[1]
     ph = S.phase[g]
-    occ = np.empty(H, np.int16)
-    jp_map(T, S, g, occ)
-    live = np.empty(H, np.int8)
-    fire_map(T, S, g, occ, True, live)
-    buf = np.zeros(H, np.bool_)
-    objd = np.empty(H, np.int16)
-    if ph == P_ACT_SELECT or ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET:
-        objective_distances(T, S, g, occ, objd)
+    occ, live = W.occ, W.live
+    planning = ph == P_ACT_SELECT or ph == P_ACT_ORDER or ph == P_MOVE_DEST or ph == P_TARGET
+    if planning or ph == P_LAND or ph == P_SETUP:  # the decisions that read the board's maps
+        jp_map(T, S, g, occ)
+        fire_map(T, S, g, occ, True, live)
+    if planning:
+        board_facts(T, S, g, W)
     if ph == P_LAND or ph == P_SETUP:  # a landing / BNR set-up or relief hex: least fire, room
         best, bv = -1, 0.0
         for x in range(H):
@@ -354,20 +441,20 @@ def decide(T, S, g, m):
             for u in range(NU):
                 if not m[H + UNIT_0 + u] or (T.us_type[u] == REG_HQ) != (hq_pass == 1):
                     continue
-                v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
+                v, o, t = unit_plan(T, R, S, g, u, W)
                 if o >= 0 and v > bv:
                     best, bv = u, v
             if best >= 0:
                 return H + UNIT_0 + best
         return H + END
     if ph == P_ACT_ORDER:
-        v, o, t = unit_plan(T, S, g, S.sel[g], occ, live, objd, buf)
+        v, o, t = unit_plan(T, R, S, g, S.sel[g], W)
         codes = (MOVE, ATTACK, BARRAGE, ENTER)
         if o >= 0 and m[H + codes[o]]:
             return H + codes[o]
         return H + NO
     if ph == P_MOVE_DEST:
-        x, mv = best_move(T, S, g, S.sel[g], live, objd, buf)
+        x, mv = best_move(T, R, S, g, S.sel[g], W)
         if x >= 0 and m[x]:
             return x
         return H + NO
@@ -378,7 +465,7 @@ def decide(T, S, g, m):
                 if m[h] and has_depth(T, S, g, jp_at(T, S, g, h)):
                     return h
             return first_legal(m)
-        v, o, t = unit_plan(T, S, g, u, occ, live, objd, buf)
+        v, o, t = unit_plan(T, R, S, g, u, W)
         if t >= 0 and t < H and m[t]:
             return t
         return H + NO
@@ -474,16 +561,66 @@ def decide(T, S, g, m):
 
 
 @njit(cache=True)
-def decide_batch(T, S, out):
-    for g in range(out.shape[0]):
+def make_scratch(T):
+    """A Scratch for one thread's games (all False, zero or unset as board_facts expects)."""
+    H = T.land.shape[0]
+    return Scratch(np.empty(H, np.int16), np.empty(H, np.int8), np.zeros(H, np.bool_), np.zeros(H, np.int8),
+                   move_scratch(T), np.zeros(H, np.int16), np.zeros(H, np.int16), np.zeros(H, np.int16),
+                   np.zeros(H, np.int16), np.zeros(T.pos_hex.shape[0], np.bool_), np.empty(H, np.float64),
+                   np.empty(H, np.float64), np.empty(H, np.int8))
+
+
+@njit(cache=True, nogil=True)
+def decide_chunk(T, S, lo, hi, R, out):
+    """out[g] = the rule's action in each running game g of [lo, hi) (-1 in a finished one); R from
+    rule_tables.  A chunk kernel of the core's threads (KernelCore.run_chunks): the games are
+    independent, and each call has its own scratch arrays."""
+    W = make_scratch(T)
+    for g in range(lo, hi):
         out[g] = -1
         if S.terminated[g] or S.truncated[g]:
             continue
         m = S.legal_action_mask[g]
-        a = decide(T, S, g, m)
+        a = decide(T, R, S, g, m, W)
         if a < 0 or not m[a]:
             a = first_legal(m)
         out[g] = a
+
+
+@njit(cache=True)
+def decide_batch(T, R, S, out):
+    """decide_chunk over every game, on the caller's thread."""
+    decide_chunk(T, S, 0, out.shape[0], R, out)
+
+
+_TABLES: dict[int, tuple] = {}
+
+
+def within(dist: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """int16[H, k]: the hexes lo..hi hexes from each hex in increasing number, padded with -1."""
+    near = (dist >= lo) & (dist <= hi)
+    out = np.full((dist.shape[0], int(near.sum(1).max())), -1, np.int16)
+    for x in range(dist.shape[0]):
+        hexes = np.nonzero(near[x])[0]
+        out[x, :len(hexes)] = hexes
+    return out
+
+
+def rule_tables(core) -> RuleTables:
+    """The rule's tables of a core's scenario (objective_table), made on the core's first call."""
+    key = id(core.tables)
+    hit = _TABLES.get(key)
+    if hit is None or hit[0] is not core.tables:
+        plain = core.plain_tables
+        P = int(np.count_nonzero(~np.asarray(plain.pos_prov)))
+        H = int(core.scenario.num_hexes)
+        R = RuleTables(np.zeros((H, P), np.int16), np.zeros((H, P), np.int16),
+                       within(plain.dist, 1, 1), within(plain.dist, 0, MOVE_REACH))
+        objective_table(core.tables, R.obj_pos, R.obj_near)
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        hit = _TABLES[key] = (core.tables, R)  # the tables held: their id is not reused meanwhile
+    return hit[1]
 
 
 class PeleliuRuleAgent:
@@ -493,9 +630,10 @@ class PeleliuRuleAgent:
         pass
 
     def act(self, core, state, player: int) -> np.ndarray:
-        work = state.copy()  # the planner marks trial attackers in its own copy
+        # the planner marks trial attackers (and unmarks them) in its own copy of att_units
+        work = dataclasses.replace(state, att_units=state.att_units.copy())
         out = np.zeros(state.batch_size, dtype=np.int64)
-        decide_batch(core.tables, StateArg.of(work), out)
+        core.run_chunks(decide_chunk, work, rule_tables(core), out)  # on the core's threads
         return out
 
     def __repr__(self) -> str:

@@ -365,7 +365,22 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
     move that is an infiltration (7.33), 3 a cliff crossing, 4 (an HQ) an infiltration it may make
     only with a regular unit (7.33, as the partner of its move: partner_mask; not counted in the
     number returned, the unit's own destinations)."""
-    H = T.land.shape[0]
+    return move_targets_with(T, S, g, u, out, free_only, occ, live, move_scratch(T))
+
+
+@njit(cache=True)
+def move_scratch(T):
+    """int32[4, H], move_targets_with's working rows: each hex's distance (99 while not reached),
+    two fronts, the hexes reached."""
+    scratch = np.empty((4, T.land.shape[0]), np.int32)
+    scratch[0, :] = 99
+    return scratch
+
+
+@njit(cache=True)
+def move_targets_with(T, S, g, u, out, free_only, occ, live, scratch):
+    """move_targets_on with its working rows given (move_scratch: a caller asking for the moves of
+    many units allocates them once); they are as they were on return."""
     out[:] = 0
     a = S.us_hex[g, u]
     t = T.us_type[u]
@@ -375,10 +390,10 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
         return 0  # 14.0: a command post may not move
     bnr_night = is_night(T, S, g)
     maxd = 1 if night(T, S, g) or free_only or bnr_night else 3  # 16.0, 18.21
-    dist = np.full(H, 99, np.int16)
+    dist, front, nxt, reached = scratch[0], scratch[1], scratch[2], scratch[3]
     dist[a] = 0
-    front = np.empty(H, np.int32)
-    nxt = np.empty(H, np.int32)
+    reached[0] = a
+    n_reached = 1
     front[0] = a
     nf = 1
     for step in range(1, maxd + 1):
@@ -392,6 +407,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                 if x < 0 or dist[x] <= step:
                     continue
                 dist[x] = step
+                reached[n_reached] = x
+                n_reached += 1
                 kind = 1
                 if step == 1 and infiltration(T, S, g, a, x, occ, live) >= 0:
                     if t == ART:
@@ -410,6 +427,8 @@ def move_targets_on(T, S, g, u, out, free_only, occ, live):
                     m += 1
         front, nxt = nxt, front
         nf = m
+    for i in range(n_reached):
+        dist[reached[i]] = 99
     if not free_only and not bnr_night:
         for d in range(6):
             if T.cliff[a, d]:
@@ -595,28 +614,15 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
     """Hexes unit u can open an attack on: in its reach, and an attack by u alone is valid or can be
     made valid by units able to join (completable; 8.1: an adjacent infantry-type attacker...)."""
     n = 0
-    NU = S.us_loc.shape[1]
-    cu = unit_cost(T, S, g, u)
-    if cu > S.actions_left[g]:
-        return 0  # u must act to take part (8.12)
-    if is_night(T, S, g) or prep_morning(T, S, g):
-        return 0  # 18.21, 18.22: no attacks
+    if not may_open_attack(T, S, g, u):
+        return 0
     reach = max(1, T.us_range[u, S.us_steps[g, u]])
     a = S.us_hex[g, u]
-    keep = np.zeros(NU, np.bool_)
     for j in range(S.jp_loc.shape[1]):
         if S.jp_loc[g, j] != JP_MAP or T.dist[a, S.jp_hex[g, j]] > reach:
             continue
         h = S.jp_hex[g, j]
-        if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, occ, live):
-            continue
-        for v in range(NU):
-            keep[v] = S.att_units[g, v]
-            S.att_units[g, v] = v == u
-        ok = completable(T, S, g, h, occ, live)  # 8.1: valid with u, or made valid by joiners
-        for v in range(NU):
-            S.att_units[g, v] = keep[v]
-        if ok:
+        if attack_target_ok(T, S, g, u, h, occ, live):
             m[h] = True
             n += 1
             if stop_at_one:
@@ -625,22 +631,50 @@ def attack_targets(T, S, g, u, m, occ, live, stop_at_one):
 
 
 @njit(cache=True)
+def may_open_attack(T, S, g, u):
+    """Unit u may open an attack this decision (the checks of attack_targets before its targets)."""
+    if unit_cost(T, S, g, u) > S.actions_left[g]:
+        return False  # u must act to take part (8.12)
+    return not (is_night(T, S, g) or prep_morning(T, S, g))  # 18.21, 18.22: no attacks
+
+
+@njit(cache=True)
+def attack_target_ok(T, S, g, u, h, occ, live):
+    """Unit u can open an attack on Japanese-occupied hex h in its reach (attack_targets, once
+    may_open_attack): h attackable, u may take part, and the attack is valid with u or can be made
+    valid by joiners (completable); att_units is as it was on return."""
+    if not attackable(T, S, g, h, occ) or not may_join_attack(T, S, g, u, h, occ, live):
+        return False
+    NU = S.us_loc.shape[1]
+    keep = np.empty(NU, np.bool_)
+    for v in range(NU):
+        keep[v] = S.att_units[g, v]
+        S.att_units[g, v] = v == u
+    ok = completable(T, S, g, h, occ, live)  # 8.1: valid with u, or made valid by joiners
+    for v in range(NU):
+        S.att_units[g, v] = keep[v]
+    return ok
+
+
+@njit(cache=True)
 def barrage_ok(T, S, g, u, h, occ, live):
     """8.4: a tank or artillery unit in range of but not adjacent to a revealed Japanese-occupied
     hex with no U.S. unit; a tank in the target's field of fire or with an observer; artillery out
     of every live field of fire and in a regimental HQ's command.  None at night (16.0)."""
-    if night(T, S, g) or is_night(T, S, g):
-        return False
     j = occ[h]
-    morning = prep_morning(T, S, g)
-    if j < 0 or S.jp_attacked[g, j] or us_steps_in_hex(T, S, g, h) > 0:
-        return False
-    if not morning and not target_revealed(T, S, g, j, h):
+    if j < 0 or S.jp_attacked[g, j]:
         return False
     a = S.us_hex[g, u]
     d = T.dist[a, h]
     t = T.us_type[u]
     if d <= 1 or d > T.us_range[u, S.us_steps[g, u]]:
+        return False  # (checked first: most targets are out of range)
+    if night(T, S, g) or is_night(T, S, g):
+        return False
+    morning = prep_morning(T, S, g)
+    if us_steps_in_hex(T, S, g, h) > 0:
+        return False
+    if not morning and not target_revealed(T, S, g, j, h):
         return False
     if t == ART:
         return S.us_cmd[g, u] and live[a] == 0
@@ -869,21 +903,32 @@ def target_mask(T, S, g, m, H):
 
 @njit(cache=True)
 def dest_mask(T, S, g, u, m, H):
-    buf = np.zeros(H, np.int8)
-    free = np.zeros(H, np.int8)
     occ = np.empty(H, np.int16)
     live = np.empty(H, np.int8)
     board_maps(T, S, g, occ, live)
-    if unit_cost(T, S, g, u) <= S.actions_left[g]:
-        move_targets_on(T, S, g, u, buf, False, occ, live)  # holds every free move (7.35) too
-    else:
-        move_targets_on(T, S, g, u, free, True, occ, live)
+    kinds = np.empty(H, np.int8)
+    destinations(T, S, g, u, kinds, occ, live, move_scratch(T))
     n = 0
     for h in range(H):
-        if (buf[h] > 0 and buf[h] != 4) or free[h] > 0:  # 4: an HQ's infiltration, only as a partner
+        if is_destination(kinds[h]):
             m[h] = True
             n += 1
     return n
+
+
+@njit(cache=True)
+def destinations(T, S, g, u, kinds, occ, live, scratch):
+    """move_targets_with for the move unit u may make now: any move when it can pay for one (those
+    hold every free move too, 7.35), else only the free preservation move; its destinations are
+    the hexes h with is_destination(kinds[h]) (their number is returned)."""
+    return move_targets_with(T, S, g, u, kinds, unit_cost(T, S, g, u) > S.actions_left[g], occ, live, scratch)
+
+
+@njit(cache=True)
+def is_destination(kind):
+    """A move_targets_on entry that is a destination of the unit's own (4: an HQ's infiltration,
+    only as a partner, 7.33; the free move has none)."""
+    return kind > 0 and kind != 4
 
 
 @njit(cache=True)

@@ -4,32 +4,39 @@
     rule         the ruleset's rule-based baseline for the side
     plan-quick   the planner (wargym.agents.planner), 16 playouts a decision
     plan         64 playouts a decision
-    plan-deep    256 playouts a decision, at most about a second of thought
+    plan-deep    256 playouts a decision
 
-``wargym play --strength NAME`` and ``wargym serve --strength NAME`` seat the rung's agent;
-configs/tournament/ladder_<ruleset>.yaml plays the rungs (and a ruleset's trained policies) against
-each other, and docs/ladder.md gives each rung's Elo.
+The planner rungs plan where a ruleset's ladder was measured to gain (``PHASES``: World at War's
+card to play) and every decision elsewhere.  ``wargym play --strength NAME`` and ``wargym serve
+--strength NAME`` seat the rung's agent; configs/tournament/ladder_<ruleset>.yaml plays the rungs
+against each other, and docs/ladder.md gives each rung's Elo.
 """
 
 from __future__ import annotations
 
-RUNGS = {
+#: the agent spec of each rung
+RUNGS: dict[str, str] = {
     "random": "random",
     "rule": "rule",
     "plan-quick": "plan:budget=16,top=4",
     "plan": "plan:budget=64,top=4",
-    "plan-deep": "plan:budget=256,top=6,seconds=1",
+    "plan-deep": "plan:budget=256,top=6",
 }
+#: the decision phases the planner rungs plan in, per ruleset (others: every decision)
+PHASES = {"world_at_war": ("command card: play",)}
 
 
-def rung_spec(name: str) -> str:
-    """The agent spec of the rung ``name``."""
+def rung_spec(name: str, ruleset: str | None = None) -> str:
+    """The agent spec of the rung ``name`` (for ``ruleset``: its planned phases)."""
     if name not in RUNGS:
         raise ValueError(f"no strength {name!r}; the rungs, weakest first: {', '.join(RUNGS)}")
-    return RUNGS[name]
+    spec = RUNGS[name]
+    if spec.startswith("plan") and ruleset in PHASES:
+        spec += ",phases=" + "|".join(PHASES[ruleset])
+    return spec
 
 
-def with_strength(spec, strength: str | None, option: str):
+def with_strength(spec, strength: str | None, option: str, ruleset: str | None = None):
     """``spec`` (an agent option's value), or the rung ``strength`` names when one is given; both
     given is an error naming ``option``."""
     from wargym.agents.base import is_given
@@ -38,4 +45,4 @@ def with_strength(spec, strength: str | None, option: str):
         return spec
     if is_given(spec):
         raise ValueError(f"give {option} or --strength, not both ({option} {spec}, --strength {strength})")
-    return rung_spec(strength)
+    return rung_spec(strength, ruleset)

@@ -310,7 +310,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     from wargym.agents.ladder import with_strength
 
-    vs = with_strength(args.vs, getattr(args, "strength", None), "--vs")
+    vs = with_strength(args.vs, getattr(args, "strength", None), "--vs", str(args.ruleset))
     check_agent_spec(vs, "--vs")
     return play(args.ruleset, args.side, vs, args.scenario, args.seed, args.decisions)
 

@@ -866,7 +866,7 @@ def run_serve(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO |
     from wargym.agents.ladder import with_strength
     from wargym.cli_types import check_agent_spec
 
-    args.agent = with_strength(args.agent, getattr(args, "strength", None), "--agent")
+    args.agent = with_strength(args.agent, getattr(args, "strength", None), "--agent", args.ruleset)
     check_agent_spec(args.agent, "--agent")
     real_stdout = out or sys.stdout
     address = parse_listen(args.listen) if getattr(args, "listen", None) else None

@@ -9,10 +9,9 @@ Infantry are in the cup).  Every count is worked out by hand in the test's docst
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
+from scipy.stats import chisquare
 
 from attu_board import Board, make_core
 from wargym.attu.determinize import GUN, INF, unit_kinds
@@ -49,15 +48,6 @@ def assert_like_the_position(core, real, samples) -> None:
         assert view_of(core, samples, r) == want, r
     live = ~(samples.terminated | samples.truncated)
     assert samples.legal_action_mask[live].any(axis=1).all()
-
-
-def chi_square_2(counts) -> tuple[float, float]:
-    """Pearson's statistic of three counts against equal thirds, and its p-value (2 degrees of
-    freedom: the chi-square survival function is exp(-x / 2))."""
-    counts = np.asarray(counts, dtype=float)
-    expected = counts.sum() / 3
-    x = float(((counts - expected) ** 2 / expected).sum())
-    return x, math.exp(-x / 2)
 
 
 # ------------------------------------------------------------------------------ 2.5: the deal
@@ -106,7 +96,7 @@ def test_attu_2_5_three_anonymous_counters_of_two_kinds_take_each_of_the_three_d
         counts.append(int((at & (kinds == want)[None, :]).sum()))
     odd_kind = (anon & (samples.unit_loc == LOC_MAP) & (kinds == want)[None, :]).sum(axis=1)
     assert (odd_kind == 1).all() and sum(counts) == 3000   # exactly one in every sample
-    x, p = chi_square_2(counts)
+    x, p = chisquare(counts)  # against equal thirds
     print(f"{odd}: counts {counts} over 2717, 2915, {place}; chi-square {x:.3f}, p {p:.3f}")
     assert p > 0.01, (counts, x, p)
 

@@ -92,17 +92,6 @@ def scoring_faces(T, die, target_kind, distance):
 
 
 @njit(cache=True)
-def expected_hits(T, counts, target_kind, distance):
-    """Hits a throw of ``counts`` dice is expected to score on a target of ``target_kind``."""
-    total = 0.0
-    for die in range(4):
-        if counts[die] == 0:
-            continue
-        total += counts[die] * scoring_faces(T, die, target_kind, distance) / 6.0
-    return total
-
-
-@njit(cache=True)
 def face_table(T, D):
     """``hits[die, kind, distance]``: ``scoring_faces`` for distances 0 .. D-1."""
     out = np.zeros((4, T.scores.shape[0], D), np.int64)
@@ -115,7 +104,8 @@ def face_table(T, D):
 
 @njit(cache=True)
 def table_hits(R, counts, target_kind, distance):
-    """``expected_hits`` from the face table: the same sum, term by term."""
+    """Hits a throw of ``counts`` dice is expected to score on a target of ``target_kind`` at
+    ``distance`` (module docstring), from the face table."""
     total = 0.0
     for die in range(4):
         if counts[die] == 0:
@@ -521,4 +511,4 @@ for _side in ("us", "japan", "germany", "ussr", "uk"):
     baselines.register("world_at_war", _side)(_factory(_side, hold=False))
     baselines.register("world_at_war", _side, "hold")(_factory(_side, hold=True))
 
-__all__ = ["WorldAtWarRuleAgent", "RuleTables", "decide_batch", "expected_hits", "rule_tables"]
+__all__ = ["WorldAtWarRuleAgent", "RuleTables", "decide_batch", "rule_tables"]

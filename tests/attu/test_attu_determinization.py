@@ -50,6 +50,12 @@ def assert_like_the_position(core, real, samples) -> None:
     assert samples.legal_action_mask[live].any(axis=1).all()
 
 
+def inf_62_face_up_on_1610(pos) -> None:
+    """The position edit: Japanese Infantry 62 face up on hex 1610, where the U.S. sees it."""
+    pos.set("unit_loc", "map", item="Inf 62").set("unit_hex", "1610", item="Inf 62").set("face_down", False,
+                                                                                        item="Inf 62")
+
+
 # ------------------------------------------------------------------------------ 2.5: the deal
 @pytest.mark.parametrize("odd", ["jp_20mm 142", "Inf 62"])
 def test_attu_2_5_three_anonymous_counters_of_two_kinds_take_each_of_the_three_deals_alike(odd):
@@ -228,11 +234,7 @@ def test_attu_9_6_a_counter_put_back_in_the_cup_is_forgotten():
     refuse a counter known in the cup."""
     core = make_core("campaign")
 
-    def seen(pos):
-        pos.set("unit_loc", "map", item="Inf 62").set("unit_hex", "1610", item="Inf 62").set("face_down", False,
-                                                                                            item="Inf 62")
-
-    state = settled(core, seen)
+    state = settled(core, inf_62_face_up_on_1610)
     u = units(core, "Inf 62")[0]
     assert state.us_knows[0, u]
     pos = Position(core, state)
@@ -306,11 +308,7 @@ def test_attu_a_record_without_the_memory_loads_with_the_counters_face_up_known(
     up on the map are known, nothing else; the field's rule is checked like any other."""
     core = make_core("campaign")
 
-    def edit(pos):
-        pos.set("unit_loc", "map", item="Inf 62").set("unit_hex", "1610", item="Inf 62").set("face_down", False,
-                                                                                            item="Inf 62")
-
-    state = settled(core, edit)
+    state = settled(core, inf_62_face_up_on_1610)
     u = units(core, "Inf 62")[0]
     state.face_down[0, u] = False           # face up again, as a record of the moment before 2.5 hid it
     record = core.to_dict(state, 0)

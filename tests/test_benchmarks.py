@@ -217,3 +217,17 @@ def test_world_at_war_always_retreat_is_the_rule_except_at_the_voluntary_retreat
         actions = np.where(deciding, mine, other.act(core, state, 1 - japan))
         core.step_in_place(state, actions, active=~(state.terminated | state.truncated))
     assert asked > 0
+
+
+def test_planner_vs_rule_pairs_the_same_games_and_counts_the_discordant_ones():
+    """benchmarks/planner_vs_rule.py: the rule's and the planner's games on the same seeds, paired;
+    with the planner at top=1 (the base's favourite only) it plays the rule's games exactly, so
+    no pair is discordant and p is 1."""
+    bench = benchmark("planner_vs_rule")
+    row = bench.compare("world_at_war:pacific:us", games=2, seed=3, batch=2,
+                        spec="plan:budget=4,top=1,phases=command card: play")
+    assert row["rule"]["wins"] == row["planner"]["wins"] and row["rule"]["mean_reward"] == row["planner"]["mean_reward"]
+    assert row["discordant"] == {"planner_only": 0, "rule_only": 0} and row["p_one_sided"] == 1.0
+    assert row["planned_decisions"] > 0 and row["phases"] == ["command card: play"]
+    low, high = row["planner"]["wilson"]
+    assert 0 <= low <= row["planner"]["rate"] <= high <= 1

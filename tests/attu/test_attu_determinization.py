@@ -303,18 +303,16 @@ def test_attu_determinizations_keep_the_us_view_and_the_invariants_and_play_on(s
 
 
 # ------------------------------------------------------------------------------------ records
-def test_attu_a_record_without_the_memory_loads_with_the_counters_face_up_known():
-    """A record written before ``us_knows`` loads (AttuCore.from_dict): the Japanese counters face
-    up on the map are known, nothing else; the field's rule is checked like any other."""
+def test_attu_a_record_without_the_memory_is_refused_and_a_wrong_memory_named():
+    """A record without ``us_knows`` (written before the U.S. memory) is refused like any record
+    with a field missing, naming it; a counter known in the cup breaks the field's rule (a
+    Japanese counter may be known only on the map or in the eliminated pile)."""
     core = make_core("campaign")
-
     state = settled(core, inf_62_face_up_on_1610)
-    u = units(core, "Inf 62")[0]
-    state.face_down[0, u] = False           # face up again, as a record of the moment before 2.5 hid it
     record = core.to_dict(state, 0)
     old = {**record, "fields": {k: v for k, v in record["fields"].items() if k != "us_knows"}}
-    back = core.from_dict(old)
-    assert np.flatnonzero(back.us_knows[0]).tolist() == [u]
+    with pytest.raises(RecordError, match="us_knows"):
+        core.from_dict(old)
     bad = core.to_dict(state, 0)
     bad["fields"]["us_knows"]["value"][units(core, "Inf 63")[0]] = True     # in the cup
     with pytest.raises(RecordError, match="us_knows"):

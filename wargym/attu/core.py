@@ -123,12 +123,6 @@ class AttuCore(KernelCore):
         the U.S. remembers")."""
         return determinize.complete(self, state, viewer, rng)
 
-    def from_dict(self, records, *, allow_forced: bool = False) -> State:
-        """``BaseCore.from_dict``; a record written before the U.S. memory (``us_knows``) is read
-        with what the rules give its position at once: the Japanese counters face up on the map
-        are known to the U.S. (fog.note_seen), and nothing else."""
-        return super().from_dict(_with_memory(self, records), allow_forced=allow_forced)
-
     # -- readable descriptions -------------------------------------------------------------------
     codes = {"unit_loc": {name: k for k, name in enumerate(LOC_NAMES)},
              "weather": {name: k for k, name in enumerate(WEATHERS)}}
@@ -217,27 +211,3 @@ class AttuCore(KernelCore):
     def _render_rgb(self, state: State, game: int, viewer: int | None) -> np.ndarray:
         from wargym.attu.render import render_rgb
         return render_rgb(self, state, game, viewer)
-
-
-def _with_memory(core: AttuCore, records):
-    """``records`` with ``us_knows`` filled in where a record lacks it (``AttuCore.from_dict``); a
-    record too broken to tell is left for ``from_dict`` to refuse."""
-    if isinstance(records, dict):
-        return _with_memory(core, [records])[0]
-    if not isinstance(records, list):
-        return records
-    out = []
-    for rec in records:
-        fields = rec.get("fields") if isinstance(rec, dict) else None
-        if isinstance(fields, dict) and "us_knows" not in fields:
-            try:
-                loc = np.asarray(fields["unit_loc"]["value"], dtype=np.int64)
-                down = np.asarray(fields["face_down"]["value"], dtype=bool)
-                captured = np.asarray(fields["captured"]["value"], dtype=bool)
-                known = (core.scenario.unit_side == JAPAN) & (loc == LOC_MAP) & ~down & ~captured
-            except (KeyError, TypeError, ValueError):
-                known = None
-            if known is not None and known.shape == (core.scenario.num_units,):
-                rec = {**rec, "fields": {**fields, "us_knows": {"dtype": "bool", "value": known.tolist()}}}
-        out.append(rec)
-    return out

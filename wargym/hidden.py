@@ -282,7 +282,8 @@ def sample(core, state, viewer: int, seed, n: int, game: int = 0):
         if len(items) >= 2:
             _shuffle_items(out, item_fields(core, decl.axis), decl.refs, items, rng)
     keys = np.zeros_like(out["rng_key"])
-    keys[:, 0] = rng.integers(1, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=n, dtype=np.uint64)
+    keys[:, 0] = (rng.integers(1, 2**63, size=n, dtype=np.uint64) * np.uint64(2)
+                  + rng.integers(0, 2, size=n, dtype=np.uint64))
     out["rng_key"] = keys  # SplitMix64 dice (second word 0) from a key drawn here, never the game's
     sampled = core._complete_sample(dataclasses.replace(view, **out), viewer, rng)
     return core.refresh(sampled)
@@ -310,18 +311,27 @@ def _shuffle_items(out: dict[str, np.ndarray], fields: list[str], refs: tuple[st
     random permutation per row), all its fields with it, and the item numbers held in ``refs``
     follow."""
     n = next(iter(out.values())).shape[0]
-    rows = np.arange(n)[:, None]
     moved = items[np.argsort(rng.random((n, len(items))), axis=1)]
+    move_items(out, fields, refs, np.arange(n), moved, np.broadcast_to(items, moved.shape))
+
+
+def move_items(out: dict[str, np.ndarray], fields: list[str], refs: tuple[str, ...], rows: np.ndarray,
+               src: np.ndarray, dst: np.ndarray) -> None:
+    """In game ``rows[i]`` of the state arrays ``out``, item ``dst[i, j]`` takes every field of
+    ``fields`` that item ``src[i, j]`` held, and the item numbers held in ``refs`` that named
+    ``src[i, j]`` name ``dst[i, j]`` (``src`` and ``dst``: int[len(rows), k], each row a
+    permutation of the same items)."""
+    at = np.asarray(rows)[:, None]
     for name in fields:
-        out[name][:, items] = out[name][rows, moved]
+        out[name][at, dst] = out[name][at, src]
     if not refs:
         return
     size = out[fields[0]].shape[1]
-    relabel = np.tile(np.arange(size), (n, 1))
-    relabel[rows, moved] = items[None, :]
+    relabel = np.tile(np.arange(size), (len(at), 1))
+    relabel[np.arange(len(at))[:, None], src] = dst
     for name in refs:
-        column = out[name]
-        flat = column.reshape(n, -1)
+        block = out[name][at[:, 0]]
+        flat = block.reshape(len(at), -1)
         valid = (flat >= 0) & (flat < size)
         flat[valid] = np.take_along_axis(relabel, np.where(valid, flat, 0).astype(np.int64), axis=1)[valid]
-        out[name] = flat.reshape(column.shape)
+        out[name][at[:, 0]] = flat.reshape(block.shape)

@@ -46,7 +46,7 @@ from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, UNKNOWN, US
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_NONE, LOC_RESERVE, LOSS, LOSS_RANGED, OPT_JP_FREE, OPT_SOLITAIRE,
 )
-from wargym.hidden import Anonymous, item_fields
+from wargym.hidden import Anonymous, item_fields, move_items
 
 UNK, INF, GUN = 0, 1, 2
 KIND_NAMES = ("Unknown", "Infantry", "gun")
@@ -299,17 +299,9 @@ def _apply(out: dict[str, np.ndarray], fields: list[str], refs: tuple[str, ...],
         src += where
         dst += [units[i] for i in rng.permutation(len(units)).tolist()]
     src_a, dst_a = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
-    for name in fields:
-        out[name][r, dst_a] = out[name][r, src_a].copy()
-    size = out[fields[0]].shape[1]
-    relabel = np.arange(size)
+    move_items(out, fields, refs, np.array([r]), src_a[None, :], dst_a[None, :])
+    relabel = np.arange(out[fields[0]].shape[1])
     relabel[src_a] = dst_a
-    for name in refs:
-        row = out[name][r]
-        flat = np.asarray(row).reshape(-1)
-        valid = (flat >= 0) & (flat < size)
-        flat[valid] = relabel[flat[valid]]
-        out[name][r] = flat.reshape(np.shape(row))
     gone = relabel[np.array(sorted(elim), dtype=np.int64)] if elim else np.zeros(0, dtype=np.int64)
     out["unit_loc"][r, gone] = LOC_ELIM   # seen_as: the U.S. sees it in the cup with one step
     out["unit_steps"][r, gone] = 0

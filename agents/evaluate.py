@@ -63,6 +63,13 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mcnemar_one_sided(only_a: int, only_b: int) -> float:
+    """The one-sided exact McNemar p of paired games: P(at least ``only_a`` of the ``only_a +
+    only_b`` discordant pairs go to A) when each is a fair coin (1 without a discordant pair)."""
+    m = only_a + only_b
+    return sum(math.comb(m, k) for k in range(only_a, m + 1)) / 2 ** m if m else 1.0
+
+
 @dataclass(frozen=True)
 class GameResult:
     """One game of an evaluation, from A's point of view."""

@@ -146,7 +146,8 @@ class PlannerAgent:
             jobs = [(i, c, max(1, per_round // len(c))) for i, c in enumerate(alive) if len(c) > 1]
             if not jobs:
                 break
-            for (i, c, _), v in zip(jobs, self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])):
+            values = self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])
+            for (i, c, _), v in zip(jobs, values):
                 for k, a in enumerate(c.tolist()):
                     gains[i][a].append(v[k] - v[0])  # c[0] is the favourite: it is never dropped
                 means = np.array([np.concatenate(gains[i][a]).mean() for a in c.tolist()])

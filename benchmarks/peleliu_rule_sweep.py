@@ -22,7 +22,6 @@ import re
 import sys
 import tempfile
 import time
-from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -73,13 +72,9 @@ def play(agent, games: int, seed: int) -> tuple[np.ndarray, float, np.ndarray]:
     return won, float(np.mean(standing)), np.array([game.length for game in result.games])
 
 
-def mcnemar_one_sided(only_a: int, only_b: int) -> float:
-    """P(at least ``only_a`` of the discordant games go to a) when each is a fair coin."""
-    m = only_a + only_b
-    return sum(comb(m, k) for k in range(only_a, m + 1)) / 2 ** m if m else 1.0
-
-
 def main(argv: list[str] | None = None) -> int:
+    from wargym.agents.evaluate import mcnemar_one_sided
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=10_000)

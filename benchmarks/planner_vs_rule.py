@@ -21,10 +21,9 @@ import json
 import time
 
 import numpy as np
-from scipy.stats import binomtest
-
 from wargym import make_core
 from wargym.agents.base import joint_actions, make_agent
+from wargym.agents.evaluate import mcnemar_one_sided, wilson_interval
 from wargym.rng import game_keys
 
 PLAN = "plan:budget=64,top=4"
@@ -62,11 +61,6 @@ def play(core, agents, seed: int, games: int, batch: int) -> np.ndarray:
     return np.concatenate(out)
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    ci = binomtest(wins, n).proportion_ci(method="wilson")
-    return float(ci.low), float(ci.high)
-
-
 def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None) -> dict:
     options, default_spec = ROWS.get(row, ({}, PLAN))
     ruleset, scenario, side, *rest = row.split(":")
@@ -85,13 +79,14 @@ def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None
     plan_seconds = time.perf_counter() - start
     won_rule, won_plan = base > 0, planned > 0
     better, worse = int((won_plan & ~won_rule).sum()), int((won_rule & ~won_plan).sum())
-    pvalue = float(binomtest(better, better + worse, 0.5, alternative="greater").pvalue) if better + worse else 1.0
+    pvalue = mcnemar_one_sided(better, worse)
     stats = planner.stats
     return {"row": row, "games": games, "seed": seed, "spec": spec,
-            "rule": {"wins": int(won_rule.sum()), "rate": float(won_rule.mean()), "wilson": wilson(int(won_rule.sum()), games),
+            "rule": {"wins": int(won_rule.sum()), "rate": float(won_rule.mean()),
+                     "wilson": wilson_interval(int(won_rule.sum()), games),
                      "mean_reward": float(base.mean()), "seconds": round(rule_seconds, 1)},
             "planner": {"wins": int(won_plan.sum()), "rate": float(won_plan.mean()),
-                        "wilson": wilson(int(won_plan.sum()), games), "mean_reward": float(planned.mean()),
+                        "wilson": wilson_interval(int(won_plan.sum()), games), "mean_reward": float(planned.mean()),
                         "seconds": round(plan_seconds, 1)},
             "discordant": {"planner_only": better, "rule_only": worse}, "p_one_sided": pvalue,
             "planned_decisions": stats["planned"], "playouts": stats["playouts"],

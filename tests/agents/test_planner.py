@@ -104,7 +104,8 @@ def test_strength_names_a_rung_of_the_ladder():
     add_play_arguments(parser)
     args = parser.parse_args(["--strength", "plan-quick"])
     assert with_strength(args.vs, args.strength, "--vs") == RUNGS["plan-quick"]
-    assert with_strength(args.vs, args.strength, "--vs", "world_at_war") == RUNGS["plan-quick"] + ",phases=command card: play"
+    planned = RUNGS["plan-quick"] + ",phases=command card: play"
+    assert with_strength(args.vs, args.strength, "--vs", "world_at_war") == planned
     assert isinstance(make_agent(rung_spec("plan-deep"), "island_war", "us"), PlannerAgent)
     args = parser.parse_args(["--vs", "random", "--strength", "rule"])
     with pytest.raises(ValueError, match="--vs random, --strength rule"):

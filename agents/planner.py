@@ -44,6 +44,8 @@ The spec (``make_agent``)::
                                          plan only in these decision phases (core.phase_names);
                                          the base decides the others
     plan:seconds=0.5                     stop halving when a decision has taken this long
+    plan:turns=2                         plan only in the game's first turns (``state.turn``, which
+                                         every player sees); the base decides later ones
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ from wargym.core import BaseState, stack_states
 #: an ended game's reward counts this many times a standing's change: any win outranks any standing
 WIN = 1_000.0
 
-DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0}
+DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0,
+            "turns": None}
 
 
 class PlannerAgent:
@@ -69,15 +72,17 @@ class PlannerAgent:
 
     def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int | None = None,
                  top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
-                 z: float = 1.0, seed: int | None = None):
-        if budget < 2 or (horizon is not None and horizon < 0) or top < 1:
-            raise ValueError(f"planner: budget >= 2, horizon >= 0 and top >= 1, got {budget}, {horizon}, {top}")
+                 z: float = 1.0, turns: int | None = None, seed: int | None = None):
+        if budget < 2 or (horizon is not None and horizon < 0) or top < 1 or (turns is not None and turns < 1):
+            raise ValueError(f"planner: budget >= 2, horizon >= 0, top >= 1 and turns >= 1, got {budget}, "
+                             f"{horizon}, {top}, {turns}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"planner: seconds must be > 0, got {seconds}")
         self.ruleset, self.side = ruleset, side
         self.base_spec, self.budget, self.top = base, int(budget), int(top)
         self.horizon = None if horizon is None else int(horizon)
         self.phases, self.seconds, self.z = tuple(phases), seconds, float(z)
+        self.turns = None if turns is None else int(turns)
         self.rng = np.random.default_rng(seed)
         self._bases: dict[tuple[str, ...], list[Any]] = {}
         #: what the planner did: decisions planned, those where it chose another action than the
@@ -94,6 +99,7 @@ class PlannerAgent:
     def __repr__(self) -> str:
         phases = f", phases={list(self.phases)}" if self.phases else ""
         seconds = f", seconds={self.seconds}" if self.seconds else ""
+        seconds += f", turns={self.turns}" if self.turns else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
                 f"top={self.top}, z={self.z}{phases}{seconds})")
@@ -116,6 +122,8 @@ class PlannerAgent:
         mine &= np.asarray(core.legal_mask(state)).sum(axis=1) > 1
         if self.phases:
             mine &= np.isin(np.asarray(state.phase), [names.index(p) for p in self.phases])
+        if self.turns is not None:
+            mine &= np.asarray(state.turn) <= self.turns
         return np.flatnonzero(mine)
 
     def act(self, core, state: BaseState, player: int) -> np.ndarray:
@@ -248,7 +256,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
             raise ValueError(f"plan spec option {part!r}: use key=value with keys {sorted(DEFAULTS)}")
         if key == "horizon" and value.strip() == "end":
             out[key] = None
-        elif key in ("budget", "horizon", "top"):
+        elif key in ("budget", "horizon", "top", "turns"):
             try:
                 out[key] = int(value)
             except ValueError:

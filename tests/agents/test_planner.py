@@ -74,8 +74,27 @@ def test_planner_plans_only_in_its_phases():
                                                live), active=live)
 
 
+def test_planner_plans_only_in_its_first_turns():
+    """With ``turns=1``, the planner plans its decisions of turn 1 and leaves every later turn's to
+    the base policy."""
+    core = make_core("world_at_war", scenario="pacific", decisions="major")
+    planner = make_agent(SMALL + ",turns=1", "world_at_war", "us", seed=1)
+    rules = [make_agent("rule", "world_at_war", side) for side in core.players]
+    state = core.init(8, 4)
+    planned_late = seen_late = 0
+    while not (state.terminated | state.truncated).all() and seen_late < 20:
+        live = ~(state.terminated | state.truncated)
+        mine = live & (state.current_player == 0) & (state.turn > 1)
+        planned = planner.planned_games(core, state, 0)
+        planned_late += int(mine[planned].sum())
+        seen_late += int(mine.sum())
+        state = core.step(state, joint_actions(core, state, rules, live), active=live)
+    assert seen_late >= 20 and planned_late == 0
+    assert planner.planned_games(core, core.init(8, 4), 0).size > 0
+
+
 @pytest.mark.parametrize("spec,words", [
-    ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
+    ("plan:turns=0", "turns >= 1"), ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
     ("plan:seconds=-1", "seconds must be > 0")])
 def test_plan_spec_errors_name_the_option(spec, words):
     with pytest.raises(AgentSpecError, match=words):

@@ -3,7 +3,7 @@
     python benchmarks/planner_vs_rule.py [--rows ROW,...] [--games 300] [--seed 50000] [--batch 100]
                                          [--spec plan:...] [--json]
 
-A row is ``ruleset:scenario:side[:opponent]`` (``ROWS`` lists issue 50's table with the planner
+A row is ``ruleset:scenario:side[:option]`` (an option: a core flag set true, e.g. Attu's ``solitaire``) (``ROWS`` lists issue 50's table with the planner
 settings of each).  For every row the same games (seeds ``seed .. seed + games - 1``, unseen by
 anything tuned here) are played twice: the side's rule against the other side's rule (Peleliu:
 the cards), and the planner (its side's rule as base) against the same rule.  Game i of one run
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import numpy as np
@@ -34,7 +35,7 @@ ROWS = {
     "island_war:saipan:japan": ({}, PLAN + ",phases=combat: declare attack|combat: select target|retreat"),
     "attu:campaign:us": ({}, PLAN + ",phases=ranged: target unit|melee: select target|retreat option"),
     "attu:campaign:japan": ({}, PLAN + ",phases=ranged: target unit|melee: select target|retreat option"),
-    "attu:campaign:us:solitaire": ({"opponent": "solitaire"},
+    "attu:campaign:us:solitaire": ({"solitaire": True},
                                    PLAN + ",phases=ranged: target unit|melee: select target|retreat option"),
     "peleliu:sept15:us": ({}, PLAN + ",phases=target hex|attack: add unit or resolve|actions: order"),
     # measured (benchmarks/README.md): the card to play, 256 playouts
@@ -43,68 +44,103 @@ ROWS = {
 }
 
 
-def play(core, agents, seed: int, games: int, batch: int) -> np.ndarray:
-    """float[games, P]: the rewards of games ``seed ..`` played by ``agents`` (one per player)."""
+def play(core, agents, seed: int, n: int) -> np.ndarray:
+    """float[n, P]: the rewards of games ``seed .. seed + n - 1`` played together by ``agents``
+    (one per player)."""
+    state = core.init_from_keys(np.concatenate([game_keys(seed + i, 1) for i in range(n)]))
+    for agent in agents:
+        if hasattr(agent, "reset"):
+            agent.reset(seed)
+    while True:
+        live = ~np.asarray(state.terminated | state.truncated)
+        if not live.any():
+            return np.asarray(state.rewards)
+        state = core.step(state, joint_actions(core, state, agents, live), active=live)
+
+
+def batches(row: str, spec: str, who: str, games: int, seed: int, batch: int, run, record: str | None) -> list[dict]:
+    """Every batch of ``games`` (``batch`` at a time) played by ``run(first, n)`` (which returns the
+    side's rewards and the planner's statistics), read from ``record`` (JSON lines) where a line
+    for the same row, spec, player and games is there, else played and appended to it at once: a
+    killed run loses at most the batch in progress."""
+    done = {}
+    if record and os.path.exists(record):
+        with open(record) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                item = json.loads(line)
+                done[(item["row"], item["spec"], item["who"], item["first"], item["n"])] = item
     out = []
-    for first in range(0, games, batch):
-        n = min(batch, games - first)
-        state = core.init_from_keys(np.concatenate([game_keys(seed + first + i, 1) for i in range(n)]))
-        for agent in agents:
-            if hasattr(agent, "reset"):
-                agent.reset(seed + first)
-        while True:
-            live = ~np.asarray(state.terminated | state.truncated)
-            if not live.any():
-                break
-            state = core.step(state, joint_actions(core, state, agents, live), active=live)
-        out.append(np.asarray(state.rewards))
-    return np.concatenate(out)
+    for first in range(seed, seed + games, batch):
+        n = min(batch, seed + games - first)
+        key = (row, spec if who == "planner" else "rule", who, first, n)
+        if key not in done:
+            start = time.perf_counter()
+            rewards, stats = run(first, n)
+            done[key] = {"row": row, "spec": key[1], "who": who, "first": first, "n": n,
+                         "rewards": [float(r) for r in rewards], "stats": stats,
+                         "seconds": time.perf_counter() - start}
+            if record:
+                with open(record, "a") as f:
+                    f.write(json.dumps(done[key]) + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+        out.append(done[key])
+    return out
 
 
-def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None) -> dict:
-    options, default_spec = ROWS.get(row, ({}, PLAN))
+def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None, record: str | None = None) -> dict:
     ruleset, scenario, side, *rest = row.split(":")
-    if rest:
-        options = {**options, "opponent": rest[0]}
+    options, default_spec = ROWS.get(row, ({flag: True for flag in rest}, PLAN))
     core = make_core(ruleset, scenario=None if scenario == "campaign" else scenario, decisions="major", **options)
     p = core.players.index(side)
     spec = spec or default_spec
     rules = [make_agent("rule", ruleset, q) for q in core.players]
-    planner = make_agent(spec, ruleset, side, seed=seed)
-    start = time.perf_counter()
-    base = play(core, rules, seed, games, batch)[:, p]
-    rule_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    planned = play(core, [planner if q == p else rules[q] for q in range(len(core.players))], seed, games, batch)[:, p]
-    plan_seconds = time.perf_counter() - start
-    won_rule, won_plan = base > 0, planned > 0
+    phases = list(make_agent(spec, ruleset, side).phases)
+
+    def rule_games(first: int, n: int):
+        return play(core, rules, first, n)[:, p], {}
+
+    def planner_games(first: int, n: int):
+        planner = make_agent(spec, ruleset, side, seed=first)
+        rewards = play(core, [planner if q == p else rules[q] for q in range(len(core.players))], first, n)[:, p]
+        return rewards, dict(planner.stats)
+
+    ruled = batches(row, spec, "rule", games, seed, batch, rule_games, record)
+    planned = batches(row, spec, "planner", games, seed, batch, planner_games, record)
+    base = np.concatenate([b["rewards"] for b in ruled])
+    mine = np.concatenate([b["rewards"] for b in planned])
+    stats = {k: sum(b["stats"][k] for b in planned) for k in ("planned", "changed", "playouts", "seconds")}
+    won_rule, won_plan = base > 0, mine > 0
     better, worse = int((won_plan & ~won_rule).sum()), int((won_rule & ~won_plan).sum())
-    pvalue = mcnemar_one_sided(better, worse)
-    stats = planner.stats
     return {"row": row, "games": games, "seed": seed, "spec": spec,
             "rule": {"wins": int(won_rule.sum()), "rate": float(won_rule.mean()),
-                     "wilson": wilson_interval(int(won_rule.sum()), games),
-                     "mean_reward": float(base.mean()), "seconds": round(rule_seconds, 1)},
+                     "wilson": wilson_interval(int(won_rule.sum()), games), "mean_reward": float(base.mean()),
+                     "seconds": round(sum(b["seconds"] for b in ruled), 1)},
             "planner": {"wins": int(won_plan.sum()), "rate": float(won_plan.mean()),
-                        "wilson": wilson_interval(int(won_plan.sum()), games), "mean_reward": float(planned.mean()),
-                        "seconds": round(plan_seconds, 1)},
-            "discordant": {"planner_only": better, "rule_only": worse}, "p_one_sided": pvalue,
-            "planned_decisions": stats["planned"], "playouts": stats["playouts"],
-            "seconds_per_decision": stats["seconds"] / max(stats["planned"], 1),
-            "phases": list(planner.phases)}
+                        "wilson": wilson_interval(int(won_plan.sum()), games), "mean_reward": float(mine.mean()),
+                        "seconds": round(sum(b["seconds"] for b in planned), 1)},
+            "discordant": {"planner_only": better, "rule_only": worse}, "p_one_sided": mcnemar_one_sided(better, worse),
+            "planned_decisions": stats["planned"], "changed": stats["changed"], "playouts": stats["playouts"],
+            "seconds_per_decision": stats["seconds"] / max(stats["planned"], 1), "phases": phases}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", default=",".join(ROWS), help="rows ruleset:scenario:side[:opponent], comma-separated")
+    parser.add_argument("--rows", default=",".join(ROWS), help="rows ruleset:scenario:side[:option], comma-separated")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=50_000, help="first game seed (unseen: nothing was tuned on it)")
     parser.add_argument("--batch", type=int, default=100, help="games played (and planned) together")
     parser.add_argument("--spec", default=None, help="planner spec for every row (default: the row's own)")
+    parser.add_argument("--record", default=None,
+                        help="JSON-lines file of finished batches: read where there, appended to as they end "
+                             "(a rerun after a kill goes on where it stopped)")
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     args = parser.parse_args()
     for row in args.rows.split(","):
-        r = compare(row, args.games, args.seed, args.batch, args.spec)
+        r = compare(row, args.games, args.seed, args.batch, args.spec, args.record)
         if args.json:
             print(json.dumps(r), flush=True)
             continue
@@ -114,7 +150,7 @@ def main() -> None:
               f"over {r['games']} paired games; mean reward {rule['mean_reward']:+.3f} -> {plan['mean_reward']:+.3f}; "
               f"discordant {r['discordant']['planner_only']}/{r['discordant']['rule_only']}, "
               f"p = {r['p_one_sided']:.4f}; {r['seconds_per_decision']:.3f} s per planned decision "
-              f"({r['planned_decisions']} planned); phases {r['phases']}", flush=True)
+              f"({r['planned_decisions']} planned, {r['changed']} changed); phases {r['phases']}", flush=True)
 
 
 if __name__ == "__main__":

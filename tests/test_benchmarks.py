@@ -231,3 +231,26 @@ def test_planner_vs_rule_pairs_the_same_games_and_counts_the_discordant_ones():
     assert row["planned_decisions"] > 0 and row["phases"] == ["command card: play"]
     low, high = row["planner"]["wilson"]
     assert 0 <= low <= row["planner"]["rate"] <= high <= 1
+
+
+def test_planner_vs_rule_keeps_every_finished_batch_and_goes_on_from_its_record(tmp_path, monkeypatch):
+    """With ``record``, each finished batch is a JSON line at once; a rerun reads them back and plays
+    only what is missing (a killed run loses at most the batch in progress), with the same result."""
+    bench = benchmark("planner_vs_rule")
+    record = tmp_path / "rows.jsonl"
+    spec = "plan:budget=4,top=2,phases=command card: play"
+    first = bench.compare("world_at_war:pacific:us", games=3, seed=3, batch=2, spec=spec, record=str(record))
+    lines = record.read_text().splitlines()
+    assert len(lines) == 4  # rule and planner, batches of 2 and 1
+    record.write_text("\n".join(lines[:3]) + "\n")  # the last planner batch was lost
+
+    played = []
+    real_play = bench.play
+    monkeypatch.setattr(bench, "play", lambda core, agents, seed, n: played.append((seed, n)) or
+                        real_play(core, agents, seed, n))
+    again = bench.compare("world_at_war:pacific:us", games=3, seed=3, batch=2, spec=spec, record=str(record))
+    assert played == [(5, 1)]
+    for key in ("rule", "planner", "discordant", "p_one_sided", "planned_decisions"):
+        if isinstance(first[key], dict):
+            first[key].pop("seconds", None), again[key].pop("seconds", None)
+        assert first[key] == again[key], key

@@ -6,8 +6,8 @@
     plan         64 playouts a decision
     plan-deep    256 playouts a decision
 
-The planner rungs plan where a ruleset's ladder was measured to gain (``PHASES``: World at War's
-card to play) and every decision elsewhere.  ``wargym play --strength NAME`` and ``wargym serve
+The planner rungs plan where the planner was measured to gain against the rule (``PLANNED``:
+World at War's card to play, Island War's first-turn moves) and every decision elsewhere.  ``wargym play --strength NAME`` and ``wargym serve
 --strength NAME`` seat the rung's agent; configs/tournament/ladder_<ruleset>.yaml plays the rungs
 against each other, and docs/ladder.md gives each rung's Elo.
 """
@@ -22,8 +22,10 @@ RUNGS: dict[str, str] = {
     "plan": "plan:budget=64,top=4",
     "plan-deep": "plan:budget=256,top=6",
 }
-#: the decision phases the planner rungs plan in, per ruleset (others: every decision)
-PHASES = {"world_at_war": ("command card: play",)}
+#: where the planner rungs plan, per ruleset, as planner spec options (others: every decision);
+#: benchmarks/README.md "The planner against the rule" measured each
+PLANNED = {"world_at_war": "phases=command card: play",
+           "island_war": "phases=move: destination,turns=1"}
 
 
 def rung_spec(name: str, ruleset: str | None = None) -> str:
@@ -31,8 +33,8 @@ def rung_spec(name: str, ruleset: str | None = None) -> str:
     if name not in RUNGS:
         raise ValueError(f"no strength {name!r}; the rungs, weakest first: {', '.join(RUNGS)}")
     spec = RUNGS[name]
-    if spec.startswith("plan") and ruleset in PHASES:
-        spec += ",phases=" + "|".join(PHASES[ruleset])
+    if spec.startswith("plan") and ruleset in PLANNED:
+        spec += "," + PLANNED[ruleset]
     return spec
 
 

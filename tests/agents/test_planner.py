@@ -131,3 +131,16 @@ def test_strength_names_a_rung_of_the_ladder():
         with_strength(args.vs, args.strength, "--vs")
     with pytest.raises(ValueError, match="random, rule, plan-quick"):
         rung_spec("grandmaster")
+
+
+def test_each_ladder_plans_phases_its_ruleset_has():
+    """The planner rungs of every ruleset in ``ladder.PLANNED`` parse and name phases of its core."""
+    from wargym.agents.ladder import PLANNED, rung_spec
+
+    for ruleset in PLANNED:
+        core = make_core(ruleset)
+        agent = make_agent(rung_spec("plan", ruleset), ruleset, core.players[0], seed=0)
+        assert agent.phases and set(agent.phases) <= set(core.phase_names), ruleset
+        agent.planned_games(core, core.init(2, 0), 0)  # names no phase the core lacks
+    island = make_agent(rung_spec("plan", "island_war"), "island_war", "us")
+    assert (island.phases, island.turns) == (("move: destination",), 1)

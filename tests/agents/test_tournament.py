@@ -151,3 +151,22 @@ def test_tournament_on_ray_matches_local(local_run, tmp_path, monkeypatch):
     local = read_csv(local_run / "results.csv")
     assert [{k: str(v) if not isinstance(v, bool) else str(int(v)) for k, v in r.items()} for r in result.rows] == local
     assert result.ratings.order[0] == "rule"
+
+
+def test_every_shipped_tournament_config_loads_and_seats_its_agents():
+    """Each configs/tournament/*.yaml validates, and every agent it names is made for both sides
+    of its ruleset (a ladder's planner rungs name phases its core has)."""
+    from wargym import make_core
+    from wargym.agents.base import make_agent
+    from wargym.agents.tournament import load_config
+    from wargym.data import config_path
+
+    for path in sorted(config_path("tournament").glob("*.yaml")):
+        config = load_config(path)
+        core = make_core(config.ruleset, scenario=config.scenario)
+        for entry in config.agents:
+            if entry.spec.startswith(("random", "rule", "plan")):
+                for side in core.players:
+                    agent = make_agent(entry.spec, config.ruleset, side)
+                    if hasattr(agent, "planned_games"):
+                        agent.planned_games(core, core.init(1, 0), core.players.index(side))

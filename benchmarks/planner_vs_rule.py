@@ -1,10 +1,10 @@
 """The planner against its own base, side by side: does thinking with the engine beat the rule?
 
     python benchmarks/planner_vs_rule.py [--rows ROW,...] [--games 300] [--seed 50000] [--batch 100]
-                                         [--spec plan:...] [--json]
+                                         [--spec plan:...] [--record FILE] [--json]
 
-A row is ``ruleset:scenario:side[:option]`` (an option: a core flag set true, e.g. Attu's ``solitaire``) (``ROWS`` lists issue 50's table with the planner
-settings of each).  For every row the same games (seeds ``seed .. seed + games - 1``, unseen by
+A row is ``ruleset:scenario:side[:option]``, the option a core flag set true (Attu's
+``solitaire``); ``ROWS`` lists issue 50's table with the planner settings of each.  For every row the same games (seeds ``seed .. seed + games - 1``, unseen by
 anything tuned here) are played twice: the side's rule against the other side's rule (Peleliu:
 the cards), and the planner (its side's rule as base) against the same rule.  Game i of one run
 is paired with game i of the other.  Printed per row: both win rates with Wilson 95 % intervals,
@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 
 import numpy as np
-from wargym import make_core
+from wargym import atomic, make_core
 from wargym.agents.base import joint_actions, make_agent
 from wargym.agents.evaluate import mcnemar_one_sided, wilson_interval
 from wargym.rng import game_keys
@@ -66,32 +65,31 @@ def batches(row: str, spec: str, who: str, games: int, seed: int, batch: int, ru
     """Every batch of ``games`` (``batch`` at a time) played by ``run(first, n)`` (which returns the
     side's rewards and the planner's statistics), read from ``record`` (JSON lines) where a line
     for the same row, spec, player and games is there, else played and appended to it at once: a
-    killed run loses at most the batch in progress."""
-    done = {}
-    if record and os.path.exists(record):
-        with open(record) as f:
-            for line in f:
-                line = line.strip()
-                if not line:
-                    continue
-                item = json.loads(line)
-                done[(item["row"], item["spec"], item["who"], item["first"], item["n"])] = item
+    killed run loses at most the batch in progress (a line it cut short is dropped, wargym.atomic)."""
+    done, log = {}, None
+    if record:
+        whole, _ = atomic.complete_text(record)
+        for item in map(json.loads, filter(str.strip, whole.splitlines())):
+            done[(item["row"], item["spec"], item["who"], item["first"], item["n"])] = item
+        log, _ = atomic.open_lines(record, "")
     out = []
-    for first in range(seed, seed + games, batch):
-        n = min(batch, seed + games - first)
-        key = (row, spec if who == "planner" else "rule", who, first, n)
-        if key not in done:
-            start = time.perf_counter()
-            rewards, stats = run(first, n)
-            done[key] = {"row": row, "spec": key[1], "who": who, "first": first, "n": n,
-                         "rewards": [float(r) for r in rewards], "stats": stats,
-                         "seconds": time.perf_counter() - start}
-            if record:
-                with open(record, "a") as f:
-                    f.write(json.dumps(done[key]) + "\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-        out.append(done[key])
+    try:
+        for first in range(seed, seed + games, batch):
+            n = min(batch, seed + games - first)
+            key = (row, spec if who == "planner" else "rule", who, first, n)
+            if key not in done:
+                start = time.perf_counter()
+                rewards, stats = run(first, n)
+                done[key] = {"row": row, "spec": key[1], "who": who, "first": first, "n": n,
+                             "rewards": [float(r) for r in rewards], "stats": stats,
+                             "seconds": time.perf_counter() - start}
+                if log is not None:
+                    log.write(json.dumps(done[key]) + "\n")
+                    atomic.sync(log)
+            out.append(done[key])
+    finally:
+        if log is not None:
+            log.close()
     return out
 
 

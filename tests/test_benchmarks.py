@@ -242,7 +242,8 @@ def test_planner_vs_rule_keeps_every_finished_batch_and_goes_on_from_its_record(
     first = bench.compare("world_at_war:pacific:us", games=3, seed=3, batch=2, spec=spec, record=str(record))
     lines = record.read_text().splitlines()
     assert len(lines) == 4  # rule and planner, batches of 2 and 1
-    record.write_text("\n".join(lines[:3]) + "\n")  # the last planner batch was lost
+    # the last planner batch was lost, its line cut short by the kill
+    record.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
 
     played = []
     real_play = bench.play
@@ -250,6 +251,8 @@ def test_planner_vs_rule_keeps_every_finished_batch_and_goes_on_from_its_record(
                         real_play(core, agents, seed, n))
     again = bench.compare("world_at_war:pacific:us", games=3, seed=3, batch=2, spec=spec, record=str(record))
     assert played == [(5, 1)]
+    kept = record.read_text().splitlines()  # the cut line dropped, the batch's whole line after
+    assert kept[:3] == lines[:3] and len(kept) == 4 and json.loads(kept[3])["first"] == 5
     for key in ("rule", "planner", "discordant", "p_one_sided", "planned_decisions"):
         if isinstance(first[key], dict):
             first[key].pop("seconds", None), again[key].pop("seconds", None)

@@ -7,9 +7,10 @@
     plan-deep    256 playouts a decision
 
 The planner rungs plan where the planner was measured to gain against the rule (``PLANNED``:
-World at War's card to play, Island War's first-turn moves) and every decision elsewhere.  ``wargym play --strength NAME`` and ``wargym serve
---strength NAME`` seat the rung's agent; configs/tournament/ladder_<ruleset>.yaml plays the rungs
-against each other, and docs/ladder.md gives each rung's Elo.
+World at War's card to play, Island War's first-turn moves) and every decision elsewhere.
+``wargym play --strength NAME`` and ``wargym serve --strength NAME`` seat the rung's agent;
+configs/tournament/ladder_<ruleset>.yaml plays the rungs against each other, and docs/ladder.md
+gives each rung's Elo.
 """
 
 from __future__ import annotations

@@ -99,10 +99,10 @@ class PlannerAgent:
     def __repr__(self) -> str:
         phases = f", phases={list(self.phases)}" if self.phases else ""
         seconds = f", seconds={self.seconds}" if self.seconds else ""
-        seconds += f", turns={self.turns}" if self.turns else ""
+        turns = f", turns={self.turns}" if self.turns else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
-                f"top={self.top}, z={self.z}{phases}{seconds})")
+                f"top={self.top}, z={self.z}{phases}{seconds}{turns})")
 
     # ------------------------------------------------------------------------------------ acting
     def bases(self, core) -> list[Any]:

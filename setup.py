@@ -2,7 +2,8 @@
 
 Every folder with an ``__init__.py`` under wargym/, envs/, agents/ and configs/ is a package
 (envs/, agents/ and configs/ install as wargym.envs, wargym.agents and wargym.configs, the design
-card's top level), and every package ships its ``*.md``, ``*.yaml`` and ``*.json`` files.  So a new
+card's top level), and every package ships its ``*.md``, ``*.yaml`` and ``*.json`` files (and the
+web page's ``*.js``, ``*.html`` and ``*.css``).  So a new
 ruleset's package (wargym/<ruleset>/) and data (configs/<ruleset>/) ship by existing;
 tests/test_registry.py checks that for every registered ruleset.  The project's metadata is in
 pyproject.toml.
@@ -14,7 +15,7 @@ from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 FOLDERS = {"wargym": "wargym", "wargym.envs": "envs", "wargym.agents": "agents", "wargym.configs": "configs"}
-DATA = ["*.md", "*.yaml", "*.json"]
+DATA = ["*.md", "*.yaml", "*.json", "*.js", "*.html", "*.css"]  # the last three: the web page (wargym/web/static)
 
 
 def packages() -> list[str]:

@@ -225,6 +225,9 @@ class BotServer:
         self.lock = threading.Lock()   # one request at a time touches the games, agents and rules
         self.moved = threading.Condition(self.lock)  # notified when a session game moves (``wait``)
         self.tcp: socketserver.TCPServer | None = None  # set by ``listen``
+        #: more of a side's view (wargym.web adds the board's scene): ``(core, state, player) -> dict``,
+        #: given the real state and the viewing player; it must build from ``core.view`` alone
+        self.view_extras: Callable[[Any, Any, int], dict[str, Any]] | None = None
 
     # -- the games in a request --------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -466,6 +469,7 @@ class BotServer:
         session.tokens[token] = player
         if not session.waiting_for():
             self._deal(session)
+            self.moved.notify_all()  # a side waiting for the game to start (``wait``) is told at once
         return {"game": req["game"], "side": side, "token": token, **self._seeding(session)}
 
     def _deal(self, session: Session) -> None:
@@ -499,7 +503,8 @@ class BotServer:
         out = {"game": game, **self._seeding(session), "left": [self.core.players[p] for p in sorted(session.left)]}
         if session.state is None:
             return {**out, "side": self.core.players[player]}
-        return {**out, **session_view(self.core, session.state, player), "since": session.unread(player)}
+        extras = self.view_extras(self.core, session.state, player) if self.view_extras else {}
+        return {**out, **session_view(self.core, session.state, player), **extras, "since": session.unread(player)}
 
     def observe(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         session, player = self._joined(req, started=True)

@@ -16,9 +16,7 @@ import contextlib
 import dataclasses
 import io
 import json
-import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -321,33 +319,6 @@ def test_render_html_on_the_command_line(island_war, tmp_path, monkeypatch):
 
 
 # --------------------------------------------------------------------------------------- browser
-def chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    exe = chromium()
-    if exe is None:
-        if in_ci():
-            pytest.fail("CI is set but no chromium is installed: .ci/run installs it (apt-get install chromium)")
-        pytest.skip("no chromium installed (apt-get install chromium); CI runs this test")
-    from playwright.sync_api import sync_playwright  # the test extra; a missing one fails, never skips
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-dev-shm-usage"])
-        yield b
-        b.close()
-
-
 def open_page(browser, path: Path):
     page = browser.new_page(viewport={"width": 2000, "height": 1700}, device_scale_factor=1)
     problems: list[str] = []

@@ -298,6 +298,8 @@ COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None], Callab
      _lazy("wargym.agents.serve", "add_serve_arguments"), _lazy("wargym.agents.serve", "run_serve")),
     ("play", "play a game at the terminal against any agent",
      _lazy("wargym.agents.play", "add_play_arguments"), _lazy("wargym.agents.play", "run_play")),
+    ("web", "play in the browser: a local server for the page (pip install wargym[web])",
+     _lazy("wargym.web.command", "add_web_arguments"), _lazy("wargym.web.command", "run_web")),
     # bench: see benchmarks/throughput.py (a command row when it is packaged)
 ]
 

@@ -1,0 +1,223 @@
+"""``wargym web``: the page's server (aiohttp, WebSocket sessions) and the page in a real browser.
+
+The server runs in a thread of the test process, so the tests can compare what the browser shows
+and receives with the game the server holds (``WebGames.games``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+import time
+
+import aiohttp  # the test extra: a missing one fails, never skips
+import numpy as np
+import pytest
+
+from wargym.island_war.state import ON_MAP
+from wargym.web.server import CSP, WebGames, make_app, serve_app
+
+
+@pytest.fixture(scope="module")
+def server():
+    """(url, games): a page server on a free port of 127.0.0.1."""
+    games = WebGames()
+    urls: list[str] = []
+    threading.Thread(target=serve_app, args=(make_app(games), "127.0.0.1", 0, urls.append), daemon=True).start()
+    deadline = time.monotonic() + 60
+    while not urls and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert urls, "the page server did not start"
+    return urls[0], games
+
+
+def session(games: WebGames, game: str):
+    server = games.games[game]
+    return server.core, server.sessions[game]
+
+
+async def _talk(url: str, requests: list[dict]) -> list[dict]:
+    async with aiohttp.ClientSession() as http, http.ws_connect(url + "ws") as ws:
+        out = []
+        for req in requests:
+            await ws.send_str(json.dumps(req))
+            out.append(json.loads((await ws.receive()).data))
+        return out
+
+
+def talk(url: str, *requests: dict) -> list[dict]:
+    return asyncio.run(_talk(url, list(requests)))
+
+
+# ------------------------------------------------------------------------------------ the server
+def test_web_server_speaks_the_session_protocol_over_a_websocket(server):
+    url, games = server
+    new, = talk(url, {"cmd": "new", "ruleset": "island_war", "opponent": "rule", "sides": ["japan"], "id": 1})
+    assert new["ok"] and new["server_plays"] == ["us"] and new["id"] == 1
+    joined, view = talk(url, {"cmd": "join", "game": new["game"], "side": "japan"},
+                        {"cmd": "view", "game": new["game"], "token": "not a token"})
+    assert joined["ok"] and joined["dealt_from"] == "entropy"
+    assert not view["ok"] and "token" in view["error"]
+    view, = talk(url, {"cmd": "view", "game": new["game"], "token": joined["token"]})
+    # the U.S. moves first (Saipan): the rule played its whole first Player-Turn before Japan's view
+    assert view["your_turn"] and view["side"] == "japan" and view["since"] and view["since"][0]["by"] == "us"
+    core, held = session(games, new["game"])
+    scene = view["scene"]
+    on_map = np.flatnonzero(held.state.unit_status[0] == ON_MAP)
+    assert sorted(p["id"] for p in scene["pieces"]) == sorted(on_map.tolist())
+    assert all(p["hex"] == int(held.state.unit_hex[0, p["id"]]) for p in scene["pieces"])
+    legal = np.flatnonzero(core.legal_mask(held.state)[0]).tolist()
+    assert [a["action"] for a in view["legal"]] == legal
+
+
+def test_web_server_refuses_bad_requests_and_keeps_serving(server):
+    url, _ = server
+    answers = talk(url, {"cmd": "new", "ruleset": "chess"}, {"cmd": "new", "opponent": "sb3:/etc/passwd"},
+                   {"cmd": "new", "sides": ["nobody"]}, {"cmd": "play", "game": "nope", "token": "x", "action": 1},
+                   {"cmd": "view"}, {"cmd": "ping", "game": 5})
+    assert [a["ok"] for a in answers] == [False] * 6
+    assert "ruleset 'chess'" in answers[0]["error"] and "opponent" in answers[1]["error"]
+    assert "sides" in answers[2]["error"] and "no game 'nope'" in answers[3]["error"]
+
+    async def garbage():
+        async with aiohttp.ClientSession() as http, http.ws_connect(url + "ws") as ws:
+            await ws.send_str("{not json")
+            first = json.loads((await ws.receive()).data)
+            await ws.send_bytes(b"\x00\x01")
+            second = json.loads((await ws.receive()).data)
+            await ws.send_str(json.dumps({"cmd": "new", "id": "after"}))
+            third = json.loads((await ws.receive()).data)
+            return first, second, third
+
+    first, second, third = asyncio.run(garbage())
+    assert not first["ok"] and not second["ok"] and "text frames" in second["error"]
+    assert third["ok"] and third["id"] == "after"
+
+
+def test_web_server_pages_carry_a_csp_and_refuse_other_sites_websockets(server):
+    url, _ = server
+
+    async def fetch():
+        async with aiohttp.ClientSession() as http:
+            page = await http.get(url)
+            module = await http.get(url + "static/app.js")
+            missing = await http.get(url + "static/..%2Fserver.py")
+            board = await http.get(url + "api/board?ruleset=attu")
+            try:
+                await http.ws_connect(url + "ws", headers={"Origin": "http://evil.example"})
+                foreign = "connected"
+            except aiohttp.WSServerHandshakeError as err:
+                foreign = err.status
+            return (page.status, page.headers.get("Content-Security-Policy"), module.status,
+                    module.headers["Content-Type"], missing.status, board.status, foreign)
+
+    status, csp, module, kind, missing, board, foreign = asyncio.run(fetch())
+    assert status == 200 and csp == CSP and module == 200 and kind.startswith("text/javascript")
+    assert missing == 404 and board == 400 and foreign == 403
+
+
+# ----------------------------------------------------------------------------------- the browser
+def open_page(browser, url: str):
+    """A page of its own browser context (its own localStorage: another person's browser)."""
+    page = browser.new_context(viewport={"width": 1800, "height": 1300}).new_page()
+    problems: list[str] = []
+    frames: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("request", lambda r: None if r.url.startswith(url) else problems.append(f"request {r.url}"))
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())))
+    page.goto(url + "?pace=0")
+    page.wait_for_selector("body[data-status='idle'], body[data-status='your-turn'], body[data-status='over']")
+    return page, problems, frames
+
+
+def click_any(page, rng: random.Random) -> None:
+    """One legal action, clicked as a person would: an outlined hex, or a button of the panel
+    (ending a phase sometimes, confirmed when the page asks)."""
+    hexes = page.locator("#targets .hex-legal")
+    buttons = page.locator("#specials button")
+    n_hex, n_button = hexes.count(), buttons.count()
+    assert n_hex + n_button > 0, "the page asks for a decision and offers nothing to click"
+    if n_button and (not n_hex or rng.random() < 0.3):
+        buttons.nth(rng.randrange(n_button)).click()
+        if page.locator("#confirm").is_visible():
+            page.click("#confirm-yes")
+    else:
+        hexes.nth(rng.randrange(n_hex)).click()
+
+
+def wait_turn(page) -> str:
+    page.wait_for_selector("body[data-status='your-turn'], body[data-status='over']", timeout=120_000)
+    return page.evaluate("document.body.dataset.status")
+
+
+def game_id(page) -> str:
+    return page.evaluate("JSON.parse(localStorage.getItem('wargym-game')).game")
+
+
+def test_web_page_plays_a_whole_island_war_game_by_clicking_against_the_rule(browser, server):
+    url, games = server
+    page, problems, frames = open_page(browser, url)
+    page.select_option("#side", "us")
+    page.click("#start")
+    rng, clicks, checked = random.Random(7), 0, False
+    while wait_turn(page) == "your-turn":
+        if clicks == 40 and not checked:  # mid-game: the counters stand where the core's state says
+            core, held = session(games, game_id(page))
+            shown = {int(g.get_attribute("data-unit")): int(g.get_attribute("data-hex"))
+                     for g in page.locator("#pieces .piece").all()}
+            on_map = np.flatnonzero(held.state.unit_status[0] == ON_MAP)
+            assert shown == {int(u): int(held.state.unit_hex[0, u]) for u in on_map}
+            u, h = next(iter(shown.items()))
+            box = page.locator(f"#pieces .piece[data-unit='{u}']").bounding_box()
+            cell = page.locator(f"#terrain g[data-hex='{h}']").bounding_box()
+            centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            assert cell["x"] < centre[0] < cell["x"] + cell["width"] and cell["y"] < centre[1] < cell["y"] + cell["height"]
+            assert len(page.screenshot()) > 10_000
+            page.reload()  # the game is kept on the server: a reload resumes it
+            assert wait_turn(page) == "your-turn" and game_id(page) == held_id(games, held)
+            checked = True
+        click_any(page, rng)
+        clicks += 1
+        assert clicks < 3000, "the game did not end"
+    core, held = session(games, game_id(page))
+    assert core.terminated(held.state)[0] or core.truncated(held.state)[0]
+    assert "Game over" in page.inner_text("#result") and checked
+    # the frames never carried the game's dice key
+    key = [str(int(w)) for w in held.state.rng_key[0]]
+    assert not any(k in f for f in frames for k in key if len(k) > 6)
+    assert problems == []
+    page.context.close()
+
+
+def held_id(games: WebGames, held) -> str:
+    return next(g for g, server in games.games.items() if server.sessions.get(g) is held)
+
+
+def test_web_two_browsers_play_each_other_through_one_server(browser, server):
+    url, games = server
+    a, problems_a, _ = open_page(browser, url)
+    b, problems_b, _ = open_page(browser, url)
+    a.select_option("#opponent", "people")
+    a.select_option("#side", "us")
+    a.click("#start")
+    a.wait_for_selector("body[data-status='waiting-for-players']")
+    game = game_id(a)
+    b.select_option("#side", "japan")
+    b.fill("#join-id", game)
+    b.click("#join")
+    rng, sides = random.Random(3), []
+    deadline = time.monotonic() + 240
+    while sides.count("japan") < 5 and time.monotonic() < deadline:  # the U.S. moves first, Japan after
+        for page, side in ((a, "us"), (b, "japan")):
+            if page.evaluate("document.body.dataset.status") == "your-turn":
+                click_any(page, rng)
+                sides.append(side)
+        time.sleep(0.05)
+    core, held = session(games, game)
+    assert sides.count("japan") >= 5 and sides[0] == "us"
+    assert len(held.tokens) == 2 and not held.server_plays
+    assert problems_a == [] and problems_b == []
+    a.context.close()
+    b.context.close()

@@ -173,6 +173,25 @@ function render(view) {
     li.textContent = line;
     return li;
   }));
+  $("tracks").replaceChildren(...(scene.tracks || []).map((t) => {
+    const li = document.createElement("li");
+    li.textContent = `${t.name}: ${t.value}${t.max != null ? " of " + t.max : ""}`;
+    return li;
+  }));
+  $("dice").textContent = scene.dice && scene.dice.length ? `last dice: ${scene.dice.join(", ")}${scene.roll ? " (" + scene.roll + ")" : ""}` : "";
+  const playable = new Map(specials.map((a) => [a.action, a.description]));
+  $("cards").replaceChildren(...(scene.cards || []).map((card) => {
+    const div = document.createElement("div");
+    div.className = "card" + (view.your_turn && playable.has(card.action) ? " playable" : "");
+    div.dataset.action = card.action ?? "";
+    const name = document.createElement("strong");
+    name.textContent = card.name;
+    const body = document.createElement("div");
+    body.textContent = card.text || "";
+    div.append(name, body);
+    if (view.your_turn && playable.has(card.action)) div.addEventListener("click", () => act(view, card.action, playable.get(card.action)));
+    return div;
+  }));
   $("specials").replaceChildren();
   $("confirm").hidden = true;
   if (view.game_over) {

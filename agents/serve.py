@@ -79,11 +79,12 @@ def _show(value: Any, limit: int = Limits.text) -> str:
 
 
 # ---------------------------------------------------------------------------------- what a side gets
-def session_view(core, state, viewer: int) -> dict[str, Any]:
+def session_view(core, state, viewer: int, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
     """What player ``viewer`` of a session is sent about its game (batch of one): the redacted
     record (``core.view``), whose decision it is, its own legal actions when it decides, its
     summary and text board; the result once the game is over.  Built from the viewer's view of the
-    game wherever the payload is not about the viewer's own options."""
+    game wherever the payload is not about the viewer's own options.  ``omit``: keys not built
+    (the web page draws its own board: no "board" text, no "state" record)."""
     from wargym.cli import result_text
 
     over = bool(core.terminated(state)[0] or core.truncated(state)[0])
@@ -93,8 +94,11 @@ def session_view(core, state, viewer: int) -> dict[str, Any]:
         "side": core.players[viewer], "turn": int(view.turn[0]), "phase": core.phase_names[int(view.phase[0])],
         "game_over": over, "to_move": None if to_move is None else core.players[to_move],
         "your_turn": to_move == viewer, "summary": core.summary(state, 0, viewer=viewer),
-        "board": core.render(state, 0, "ansi", viewer=viewer), "state": core.to_dict(view, 0),
     }
+    if "board" not in omit:
+        out["board"] = core.render(state, 0, "ansi", viewer=viewer)
+    if "state" not in omit:
+        out["state"] = core.to_dict(view, 0)
     if over:
         out["result"] = result_text(core, state)
         out["rewards"] = dict(zip(core.players, (float(r) for r in core.rewards(state)[0])))
@@ -228,6 +232,7 @@ class BotServer:
         #: more of a side's view (wargym.web adds the board's scene): ``(core, state, player) -> dict``,
         #: given the real state and the viewing player; it must build from ``core.view`` alone
         self.view_extras: Callable[[Any, Any, int], dict[str, Any]] | None = None
+        self.view_omit: frozenset[str] = frozenset()  # keys of a side's view not sent (``session_view``)
 
     # -- the games in a request --------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -504,7 +509,8 @@ class BotServer:
         if session.state is None:
             return {**out, "side": self.core.players[player]}
         extras = self.view_extras(self.core, session.state, player) if self.view_extras else {}
-        return {**out, **session_view(self.core, session.state, player), **extras, "since": session.unread(player)}
+        return {**out, **session_view(self.core, session.state, player, self.view_omit), **extras,
+                "since": session.unread(player)}
 
     def observe(self, req: dict[str, Any], client: int = 0) -> dict[str, Any]:
         session, player = self._joined(req, started=True)

@@ -257,3 +257,15 @@ def test_planner_vs_rule_keeps_every_finished_batch_and_goes_on_from_its_record(
         if isinstance(first[key], dict):
             first[key].pop("seconds", None), again[key].pop("seconds", None)
         assert first[key] == again[key], key
+
+
+def test_web_load_plays_every_client_its_moves_and_times_each_request_kind():
+    """benchmarks/web_load.py against its own server: every client made its moves (the misbehaving
+    clients did not stop one), and each request kind has its count and percentiles."""
+    proc = subprocess.run([sys.executable, str(SCRIPT.parent / "web_load.py"), "--games", "3", "--moves", "4",
+                           "--misbehave", "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["games"] == 3 and out["moves"] == 12 and out["misbehaving_clients"] == 3
+    assert out["play"]["n"] == 12 and out["new"]["n"] == 3 and out["join"]["n"] == 3
+    assert out["play"]["p50_ms"] <= out["play"]["p95_ms"] <= out["play"]["p99_ms"]

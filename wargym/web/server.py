@@ -20,7 +20,8 @@ scenario, decisions, opponent), made when a page first asks for it.  ``new`` nam
 definition and ``opponent``: an agent spec or a strength rung (the server plays the sides the page
 does not join), or ``people`` (every side is joined by a page: hot-seat, or another browser that
 joins with the game's id).  A view carries ``scene``: the board as the side may see it (the
-ruleset's ``web.scene`` of ``core.view``, never of the real state).  Each request runs in a worker
+ruleset's ``web.scene`` of ``core.view``, never of the real state), in place of the text board and
+the state record of the bot protocol's views.  Each request runs in a worker
 thread, so an agent thinking, or a client waiting, never holds up another client's answer; a
 connection has one request in flight at a time, and frames past ``Limits.line_bytes`` are refused.
 
@@ -164,6 +165,7 @@ class WebGames:
                     server.agents = {}
                 server.agent_spec = spec
                 server.view_extras = self._scene
+                server.view_omit = frozenset({"board", "state"})  # the page draws the scene instead
                 self.servers[key] = server
         return server
 
@@ -213,6 +215,44 @@ def make_app(games: WebGames | None = None, workers: int = 64) -> web.Applicatio
     async def run(fn, *args):
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
+    moved: dict[str, asyncio.Event] = {}  # game -> set when a request may have moved it (wakes ``wait``)
+
+    async def answer_frame(data: str, client: int) -> str:
+        try:
+            req = json.loads(data)
+        except ValueError:
+            req = None
+        cmd = req.get("cmd") if isinstance(req, dict) else None
+        game = req.get("game") if isinstance(req, dict) else None
+        if cmd == "wait" and isinstance(game, str):
+            return await wait(req, game, client)
+        text = await run(games.handle, data, client)
+        if cmd in ("play", "join", "close") and isinstance(game, str) and game in moved:
+            moved.pop(game).set()
+        return text
+
+    async def wait(req: dict[str, Any], game: str, client: int) -> str:
+        """``wait`` without holding a worker thread: the game is looked at (``wait`` with timeout 0)
+        now and each time a request moves it, until the side decides, the game ends or ``timeout``
+        passes.  So clients waiting, however many, never use up the workers others need."""
+        timeout = req.get("timeout", 30)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= games.limits.wait_seconds:
+            return await run(games.handle, json.dumps(req), client)  # the server's own error
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        while True:
+            event = moved.setdefault(game, asyncio.Event())  # taken before looking: no move is missed
+            reply = json.loads(await run(games.handle, json.dumps({**req, "timeout": 0}), client))
+            left = began + timeout - loop.time()
+            if not reply.get("ok") or not reply.get("timed_out") or left <= 0:
+                if reply.get("ok"):
+                    reply["waited"] = round(loop.time() - began, 3)
+                return json.dumps(reply, separators=(",", ":"))
+            try:
+                await asyncio.wait_for(event.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+
     async def index(request: web.Request) -> web.Response:
         return web.Response(text=(STATIC / "index.html").read_text(), content_type="text/html")
 
@@ -245,7 +285,7 @@ def make_app(games: WebGames | None = None, workers: int = 64) -> web.Applicatio
         try:
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
-                    await ws.send_str(await run(games.handle, msg.data, client))
+                    await ws.send_str(await answer_frame(msg.data, client))
                 elif msg.type == WSMsgType.BINARY:
                     await ws.send_str(json.dumps({"ok": False, "error": "send text frames: one JSON request each"}))
         except ConnectionResetError:

@@ -257,3 +257,93 @@ def test_web_two_browsers_play_each_other_through_one_server(browser, server):
     assert problems_a == [] and problems_b == []
     a.context.close()
     b.context.close()
+
+
+# ------------------------------------------------------------------------------------------- watch
+@pytest.fixture(scope="module")
+def demo_replay(tmp_path_factory):
+    """The README's demo game: Island War's default scenario, the rule against the rule, seed 0."""
+    from wargym.agents.base import make_agent
+    from wargym.replay import load_replay, make_core_for, play_game, save_replay
+
+    core = make_core_for("island_war", None, "major")
+    agents = [make_agent("rule", "island_war", p) for p in core.players]
+    record = play_game(core, agents, seed=0, meta={"ruleset": "island_war", "scenario": core.scenario.name,
+                                                   "decisions": "major", "seed": 0})
+    path = save_replay(record, tmp_path_factory.mktemp("demo") / "replay.json")
+    return load_replay(path), path
+
+
+def test_web_film_rebuilds_every_step_and_hides_the_other_sides_choices(demo_replay):
+    from wargym.web.film import film, undelta
+
+    replay, _ = demo_replay
+    core = replay.core
+    full, japan = film(replay), film(replay, viewer="japan")
+    assert full["steps"] == len(replay.actions) == len(full["acts"]) == len(full["scenes"]) - 1
+    scene = full["scenes"][0]
+    for k, state in enumerate(replay.states()):
+        if k:
+            scene = undelta(scene, full["scenes"][k])
+        if k % 97 == 0 or k == full["steps"]:  # every step is rebuilt; some are compared in full
+            assert _by_id(scene) == _by_id(_scene(core, state)), k
+    us_acts = [i for i, a in enumerate(full["acts"]) if a["by"] == "us"]
+    assert us_acts and all(japan["acts"][i]["text"] == "us decides" for i in us_acts)
+    assert all(japan["acts"][i]["text"] == full["acts"][i]["text"] for i in range(full["steps"]) if i not in us_acts)
+
+
+def _by_id(scene):
+    return {**scene, "pieces": sorted(scene["pieces"], key=lambda p: p["id"])}
+
+
+def _scene(core, state):
+    from wargym.island_war import web as iw_web
+
+    return iw_web.scene(core, state, 0)
+
+
+def test_web_render_html_writes_one_drawn_page_of_the_demo_game_under_3_mb(browser, demo_replay, tmp_path):
+    from wargym.cli import main
+
+    replay, path = demo_replay
+    out = tmp_path / "game.html"
+    assert main(["render", str(path), "--html", str(out)]) == 0
+    assert out.stat().st_size < 3_000_000
+    page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("request", lambda r: None if r.url.startswith(("file:", "data:")) else problems.append(r.url))
+    page.goto(out.as_uri())
+    page.wait_for_selector("body[data-step='0']")
+    n = len(replay.actions)
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{n}']")
+    final = _scene(replay.core, replay.final)
+    shown = sorted((int(g.get_attribute("data-unit")), int(g.get_attribute("data-hex")))
+                   for g in page.locator("#pieces .piece").all())
+    assert shown == sorted((p["id"], p["hex"]) for p in final["pieces"])
+    page.locator("#slider").fill("800")
+    page.wait_for_selector("body[data-step='800']")
+    assert page.inner_text("#where") == f"decision 800 of {n}"
+    assert problems == []
+    page.context.close()
+
+
+def test_web_watch_page_opens_a_replay_file_through_the_server(browser, server, demo_replay):
+    url, _ = server
+    replay, path = demo_replay
+    page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: None if r.url.startswith(url) else problems.append(r.url))
+    page.goto(url + "watch")
+    page.wait_for_selector("body[data-status='idle']")
+    page.select_option("#watch-viewer", "japan")
+    page.set_input_files("#watch-file", str(path))
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{len(replay.actions)}']")
+    assert "us decides" in page.inner_text("#acts") or "japan:" in page.inner_text("#acts")
+    assert problems == []
+    page.context.close()

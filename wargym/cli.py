@@ -185,13 +185,17 @@ def _add_render(p: argparse.ArgumentParser) -> None:
                    help="draw the game after N decisions (0 = the start, -1 = the end; default the end)")
     p.add_argument("--viewer", default=None, help="draw as seen by this player (fog of war, where a game has it)")
     p.add_argument("--text", action="store_true", help="also print the text (ansi) board")
-    page = p.add_argument_group("HTML viewer (wargym.viewer)")
+    page = p.add_argument_group("HTML page (wargym.web.film; the page of board images: wargym.viewer)")
     page.add_argument("--html", default=None, metavar="PATH",
-                      help="write a self-contained page that steps through the game (opens at --step)")
+                      help="write a self-contained page that steps through the game: the board drawn in the "
+                           "browser (SVG) where the ruleset has it, else board images")
+    page.add_argument("--images", action="store_true",
+                      help="the page of board images (opens at --step); implied by --views, --every, --width, "
+                           "--quality and --jobs")
     page.add_argument("--views", default=None, metavar="VIEWS",
                       help="views to switch between: 'all' (full board and every side) or e.g. 'full,us' "
                            "(default: --viewer's view, else the full board)")
-    page.add_argument("--every", type=positive_int, default=1, metavar="N",
+    page.add_argument("--every", type=positive_int, default=None, metavar="N",
                       help="keep every N-th step for a smaller page (default 1: every decision)")
     page.add_argument("--width", type=non_negative_int, default=None, metavar="PX",
                       help="scale the boards down to this width (default: as drawn; the page fits them to the window)")
@@ -199,6 +203,13 @@ def _add_render(p: argparse.ArgumentParser) -> None:
                       help="JPEG quality 1-95 (default 80)")
     page.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                       help="processes drawing the boards (default: one per CPU, up to 8)")
+
+
+def _drawable(ruleset: str) -> bool:
+    """The browser page draws this ruleset (its package has a ``web`` module)."""
+    from importlib.util import find_spec
+
+    return find_spec(f"{RULESETS[ruleset].package}.web") is not None
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -215,13 +226,24 @@ def run_render(args: argparse.Namespace) -> int:
         if args.viewer not in core.players:
             raise ValueError(f"--viewer {args.viewer!r}: players are {', '.join(core.players)}")
         viewer = core.players.index(args.viewer)
-    if args.html is not None:
+    images = args.images or any(getattr(args, k) is not None for k in ("views", "every", "width", "quality", "jobs"))
+    if args.html is not None and not images and _drawable(core.name):
+        from wargym.web.film import write_page
+
+        began = time.perf_counter()
+        page = write_page(replay, args.html, viewer=args.viewer)
+        print(f"wrote {page['path']} ({page['bytes'] / 1e6:.1f} MB: {page['steps']} decisions, "
+              f"{'as ' + args.viewer + ' saw it' if args.viewer else 'the full board'}; "
+              f"{time.perf_counter() - began:.1f} s)")
+        if args.out is None:
+            return 0
+    elif args.html is not None:
         from wargym import viewer as html_viewer
         from wargym.progress import Progress
 
         with Progress(f"drawing {args.html}", unit="steps") as bar:
             page = html_viewer.write_html(
-                replay, args.html, viewer=args.viewer, views=args.views, every=args.every,
+                replay, args.html, viewer=args.viewer, views=args.views, every=args.every or 1,
                 width=html_viewer.DEFAULT_WIDTH if args.width is None else args.width,
                 quality=html_viewer.DEFAULT_QUALITY if args.quality is None else args.quality,
                 jobs=args.jobs, start=args.step, progress=lambda done, total: bar.update(done - bar.done, total))

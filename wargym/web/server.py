@@ -13,6 +13,9 @@ Routes:
     GET /api/board?ruleset=R&scenario=S
                            the printed map of a scenario (public: nothing of a game in it)
     GET /ws                the WebSocket: one session request per text frame, one answer per frame
+    GET /watch             Watch: open a replay.json or a tournament's replays folder, play it back
+    POST /api/film?viewer=SIDE
+                           a replay file's text -> its film (wargym.web.film), the page plays it
 
 The WebSocket speaks the session commands (``new``, ``join``, ``view``, ``play``, ``wait``,
 ``close``) of a ``BotServer`` (wargym.agents.serve), one server per game definition (ruleset,
@@ -48,6 +51,8 @@ from wargym.agents.serve import BotServer, Limits, RequestError, _show, answer, 
 #: every response's Content-Security-Policy: this server only, nothing from outside
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+#: the largest replay file /api/film reads (a 1,640-decision Island War game is about 3 MB)
+FILM_BYTES = 64 << 20
 #: opponents that are not agents: every side is a person's page
 PEOPLE = "people"
 STATIC = files("wargym.web") / "static"
@@ -93,6 +98,22 @@ class WebGames:
         opponents.append({"spec": PEOPLE, "title": "people: hot-seat, or another browser joining"})
         return {"rulesets": rulesets, "default": {"ruleset": "island_war", "opponent": "rule"},
                 "decisions": ["major", "full"], "opponents": opponents}
+
+    def film(self, text: str, viewer: str | None) -> dict[str, Any]:
+        """The film (wargym.web.film) of a replay file's text; ReplayError names what is wrong."""
+        import tempfile
+        from pathlib import Path
+
+        from wargym.replay import load_replay
+        from wargym.web.film import film
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "replay.json"
+            path.write_text(text)
+            replay = load_replay(path)
+        if web_module(replay.core.name) is None:
+            raise ValueError(f"the page cannot draw {replay.core.name} yet: wargym render --html --images draws it")
+        return film(replay, viewer)
 
     def board(self, ruleset: str, scenario: str | None) -> dict[str, Any]:
         from wargym import make_core
@@ -210,7 +231,7 @@ def make_app(games: WebGames | None = None, workers: int = 64) -> web.Applicatio
     games = games or WebGames()
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wargym-web")
     clients = itertools.count(1)
-    app = web.Application(middlewares=[_headers], client_max_size=games.limits.line_bytes)
+    app = web.Application(middlewares=[_headers], client_max_size=FILM_BYTES)
 
     async def run(fn, *args):
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
@@ -265,6 +286,28 @@ def make_app(games: WebGames | None = None, workers: int = 64) -> web.Applicatio
             raise web.HTTPNotFound(text=f"no file {name!r} here")
         return web.Response(text=path.read_text(), content_type=kind)
 
+    async def watch(request: web.Request) -> web.Response:
+        from wargym.web.film import watch_html
+
+        picker = ('<label>replay <input type="file" id="watch-file" accept=".json"></label> '
+                  '<label>or a folder of replays <input type="file" id="watch-folder" webkitdirectory multiple></label> '
+                  '<select id="watch-list" hidden></select> '
+                  '<label>as seen by <select id="watch-viewer"><option value="">everyone (full board)</option>'
+                  '<option>us</option><option>japan</option></select></label> <a href="/">play</a>')
+        meta = CSP.replace("; frame-ancestors 'none'", "")  # the header carries it: a <meta> may not
+        html = watch_html(meta, '<link rel="stylesheet" href="/static/style.css">',
+                          '<script type="module" src="/static/watch_app.js"></script>', picker, None)
+        return web.Response(text=html, content_type="text/html")
+
+    async def film(request: web.Request) -> web.Response:
+        text = await request.text()
+        viewer = request.query.get("viewer") or None
+        try:
+            data = await run(games.film, text, viewer)
+        except ValueError as err:  # ReplayError and a bad viewer: the file's problem, said plainly
+            return web.json_response({"ok": False, "error": str(err)}, status=400)
+        return web.json_response(data)
+
     async def catalog(request: web.Request) -> web.Response:
         return web.json_response(await run(games.catalog))
 
@@ -294,6 +337,8 @@ def make_app(games: WebGames | None = None, workers: int = 64) -> web.Applicatio
 
     app.router.add_get("/", index)
     app.router.add_get("/static/{name}", static)
+    app.router.add_get("/watch", watch)
+    app.router.add_post("/api/film", film)
     app.router.add_get("/api/catalog", catalog)
     app.router.add_get("/api/board", board)
     app.router.add_get("/ws", socket)

@@ -74,6 +74,10 @@ function symbol(parent, kind, x0, y0, w, h, ink) {
   if (kind === "artillery") el("circle", { cx, cy, r: h * 0.2, fill: ink }, parent);
   else if (kind === "armor") el("rect", { x: x0 + w * 0.18, y: y0 + h * 0.22, width: w * 0.64, height: h * 0.56, rx: h * 0.28, fill: "none", stroke: ink, "stroke-width": 0.03 }, parent);
   else if (kind === "engineer") el("polyline", { points: pts([[x0 + w * 0.25, y0 + h * 0.7], [x0 + w * 0.25, y0 + h * 0.3], [x0 + w * 0.75, y0 + h * 0.3], [x0 + w * 0.75, y0 + h * 0.7]]), fill: "none", stroke: ink, "stroke-width": 0.03 }, parent);
+  else if (kind === "hq") {
+    el("line", { x1: x0 + w * 0.2, y1: y0 + h * 0.15, x2: x0 + w * 0.2, y2: y0 + h * 0.85, stroke: ink, "stroke-width": 0.03 }, parent);
+    el("polygon", { points: pts([[x0 + w * 0.2, y0 + h * 0.15], [x0 + w * 0.75, y0 + h * 0.32], [x0 + w * 0.2, y0 + h * 0.5]]), fill: ink }, parent);
+  } else if (kind === "marker") el("circle", { cx, cy, r: h * 0.3, fill: "none", stroke: ink, "stroke-width": 0.03 }, parent);
   else if (kind === "infantry") {
     el("line", { x1: x0, y1: y0, x2: x0 + w, y2: y0 + h, stroke: ink, "stroke-width": 0.03 }, parent);
     el("line", { x1: x0, y1: y0 + h, x2: x0 + w, y2: y0, stroke: ink, "stroke-width": 0.03 }, parent);
@@ -85,7 +89,7 @@ function designation(name) {
   const tail = words.filter((w) => w.startsWith("(")).slice(0, 1);
   const head = words[0] && words[0].includes("/") ? words.slice(0, 1) : words.filter((w) => !w.startsWith("(")).slice(0, 2);
   const out = head.concat(tail).join(" ");
-  return out.length > 12 ? out.slice(0, 11) + "." : out;
+  return out.length > 10 ? out.slice(0, 9) + "." : out;
 }
 
 // One counter, centred at (cx, cy), `size` hex radii across the half side.
@@ -98,8 +102,9 @@ export function drawCounter(parent, board, piece, cx, cy, size = 0.56) {
   }
   el("rect", { x: cx - s + 0.04, y: cy - s + 0.04, width: 2 * s, height: 2 * s, rx: 0.07, fill: "#28281e" }, g);
   el("rect", { x: cx - s, y: cy - s, width: 2 * s, height: 2 * s, rx: 0.07, fill: side.fill, stroke: "#1e1e14", "stroke-width": 0.02 }, g);
-  if (piece.face_up === false) {
-    text(g, cx, cy, "?", 0.5, side.ink, { "font-weight": "bold" });
+  if (piece.face_up === false) {  // a face-down counter: its back (a type, where the rules print one)
+    if (piece.symbol && piece.symbol !== "other") symbol(g, piece.symbol, cx - 0.28 * s / 0.56, cy - s + 0.31, 0.56 * s / 0.56, 0.34, side.ink);
+    text(g, cx, cy + s - 0.2, "?", 0.34, side.ink, { "font-weight": "bold" });
   } else {
     text(g, cx, cy - s + 0.17, designation(piece.name), 0.19, side.ink);
     symbol(g, piece.symbol, cx - 0.28 * s / 0.56, cy - s + 0.31, 0.56 * s / 0.56, 0.34, side.ink);
@@ -117,15 +122,20 @@ export function drawScene(layers, board, scene, legalHexes, onHex) {
   layers.pieces.replaceChildren();
   layers.highlight.replaceChildren();
   layers.targets.replaceChildren();
-  const flags = { 0: "#283c8c", 1: "#ffffff", "-1": "#c8c8c8" };
+  const perHex = new Map(); // markers on one hex are fanned out down its right edge
   for (const m of scene.markers) {
     const hex = board.hexes[m.hex];
     if (!hex) continue;
-    const g = el("g", { class: "marker", "data-hex": m.hex, "data-owner": m.owner }, layers.markers);
-    el("rect", { x: hex.x + 0.6, y: hex.y - 0.12, width: 0.3, height: 0.22, fill: flags[m.owner] ?? "#c8c8c8", stroke: "#3c3c3c", "stroke-width": 0.015 }, g);
-    if (m.owner === 1) el("circle", { cx: hex.x + 0.75, cy: hex.y - 0.01, r: 0.06, fill: "#c8101e" }, g);
+    const i = perHex.get(m.hex) || 0;
+    perHex.set(m.hex, i + 1);
+    const y = hex.y - 0.12 - 0.26 * (i - 1);
+    const owner = board.sides[m.owner];
+    const g = el("g", { class: "marker", "data-hex": m.hex, "data-owner": m.owner, "data-kind": m.kind }, layers.markers);
+    el("rect", { x: hex.x + 0.6, y, width: 0.3, height: 0.22, fill: owner ? owner.fill : "#c8c8c8", stroke: "#3c3c3c", "stroke-width": 0.015 }, g);
+    if (owner) el("circle", { cx: hex.x + 0.75, cy: y + 0.11, r: 0.06, fill: owner.ink }, g);
+    else if (m.kind !== "objective") text(g, hex.x + 0.75, y + 0.11, (m.kind || "?").slice(0, 1).toUpperCase(), 0.16, "#222");
     const t = el("title", {}, g);
-    t.textContent = `${m.text}: ${m.owner >= 0 ? board.sides[m.owner].name : "nobody"}`;
+    t.textContent = m.kind === "objective" ? `${m.text}: ${owner ? owner.name : "nobody"}` : m.text;
   }
   const stacks = new Map();
   for (const p of scene.pieces) {

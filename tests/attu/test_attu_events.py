@@ -660,3 +660,22 @@ def test_attu_readme_set_up_a_position_prints_what_the_readme_says():
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(readme), "exec"), {"__name__": "readme"})
     assert out.getvalue() == printed
+
+
+def test_attu_2_5_a_roll_on_an_unknowns_table_stays_out_of_the_dice_every_side_sees(core):
+    """2.5: the die rolled on an Unknown's table is the Japanese player's secret: logged as a
+    secret die, and not kept in ``last_dice``, the record of the last roll that every side's view
+    (and the page's dice) shows; a public die (here weather, 4.0) is kept there."""
+    from wargym.attu import board
+    from wargym.attu.state import as_arrays
+
+    state = core.init(1, 4)
+    S = as_arrays(state)
+    S.last_n[0] = 0
+    board.roll.py_func(S, 0, ev.P_UNKNOWN_TABLE)
+    board.roll.py_func(S, 0, ev.P_AMBUSH)
+    assert S.last_n[0] == 0
+    d = board.roll.py_func(S, 0, ev.P_WEATHER)
+    assert S.last_n[0] == 1 and S.last_dice[0, 0] == d
+    view = core.view(state, US)
+    assert view.last_n[0] == 1 and int(view.last_dice[0, 0]) == d

@@ -22,10 +22,11 @@ DIE_SIDES = 10  # the d10; its '0' reads as 10 (1.2)
 def roll(S, g, purpose):
     """One d10, 1-10 (1.2: a '0' reads as 10; a die forced by a test comes first), kept in
     ``last_dice`` for the record and logged with what it is thrown for (``purpose``, a P_* of
-    events.py; a roll on an Unknown's table is kept from the U.S.; ``NOT_LOGGED``: its caller
-    logs it when it should)."""
+    events.py; a roll on an Unknown's table is kept from the U.S. (2.5): not in the log it reads,
+    and not in ``last_dice``, which every side sees; ``NOT_LOGGED``: its caller logs it when it
+    should)."""
     d = roll_die(S, g, DIE_SIDES)
-    if S.last_n[g] < S.last_dice.shape[1]:
+    if purpose < SECRET_PURPOSES and S.last_n[g] < S.last_dice.shape[1]:
         S.last_dice[g, S.last_n[g]] = d
         S.last_n[g] += 1
     if purpose != NOT_LOGGED:

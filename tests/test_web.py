@@ -127,7 +127,7 @@ def open_page(browser, url: str):
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("request", lambda r: None if r.url.startswith(url) else problems.append(f"request {r.url}"))
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())))
-    page.goto(url + "?pace=0")
+    page.goto(url + "?pace=0&auto=0")
     page.wait_for_selector("body[data-status='idle'], body[data-status='your-turn'], body[data-status='over']")
     return page, problems, frames
 
@@ -347,3 +347,34 @@ def test_web_watch_page_opens_a_replay_file_through_the_server(browser, server, 
     assert "us decides" in page.inner_text("#acts") or "japan:" in page.inner_text("#acts")
     assert problems == []
     page.context.close()
+
+
+@pytest.mark.parametrize("ruleset", drawable())
+def test_web_frames_a_side_receives_hold_nothing_it_may_not_see(ruleset):
+    """The leak test's perturbations applied to what the page receives: two games held by the
+    server that differ only in what a side may not see (wargym.hidden.perturb, dice to come
+    included) send that side the same view frame, at 20 positions of random play."""
+    from wargym.agents import sample_legal
+    from wargym.hidden import perturb
+
+    games = WebGames()
+    made = json.loads(games.handle(json.dumps({"cmd": "new", "ruleset": ruleset, "opponent": "people",
+                                               "sides": ["us"]}), 1))
+    server = games.games[made["game"]]
+    core = server.core
+    tokens = {p: json.loads(games.handle(json.dumps({"cmd": "join", "game": made["game"], "side": p}), 1))["token"]
+              for p in core.players}
+    held = server.sessions[made["game"]]
+    state, rng = core.init(4, 23), np.random.default_rng(9)
+    for step in range(5):
+        for _ in range(50):
+            live = ~(core.terminated(state) | core.truncated(state))
+            state = core.step(state, sample_legal(rng, core.legal_mask(state)), active=live)
+        for g in range(state.batch_size):
+            for viewer, side in enumerate(core.players):
+                frames = []
+                for position in (state.take([g]), perturb(core, state.take([g]), viewer, rng)):
+                    held.state = position
+                    frames.append(games.handle(json.dumps({"cmd": "view", "game": made["game"],
+                                                           "token": tokens[side]}), 1))
+                assert frames[0] == frames[1], (ruleset, step, g, side)

@@ -92,7 +92,7 @@ async function loadBoard() {
 }
 
 async function newGame(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
   const ruleset = $("ruleset").value, scenario = $("scenario").value, opponent = $("opponent").value;
   const players = catalog.rulesets.find((r) => r.name === ruleset).players;
   const sides = opponent === "people" && $("hotseat").checked ? players : [$("side").value];
@@ -261,7 +261,11 @@ async function main() {
   await loadCatalog();
   $("new-game").addEventListener("submit", (e) => newGame(e).catch(fail));
   $("join-game").addEventListener("submit", (e) => joinGame(e).catch(fail));
-  if (!(await resume())) setStatus("idle");
+  if (await resume()) return;
+  // nothing to resume: the default game (Island War's default scenario against the rule) starts at
+  // once, unless the address says ?auto=0 (choose first)
+  if (params.get("auto") === "0") setStatus("idle");
+  else await newGame(null);
 }
 
 function fail(err) {

@@ -378,3 +378,10 @@ def test_web_frames_a_side_receives_hold_nothing_it_may_not_see(ruleset):
                     frames.append(games.handle(json.dumps({"cmd": "view", "game": made["game"],
                                                            "token": tokens[side]}), 1))
                 assert frames[0] == frames[1], (ruleset, step, g, side)
+
+
+def test_web_command_refuses_a_port_out_of_range(capsys):
+    from wargym.cli import main
+
+    assert main(["web", "--port", "70000"]) == 1
+    assert "--port 70000: 0..65535" in capsys.readouterr().err

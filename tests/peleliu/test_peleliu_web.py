@@ -117,7 +117,7 @@ def test_scene_shows_a_face_down_japanese_unit_blank_and_a_revealed_one_printed(
     j47, = pieces_at(scene, "1016")
     assert (j47["side"], j47["face_up"], j47["name"], j47["values"], j47["symbol"]) == (1, False, "", "", "infantry")
     depth, = [m for m in scene["markers"] if m["hex"] == hexnum("1016") and m["kind"] == "depth marker"]
-    assert "face down" in depth["text"]
+    assert "face-down" in depth["text"]
     text = json.dumps(scene)
     assert "J47" not in text and "J22" not in text
     # 9.1: a face-down counter shows only its type, so the two infantry counters swapped read the same

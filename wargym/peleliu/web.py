@@ -321,22 +321,6 @@ def _jp_piece(sc, s, g: int, j: int, h: int) -> dict[str, Any]:
             "face_up": face_up}
 
 
-def _depth_text(sc, s, g: int, d: int) -> str:
-    """A depth / counterattack marker (2.24): its kind face down, its values once revealed (9.1)."""
-    kind = DEPTH_KINDS[int(sc.dm_kind[d])]
-    if not s.dm_rev[g, d]:
-        return f"{kind}, face down"
-    text = f"{kind} +{int(sc.dm_strength[d])}"
-    req = render.weapons_text(int(sc.dm_requires[d]))
-    if req:
-        text += f" {req}"
-    if int(sc.dm_colour[d]) >= 0:
-        text += f" ({COLOURS[int(sc.dm_colour[d])]})"
-    if sc.dm_tr[d]:
-        text += " tactical reinforcement (9.4)"
-    return text
-
-
 def markers(core, s, g: int) -> list[dict[str, Any]]:
     """The map's markers (2.26) as render.py shows them: the scoring positions and whether each is
     secured (15.2: owner 0 secured, 1 held by a Japanese counter, -1 neither), garrisons (14.4),
@@ -396,7 +380,7 @@ def markers(core, s, g: int) -> list[dict[str, Any]]:
         for d in (int(s.jp_depth[g, j]), int(s.jp_ca[g, j])):
             if d >= 0:
                 out.append({"hex": h, "kind": DEPTH_KINDS[int(sc.dm_kind[d])], "owner": 1,
-                            "text": f"{_depth_text(sc, s, g, d)} under {who} (2.24)"})
+                            "text": f"{render.marker_text(core, s, g, d, DEPTH_KINDS[int(sc.dm_kind[d])])} under {who} (2.24)"})
         if s.jp_attacked[g, j] or s.jp_barraged[g, j]:
             out.append({"hex": h, "kind": "attacked", "owner": 1,
                         "text": f"{who} attacked or barraged this Action Phase (8.31, 8.43)"})

@@ -349,6 +349,29 @@ def test_web_watch_page_opens_a_replay_file_through_the_server(browser, server, 
     page.context.close()
 
 
+def test_web_watch_page_lists_a_tournaments_replays_folder(browser, server, demo_replay, tmp_path):
+    """A tournament's replays folder (OUT/replays/<a>_vs_<b>/game_NNNNN.json): every game listed,
+    the first opened, another picked from the list."""
+    import shutil
+
+    url, _ = server
+    replay, path = demo_replay
+    for pair, game in (("rule_vs_rule", 0), ("rule_vs_rule", 1), ("random_vs_rule", 0)):
+        (tmp_path / "replays" / pair).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, tmp_path / "replays" / pair / f"game_{game:05d}.json")
+    page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
+    page.goto(url + "watch")
+    page.wait_for_selector("body[data-status='idle']")
+    page.set_input_files("#watch-folder", str(tmp_path / "replays"))
+    page.wait_for_selector("body[data-step='0']")
+    names = page.locator("#watch-list option").all_inner_texts()
+    assert len(names) == 3 and all(n.endswith(".json") for n in names)
+    page.select_option("#watch-list", "2")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{len(replay.actions)}']")
+    page.context.close()
+
+
 @pytest.mark.parametrize("ruleset", drawable())
 def test_web_frames_a_side_receives_hold_nothing_it_may_not_see(ruleset):
     """The leak test's perturbations applied to what the page receives: two games held by the

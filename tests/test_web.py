@@ -103,7 +103,7 @@ def test_web_server_pages_carry_a_csp_and_refuse_other_sites_websockets(server):
             page = await http.get(url)
             module = await http.get(url + "static/app.js")
             missing = await http.get(url + "static/..%2Fserver.py")
-            board = await http.get(url + "api/board?ruleset=attu")
+            board = await http.get(url + "api/board?ruleset=chess")
             try:
                 await http.ws_connect(url + "ws", headers={"Origin": "http://evil.example"})
                 foreign = "connected"

@@ -235,7 +235,7 @@ def test_waw_web_last_throw_shows_symbols_and_marks_the_battle():
 
 
 def test_waw_web_scene_knows_its_viewer_when_the_game_is_over(core):
-    from agents.world_at_war_rule import WorldAtWarRuleAgent
+    from wargym.agents.world_at_war_rule import WorldAtWarRuleAgent
 
     state = core.init(1, 0)
     agents = [WorldAtWarRuleAgent(seed=1), WorldAtWarRuleAgent(seed=2)]

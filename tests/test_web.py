@@ -240,6 +240,7 @@ def test_web_two_browsers_play_each_other_through_one_server(browser, server):
     a.click("#start")
     a.wait_for_selector("body[data-status='waiting-for-players']")
     game = game_id(a)
+    b.select_option("#ruleset", "world_at_war")  # the form's ruleset is not the game's: the game's board is drawn
     b.select_option("#side", "japan")
     b.fill("#join-id", game)
     b.click("#join")
@@ -253,6 +254,7 @@ def test_web_two_browsers_play_each_other_through_one_server(browser, server):
         time.sleep(0.05)
     core, held = session(games, game)
     assert sides.count("japan") >= 5 and sides[0] == "us"
+    assert b.locator("#terrain g").count() == a.locator("#terrain g").count() == len(core.grid.center)
     assert len(held.tokens) == 2 and not held.server_plays
     assert problems_a == [] and problems_b == []
     a.context.close()

@@ -208,7 +208,8 @@ class WebGames:
         from wargym.registry import get
 
         module = import_module(f"{get(core.name).package}.web")
-        return {"scene": module.scene(core, core.view(state, player), 0), "ruleset": core.name}
+        return {"scene": module.scene(core, core.view(state, player), 0), "ruleset": core.name,
+                "scenario": core.scenario.name}
 
 
 # ------------------------------------------------------------------------------------------- the app

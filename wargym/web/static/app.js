@@ -116,6 +116,8 @@ async function joinGame(event) {
   const ruleset = $("ruleset").value, scenario = $("scenario").value;
   const joined = await request({ cmd: "join", game: id, side: $("side").value });
   game = { game: id, ruleset, scenario, tokens: { [$("side").value]: joined.token } };
+  const view = await request({ cmd: "view", game: id, token: joined.token });
+  if (view.ruleset) Object.assign(game, { ruleset: view.ruleset, scenario: view.scenario }); // the game's, not the form's
   save();
   await loadBoard();
   await refresh();

@@ -166,7 +166,9 @@ function render(view) {
   if (!view.started) return;
   const scene = view.scene;
   const legal = view.legal || [];
-  const hexes = new Map(legal.filter((a) => a.action < board.hex_actions).map((a) => [a.action, a.description]));
+  const rule = board.phase_rules?.[view.phase];
+  const cite = rule ? ` (rule ${rule})` : ""; // every legal action is described with its phase's rule
+  const hexes = new Map(legal.filter((a) => a.action < board.hex_actions).map((a) => [a.action, a.description + cite]));
   const specials = legal.filter((a) => a.action >= board.hex_actions);
   drawScene(layers, board, scene, hexes, (h) => act(view, h, hexes.get(h)));
   drawBoxes($("boxes"), board, scene);
@@ -206,12 +208,11 @@ function render(view) {
     $("prompt").textContent = `${view.to_move} to decide (${view.phase})`;
     return;
   }
-  const rule = board.phase_rules?.[view.phase];
-  $("prompt").textContent = `${view.side}: ${view.phase}${rule ? ` (rule ${rule})` : ""}` +
+  $("prompt").textContent = `${view.side}: ${view.phase}${cite}` +
     (hexes.size ? `; click one of the ${hexes.size} outlined hexes` : "");
   for (const a of specials) {
     const b = document.createElement("button");
-    b.textContent = a.description;
+    b.textContent = a.description + cite;
     b.dataset.action = a.action;
     b.addEventListener("click", () => {
       if (/^end\b/i.test(a.description) && hexes.size > 0) {

@@ -410,3 +410,13 @@ def test_web_command_refuses_a_port_out_of_range(capsys):
 
     assert main(["web", "--port", "70000"]) == 1
     assert "--port 70000: 0..65535" in capsys.readouterr().err
+
+
+def test_web_games_let_go_of_the_ids_of_games_closed():
+    games = WebGames()
+    made = json.loads(games.handle(json.dumps({"cmd": "new", "opponent": "rule", "sides": ["us"]}), 1))
+    token = json.loads(games.handle(json.dumps({"cmd": "join", "game": made["game"], "side": "us"}), 1))["token"]
+    closed = json.loads(games.handle(json.dumps({"cmd": "close", "game": made["game"], "token": token}), 1))
+    assert closed["dropped"] and made["game"] in games.games
+    again = json.loads(games.handle(json.dumps({"cmd": "new", "opponent": "rule", "sides": ["us"]}), 1))
+    assert made["game"] not in games.games and again["game"] in games.games

@@ -78,9 +78,16 @@ class WebGames:
     games: dict[str, BotServer] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     boards: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    _catalog: dict[str, Any] | None = None
 
     # -- what the page may choose -------------------------------------------------------------------
     def catalog(self) -> dict[str, Any]:
+        """The rulesets, scenarios, sides and opponents the page offers (worked out once)."""
+        if self._catalog is None:
+            self._catalog = self._make_catalog()
+        return self._catalog
+
+    def _make_catalog(self) -> dict[str, Any]:
         from wargym import make_core
         from wargym.agents.ladder import RUNGS
         from wargym.registry import RULESETS
@@ -178,17 +185,25 @@ class WebGames:
         key = (ruleset, scenario, decisions, spec)
         with self.lock:
             server = self.servers.get(key)
-            if server is None:
-                server = BotServer(ruleset, spec or "rule", scenario=scenario, decisions=decisions, limits=self.limits)
-                if spec is not None:
-                    server.warm_up()
-                else:
-                    server.agents = {}
-                server.agent_spec = spec
-                server.view_extras = self._scene
-                server.view_omit = frozenset({"board", "state"})  # the page draws the scene instead
-                self.servers[key] = server
-        return server
+            self._forget_dropped()
+        if server is not None:
+            return server
+        # made outside the lock: warming an agent up (numba, a policy file) must not hold up the others
+        server = BotServer(ruleset, spec or "rule", scenario=scenario, decisions=decisions, limits=self.limits)
+        if spec is not None:
+            server.warm_up()
+        else:
+            server.agents = {}
+        server.agent_spec = spec
+        server.view_extras = self._scene
+        server.view_omit = frozenset({"board", "state"})  # the page draws the scene instead
+        with self.lock:
+            return self.servers.setdefault(key, server)
+
+    def _forget_dropped(self) -> None:
+        """Let go of the ids of games their server has dropped (closed, or idle too long)."""
+        for game in [g for g, server in self.games.items() if g not in server.sessions]:
+            del self.games[game]
 
     def _spec(self, opponent: str, ruleset: str) -> str | None:
         """The agent spec the opponent names (None: people on every side)."""

@@ -420,3 +420,21 @@ def test_web_games_let_go_of_the_ids_of_games_closed():
     assert closed["dropped"] and made["game"] in games.games
     again = json.loads(games.handle(json.dumps({"cmd": "new", "opponent": "rule", "sides": ["us"]}), 1))
     assert made["game"] not in games.games and again["game"] in games.games
+
+
+def test_web_hot_seat_one_page_plays_both_sides(browser, server):
+    url, games = server
+    page, problems, _ = open_page(browser, url)
+    page.select_option("#opponent", "people")
+    page.check("#hotseat")
+    page.click("#start")
+    rng, acted = random.Random(5), set()
+    for _ in range(400):
+        if wait_turn(page) != "your-turn" or len(acted) == 2:
+            break
+        acted.add(page.inner_text("#prompt").split(":", 1)[0])
+        click_any(page, rng)
+    core, held = session(games, game_id(page))
+    assert acted == {"us", "japan"} and len(held.tokens) == 2 and not held.server_plays
+    assert problems == []
+    page.context.close()

@@ -79,6 +79,7 @@ class WebGames:
     lock: threading.Lock = field(default_factory=threading.Lock)
     boards: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     _catalog: dict[str, Any] | None = None
+    building: dict[tuple, threading.Lock] = field(default_factory=dict)  # definition -> held while its server is made
 
     # -- what the page may choose -------------------------------------------------------------------
     def catalog(self) -> dict[str, Any]:
@@ -184,21 +185,23 @@ class WebGames:
         spec = self._spec(opponent, ruleset)
         key = (ruleset, scenario, decisions, spec)
         with self.lock:
-            server = self.servers.get(key)
             self._forget_dropped()
-        if server is not None:
-            return server
-        # made outside the lock: warming an agent up (numba, a policy file) must not hold up the others
-        server = BotServer(ruleset, spec or "rule", scenario=scenario, decisions=decisions, limits=self.limits)
-        if spec is not None:
-            server.warm_up()
-        else:
-            server.agents = {}
-        server.agent_spec = spec
-        server.view_extras = self._scene
-        server.view_omit = frozenset({"board", "state"})  # the page draws the scene instead
-        with self.lock:
-            return self.servers.setdefault(key, server)
+            building = self.building.setdefault(key, threading.Lock())
+        # one server made per definition, and outside the games' lock: warming an agent up (numba,
+        # a policy file) holds up only the requests for the same definition, which wait for it
+        with building:
+            server = self.servers.get(key)
+            if server is None:
+                server = BotServer(ruleset, spec or "rule", scenario=scenario, decisions=decisions, limits=self.limits)
+                if spec is not None:
+                    server.warm_up()
+                else:
+                    server.agents = {}
+                server.agent_spec = spec
+                server.view_extras = self._scene
+                server.view_omit = frozenset({"board", "state"})  # the page draws the scene instead
+                self.servers[key] = server
+        return server
 
     def _forget_dropped(self) -> None:
         """Let go of the ids of games their server has dropped (closed, or idle too long)."""

@@ -158,7 +158,7 @@ def game_id(page) -> str:
 
 def drawable() -> list[str]:
     from wargym.registry import shipped
-    from wargym.web.server import web_module
+    from wargym.web import web_module
 
     return [name for name in shipped() if web_module(name) is not None]
 

@@ -205,13 +205,6 @@ def _add_render(p: argparse.ArgumentParser) -> None:
                       help="processes drawing the boards (default: one per CPU, up to 8)")
 
 
-def _drawable(ruleset: str) -> bool:
-    """The browser page draws this ruleset (its package has a ``web`` module)."""
-    from importlib.util import find_spec
-
-    return find_spec(f"{RULESETS[ruleset].package}.web") is not None
-
-
 def run_render(args: argparse.Namespace) -> int:
     from PIL import Image
 
@@ -227,7 +220,9 @@ def run_render(args: argparse.Namespace) -> int:
             raise ValueError(f"--viewer {args.viewer!r}: players are {', '.join(core.players)}")
         viewer = core.players.index(args.viewer)
     images = args.images or any(getattr(args, k) is not None for k in ("views", "every", "width", "quality", "jobs"))
-    if args.html is not None and not images and _drawable(core.name):
+    from wargym.web import web_module
+
+    if args.html is not None and not images and web_module(core.name) is not None:
         from wargym.web.film import write_page
 
         began = time.perf_counter()

@@ -24,19 +24,18 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from wargym.atomic import write_text
-from wargym.registry import get
+from wargym.web import web_module
 
 FILM_FORMAT = 1
 
 
 def film(replay, viewer: str | None = None) -> dict[str, Any]:
     core = replay.core
-    module = import_module(f"{get(core.name).package}.web")
+    module = web_module(core.name)
     players = list(core.players)
     if viewer is not None and viewer not in players:
         raise ValueError(f"viewer {viewer!r}: the players of {core.name} are {', '.join(players)}")

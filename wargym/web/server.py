@@ -40,13 +40,13 @@ import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from importlib import import_module
 from importlib.resources import files
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from wargym.agents.serve import BotServer, Limits, RequestError, _show, answer, parse_request
+from wargym.web import web_module
 
 #: every response's Content-Security-Policy: this server only, nothing from outside
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -56,16 +56,6 @@ FILM_BYTES = 64 << 20
 #: opponents that are not agents: every side is a person's page
 PEOPLE = "people"
 STATIC = files("wargym.web") / "static"
-
-
-def web_module(ruleset: str):
-    """The ruleset's ``web`` module (board and scene as data), or None where it has none yet."""
-    from wargym.registry import get
-
-    try:
-        return import_module(f"{get(ruleset).package}.web")
-    except ModuleNotFoundError:
-        return None
 
 
 @dataclass
@@ -223,10 +213,7 @@ class WebGames:
 
     @staticmethod
     def _scene(core, state, player: int) -> dict[str, Any]:
-        from wargym.registry import get
-
-        module = import_module(f"{get(core.name).package}.web")
-        return {"scene": module.scene(core, core.view(state, player), 0), "ruleset": core.name,
+        return {"scene": web_module(core.name).scene(core, core.view(state, player), 0), "ruleset": core.name,
                 "scenario": core.scenario.name}
 
 

@@ -7,7 +7,11 @@
     plan-deep    256 playouts a decision
 
 The planner rungs plan where the planner was measured to gain against the rule (``PLANNED``:
-World at War's card to play, Island War's first-turn moves) and every decision elsewhere.
+World at War's card to play, Island War's first-turn moves).  On Attu and Peleliu no planned
+decision has been measured to gain yet; their rungs plan where room was probed, with playouts cut
+at a horizon and scored by the standing, so that a decision costs well under a second: Attu's
+fighting questions, Peleliu's close-combat withdrawals (benchmarks/README.md, "The planner against
+the rule"; docs/ladder.md rates them).
 ``wargym play --strength NAME`` and ``wargym serve --strength NAME`` seat the rung's agent;
 configs/tournament/ladder_<ruleset>.yaml plays the rungs against each other, and docs/ladder.md
 gives each rung's Elo.
@@ -26,7 +30,10 @@ RUNGS: dict[str, str] = {
 #: where the planner rungs plan, per ruleset, as planner spec options (others: every decision);
 #: benchmarks/README.md "The planner against the rule" measured each
 PLANNED = {"world_at_war": "phases=command card: play",
-           "island_war": "phases=move: destination,turns=1"}
+           "island_war": "phases=move: destination,turns=1",
+           "attu": "horizon=80,phases=advance|retreat option|melee: select target|airpower: target hex"
+                   "|night decision|refit decision",
+           "peleliu": "horizon=60,phases=close combat: withdraw"}
 
 
 def rung_spec(name: str, ruleset: str | None = None) -> str:

@@ -1,6 +1,12 @@
 """Round-robin tournaments: every pair of agents plays seeded games with sides swapped; win rates
 with Wilson 95% intervals, and Elo ratings with bootstrap standard errors.
 
+A solitaire ruleset (one player: Peleliu, whose cards play the Japanese) has no pairs: each agent
+plays ``games_per_pair`` games against the book's own system (``core.system_play``), which the
+tables name ``system``; every agent is dealt the same dice (game j by seed + j), and the ratings
+are anchored at the system's (Elo 0: the system's strength; an agent that wins half its games
+rates 0).
+
     wargym tournament --config configs/tournament/island_war_baselines.yaml --out runs/baselines
 
 A config (YAML; configs/tournament/*.yaml)::
@@ -76,6 +82,8 @@ from wargym.agents.evaluate import RESULTS, GameResult, Record, evaluate, progre
 from wargym.agents.ratings import Ratings, elo_ratings
 
 RESULT_COLUMNS = ("a", "b", "a_side", "game", "seed", "result", "length", "truncated")
+#: the opponent of every agent in a solitaire ruleset's tournament: the book's own system
+SYSTEM = "system"
 # Config keys a resumed tournament may change: how the games are spread, not which games.
 RESUMABLE = ("workers",)
 
@@ -165,7 +173,12 @@ class TournamentResult:
 
     @property
     def names(self) -> list[str]:
-        return [a.name for a in self.config.agents]
+        return rated(self.config)
+
+    @property
+    def opponents(self) -> list[str]:
+        """The columns of ``win_matrix``: every agent, or the system alone in a solitaire ruleset."""
+        return [SYSTEM] if solitaire(self.config.ruleset) else self.names
 
     def record(self, x: str, y: str) -> Record:
         """``x``'s record against ``y`` (over the games of their pair, either way round)."""
@@ -180,39 +193,42 @@ class TournamentResult:
         return Record.of(games)
 
     def win_matrix(self) -> np.ndarray:
-        """float[n, n]: win rate of row against column (NaN on the diagonal)."""
-        names = self.names
-        out = np.full((len(names), len(names)), np.nan)
-        for i, x in enumerate(names):
-            for j, y in enumerate(names):
-                if i != j:
+        """float[agents, opponents]: win rate of row against column (NaN where none played)."""
+        agents = [a.name for a in self.config.agents]
+        out = np.full((len(agents), len(self.opponents)), np.nan)
+        for i, x in enumerate(agents):
+            for j, y in enumerate(self.opponents):
+                if x != y:
                     out[i, j] = self.record(x, y).win_rate
         return out
 
     def pairs(self) -> list[dict[str, Any]]:
-        names = self.names
-        return [{"a": x, "b": y, **self.record(x, y).to_dict()}
-                for i, x in enumerate(names) for y in names[i + 1:]]
+        return [{"a": a.name, "b": SYSTEM if b is None else b.name,
+                 **self.record(a.name, SYSTEM if b is None else b.name).to_dict()}
+                for a, b in matches(self.config)]
 
     def table(self) -> list[str]:
         c = self.config
-        names = self.names
-        width = max(len(n) for n in names + ["agent"]) + 2
+        agents, columns = [a.name for a in c.agents], self.opponents
+        width = max(len(n) for n in self.names + ["agent"]) + 2
         mode = f", decisions={c.decisions}" if c.decisions else ""
+        games = (f"{c.games_per_pair} games each against the book's system ({SYSTEM})" if columns == [SYSTEM]
+                 else f"{c.games_per_pair} games per pair")
         lines = [f"tournament {c.name}: {c.ruleset} / {c.scenario or 'default scenario'}{mode}, "
-                 f"{len(names)} agents, {c.games_per_pair} games per pair, seed {c.seed}",
+                 f"{len(agents)} agents, {games}, seed {c.seed}",
                  "", "win rate of row against column (a draw is not a win):",
-                 " " * width + "".join(f"{n:>{width}}" for n in names)]
+                 " " * width + "".join(f"{n:>{width}}" for n in columns)]
         matrix = self.win_matrix()
-        for i, x in enumerate(names):
-            cells = "".join(f"{'-':>{width}}" if i == j else f"{matrix[i, j]:>{width}.1%}" for j in range(len(names)))
+        for i, x in enumerate(agents):
+            cells = "".join(f"{'-':>{width}}" if np.isnan(v) else f"{v:>{width}.1%}" for v in matrix[i])
             lines.append(f"{x:<{width}}" + cells)
         lines += ["", "pairs (W-D-L of the first; 95% Wilson interval of its win rate):"]
         for p in self.pairs():
             lines.append(f"  {p['a']} vs {p['b']}: {p['wins']}-{p['draws']}-{p['losses']}, "
                          f"win rate {p['win_rate']:.1%} [{p['ci_low']:.1%}, {p['ci_high']:.1%}], {p['mean_length']:.0f} decisions a game"
                          + (f", {p['truncated']} at the limit" if p["truncated"] else ""))
-        lines += ["", f"ratings (Elo, mean 0; +- bootstrap s.e. over {c.bootstrap} resamples of the games):"]
+        zero = f"the {SYSTEM} 0" if columns == [SYSTEM] else "mean 0"
+        lines += ["", f"ratings (Elo, {zero}; +- bootstrap s.e. over {c.bootstrap} resamples of the games):"]
         lines += self.ratings.table()
         total = sum(r["length"] for r in self.rows)
         lines += ["", f"{len(self.rows)} games, {total:,} decisions in {self.seconds:.1f} s"]
@@ -232,7 +248,8 @@ class TournamentResult:
         r = self.ratings
         atomic.write_text(paths["ratings"], _csv_text(
             [["rank", "agent", "spec", "seed", "elo", "stderr", "games", "score"]]
-            + [[rank, p, entries[p].spec, entries[p].seed, f"{r.elo[p]:.1f}", f"{r.stderr[p]:.1f}", r.games[p],
+            + [[rank, p, entries[p].spec if p in entries else "the book's system", entries[p].seed if p in entries else "",
+                f"{r.elo[p]:.1f}", f"{r.stderr[p]:.1f}", r.games[p],
                 f"{r.score[p]:.4f}"] for rank, p in enumerate(r.order, 1)]))
         plot(self, paths["chart"])
         return paths
@@ -245,29 +262,31 @@ def plot(result: TournamentResult, path: str | Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = result.names
+    agents, columns = [a.name for a in result.config.agents], result.opponents
     r = result.ratings
     order = r.order[::-1]  # best at the top
-    n = len(names)
+    n = len(result.names)
     fig, (left, right) = plt.subplots(1, 2, figsize=(5 + 1.6 * n, 1.5 + 0.7 * n), squeeze=True,
-                                      gridspec_kw={"width_ratios": [1, 1.2]})
+                                      gridspec_kw={"width_ratios": [1, 1.2 * len(columns) / len(agents)]})
     y = np.arange(len(order))
     left.errorbar([r.elo[p] for p in order], y, xerr=[r.stderr[p] for p in order], fmt="o", capsize=4)
     left.set_yticks(y, order)
     left.axvline(0, color="0.8", lw=1, zorder=0)
-    left.set_xlabel("Elo (mean 0) ± s.e.")
+    left.set_xlabel(f"Elo ({SYSTEM} 0) ± s.e." if columns == [SYSTEM] else "Elo (mean 0) ± s.e.")
     left.set_title("ratings")
     matrix = result.win_matrix()
     im = right.imshow(np.nan_to_num(matrix, nan=0.5), cmap="RdYlGn", vmin=0, vmax=1)
-    right.set_xticks(range(n), names, rotation=30, ha="right")
-    right.set_yticks(range(n), names)
-    for i in range(n):
-        for j in range(n):
-            right.text(j, i, "-" if i == j else f"{matrix[i, j]:.0%}", ha="center", va="center", fontsize=9)
+    right.set_xticks(range(len(columns)), columns, rotation=30, ha="right")
+    right.set_yticks(range(len(agents)), agents)
+    for i in range(len(agents)):
+        for j in range(len(columns)):
+            v = matrix[i, j]
+            right.text(j, i, "-" if np.isnan(v) else f"{v:.0%}", ha="center", va="center", fontsize=9)
     right.set_title("win rate of row vs column")
     fig.colorbar(im, ax=right, fraction=0.046, pad=0.04)
     c = result.config
-    fig.suptitle(f"{c.name}: {c.ruleset} / {c.scenario or 'default'}, {c.games_per_pair} games per pair")
+    each = "each against the system" if columns == [SYSTEM] else "per pair"
+    fig.suptitle(f"{c.name}: {c.ruleset} / {c.scenario or 'default'}, {c.games_per_pair} games {each}")
     fig.tight_layout()
     path = Path(path)
     with atomic.atomic_open(path, "wb") as f:
@@ -300,7 +319,33 @@ def resolve_game(config: TournamentConfig) -> tuple[TournamentConfig, dict[str, 
                                     f"{sy['source']}): they cannot play each other")
     resolved = config.model_copy(update={"ruleset": game["ruleset"], "scenario": game["scenario"],
                                          "decisions": game["decisions"]})
+    if solitaire(resolved.ruleset) and SYSTEM in [a.name for a in config.agents]:
+        raise SettingsError(f"agents: {resolved.ruleset} has one player, and {SYSTEM!r} names the book's system "
+                            "every agent plays against: give the agent another name")
     return resolved, game["options"]
+
+
+def solitaire(ruleset: str) -> bool:
+    """Whether ``ruleset`` has one player: the book's system always plays the other side
+    (``core.system_play`` with no option turning it on)."""
+    from wargym.registry import core_class
+
+    system = core_class(ruleset).system_play
+    return system is not None and system.option is None
+
+
+def matches(config: TournamentConfig) -> list[tuple[AgentEntry, AgentEntry | None]]:
+    """Who plays whom: every pair of agents (A the earlier of the list), or in a solitaire ruleset
+    every agent against the system (None)."""
+    agents = config.agents
+    if solitaire(config.ruleset):
+        return [(a, None) for a in agents]
+    return [(a, b) for i, a in enumerate(agents) for b in agents[i + 1:]]
+
+
+def rated(config: TournamentConfig) -> list[str]:
+    """Who the ratings rate: the agents, and in a solitaire ruleset the system last."""
+    return [a.name for a in config.agents] + ([SYSTEM] if solitaire(config.ruleset) else [])
 
 
 def pair_folder(a: str, b: str) -> str:
@@ -313,23 +358,27 @@ def make_tasks(config: TournamentConfig, replay_dir: str | Path | None = None) -
     With ``replay_dir`` every game is saved there as a replay, one folder per pair."""
     config, core_options = resolve_game(config)
     chunk = config.chunk_games + (config.chunk_games % 2)  # keep mirrored pairs of games together
-    agents = [a.model_dump() for a in config.agents]
     tasks = []
-    for i, a in enumerate(agents):
-        for b in agents[i + 1:]:
-            for first in range(0, config.games_per_pair, chunk):
-                tasks.append({"ruleset": config.ruleset, "scenario": config.scenario, "decisions": config.decisions,
-                              "core_options": core_options, "a": a, "b": b, "seed": config.seed,
-                              "first_game": first, "games": min(chunk, config.games_per_pair - first),
-                              "replay_dir": (str(Path(replay_dir) / pair_folder(a["name"], b["name"]))
-                                             if replay_dir is not None else None)})
+    for entry_a, entry_b in matches(config):
+        a, b = entry_a.model_dump(), None if entry_b is None else entry_b.model_dump()
+        for first in range(0, config.games_per_pair, chunk):
+            tasks.append({"ruleset": config.ruleset, "scenario": config.scenario, "decisions": config.decisions,
+                          "core_options": core_options, "a": a, "b": b, "seed": config.seed,
+                          "first_game": first, "games": min(chunk, config.games_per_pair - first),
+                          "replay_dir": (str(Path(replay_dir) / pair_folder(a["name"], _name(b)))
+                                         if replay_dir is not None else None)})
     return tasks
+
+
+def _name(entry: Mapping[str, Any] | None) -> str:
+    """A task's agent's name (None: the system of a solitaire ruleset)."""
+    return SYSTEM if entry is None else entry["name"]
 
 
 def task_games(task: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     """The games of a task, each named as in results.csv: (a, b, game)."""
-    return [(task["a"]["name"], task["b"]["name"], j) for j in range(task["first_game"],
-                                                                      task["first_game"] + task["games"])]
+    return [(task["a"]["name"], _name(task["b"]), j) for j in range(task["first_game"],
+                                                                    task["first_game"] + task["games"])]
 
 
 def play_task(task: Mapping[str, Any], on_game: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
@@ -338,7 +387,7 @@ def play_task(task: Mapping[str, Any], on_game: Callable[[dict[str, Any]], None]
     given one core)."""
     if task.get("threads"):
         _limit_threads(task["threads"])
-    a, b = task["a"]["name"], task["b"]["name"]
+    a, b = task["a"]["name"], _name(task["b"])
     result = evaluate(task["ruleset"], task["a"], task["b"], games=task["games"], seed=task["seed"],
                       scenario=task["scenario"], decisions=task["decisions"], batch_size=task["games"],
                       first_game=task["first_game"], core_options=task["core_options"],
@@ -646,8 +695,9 @@ def run_tournament(config: TournamentConfig | Mapping[str, Any] | str | Path, wo
     rows = [log.rows[key] for t in tasks for key in task_games(t)]
     seconds = time.perf_counter() - start
     score = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-    ratings = elo_ratings([(r["a"], r["b"], score[r["result"]]) for r in rows], players=[a.name for a in config.agents],
-                          bootstrap=config.bootstrap, seed=config.seed)
+    ratings = elo_ratings([(r["a"], r["b"], score[r["result"]]) for r in rows], players=rated(config),
+                          bootstrap=config.bootstrap, seed=config.seed,
+                          anchor=SYSTEM if solitaire(config.ruleset) else None)
     result = TournamentResult(config, rows, ratings, seconds)
     if out is not None:
         result.files = result.write(out)
@@ -703,7 +753,7 @@ def run_tournament_cli(args: argparse.Namespace) -> int:
         config = config.model_copy(update={"games_per_pair": args.games})
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
-    pairs = len(config.agents) * (len(config.agents) - 1) // 2
+    pairs = len(matches(config))
     out = Path(args.out or Path("runs") / "tournament" / config.name)
     update, close = progress_bar(pairs * config.games_per_pair, not args.quiet, desc="tournament")
     main_thread = threading.current_thread() is threading.main_thread()

@@ -170,3 +170,35 @@ def test_every_shipped_tournament_config_loads_and_seats_its_agents():
                     agent = make_agent(entry.spec, config.ruleset, side)
                     if hasattr(agent, "planned_games"):
                         agent.planned_games(core, core.init(1, 0), core.players.index(side))
+
+
+# -------------------------------------------------------------------------------------- solitaire
+def test_solitaire_tournament_plays_each_agent_against_the_system_on_the_same_dice(tmp_path):
+    """Peleliu has one player (the cards play the Japanese, core.system_play): each agent plays
+    its games against the book's system, every agent on the same dice (game j: seed + j), and the
+    ratings are anchored at the system; an agent's record equals ``evaluate`` of it alone."""
+    from wargym.agents.evaluate import evaluate
+    from wargym.agents.tournament import SYSTEM
+
+    config = {"name": "solo", "ruleset": "peleliu", "games_per_pair": 4, "seed": 3, "chunk_games": 4,
+              "bootstrap": 10, "agents": ["random", "rule"]}
+    result = run_tournament(config, workers=1, out=tmp_path)
+    assert [(r["a"], r["b"], r["game"], r["seed"]) for r in result.rows] == (
+        [("random", SYSTEM, j, 3 + j) for j in range(4)] + [("rule", SYSTEM, j, 3 + j) for j in range(4)])
+    alone = evaluate("peleliu", "rule", None, games=4, seed=3, batch_size=4)
+    assert [r["result"] for r in result.rows[4:]] == [g.result for g in alone.games]
+    assert [p["a"] for p in result.pairs()] == ["random", "rule"] and {p["b"] for p in result.pairs()} == {SYSTEM}
+    assert result.ratings.elo[SYSTEM] == 0.0 and result.ratings.games[SYSTEM] == 8
+    assert result.win_matrix().shape == (2, 1)
+    ratings = read_csv(tmp_path / "ratings.csv")
+    assert {r["agent"] for r in ratings} == {"random", "rule", SYSTEM}
+
+
+def test_solitaire_tournament_refuses_an_agent_named_system():
+    from wargym.agents.base import SettingsError
+
+    from wargym.agents.tournament import TournamentConfig
+
+    config = TournamentConfig(ruleset="peleliu", games_per_pair=2, agents=["random", {"name": "system", "spec": "rule"}])
+    with pytest.raises(SettingsError, match="'system' names the book's system"):
+        make_tasks(config)

@@ -128,7 +128,7 @@ def board(core) -> dict[str, Any]:
     }
 
 
-def scene(core, view, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
     """What ``view`` shows of game ``game`` to ``viewer``: the counters on the map with their
     printed values and marks, the counters off the map the viewer may see, the Victory Hexes'
     holders and the zones cleared, the airpower targets and melees, the tracks and the last dice.

@@ -85,7 +85,7 @@ def board(core) -> dict[str, Any]:
     }
 
 
-def scene(core, view, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
     """What stands on the board in ``view`` (``core.view(state, viewer)``, or the real state for a
     spectator, ``viewer`` None): the counters with their printed values and marks, the objectives'
     owners, the reinforcements waiting, the turn track and the last combat roll.  Island War hides

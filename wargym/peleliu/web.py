@@ -218,7 +218,7 @@ def objectives(sc) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------------------- scene
-def scene(core, view, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
     """The game in ``view`` as render.py shows it to ``viewer``: the counters on the map with their
     values and marks, the markers, the landing boxes and other holding boxes, the tracks, the fire
     card and the status lines.  ``viewer``: 0, the U.S. player, the only one, when ``view`` is

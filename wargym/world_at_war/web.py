@@ -103,7 +103,7 @@ def board(core) -> dict[str, Any]:
     }
 
 
-def scene(core, view, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
     """Game ``game`` of ``view`` as ``viewer`` sees it: the pieces on the map with their card's
     values, the eliminated ones, the obstacles, objectives and planes, the victory points, the last
     battle throw, and the viewer's own hands.  ``viewer``: the side ``view`` was made for

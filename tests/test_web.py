@@ -299,9 +299,40 @@ def _by_id(scene):
 
 
 def _scene(core, state):
+    """Island War's scene of the real state, for no side (a film with no viewer)."""
     from wargym.island_war import web as iw_web
 
-    return iw_web.scene(core, state, 0)
+    return iw_web.scene(core, state, 0, viewer=None)
+
+
+def test_web_film_names_its_viewer_to_the_scene_attus_face_down_counters_blank_to_the_us():
+    """``film`` tells the ruleset's scene whose it is: an Attu film for the U.S. ends on the U.S.
+    scene of its view (Japan's face-down counters blank, 2.5), a film for no viewer on the scene
+    of the real state, every counter known (after 30 random decisions from the start, where
+    Japan's set-up lies on the map, 12.3)."""
+    from wargym import make_core
+    from wargym.agents import sample_legal
+    from wargym.attu import web as attu_web
+    from wargym.replay import Replay
+    from wargym.web.film import film, undelta
+
+    core = make_core("attu")
+    state, rng, actions = core.init(1, 0), np.random.default_rng(3), []
+    initial = state
+    for _ in range(30):
+        action = sample_legal(rng, core.legal_mask(state))
+        actions.append(int(action[0]))
+        state = core.step(state, action)
+    replay = Replay(core, initial, actions, state, {})
+    us = attu_web.scene(core, core.view(state, 0), 0, viewer=0)
+    everyone = attu_web.scene(core, state, 0, viewer=None)
+    assert any(not p["face_up"] for p in us["pieces"]) and all(p["face_up"] for p in everyone["pieces"])
+    for viewer, want in (("us", us), (None, everyone)):
+        scenes = film(replay, viewer)["scenes"]
+        last = scenes[0]
+        for change in scenes[1:]:
+            last = undelta(last, change)
+        assert _by_id(last) == _by_id(want), viewer
 
 
 def test_web_render_html_writes_one_drawn_page_of_the_demo_game_under_3_mb(browser, demo_replay, tmp_path):

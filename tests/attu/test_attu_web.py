@@ -13,6 +13,7 @@ import json
 import numpy as np
 import pytest
 
+from attu_board import Board, Play, jp
 from wargym import make_core
 from wargym.attu import web
 from wargym.attu.scenario import JAPAN, US
@@ -43,7 +44,8 @@ def hex_of(core, number: int) -> int:
 
 
 def scene_of(core, state, viewer: int) -> dict:
-    return web.scene(core, core.view(state, viewer), 0)
+    """The scene the server sends ``viewer``: of its view, naming the viewer."""
+    return web.scene(core, core.view(state, viewer), 0, viewer=viewer)
 
 
 def named(scene: dict, name: str) -> dict:
@@ -171,7 +173,7 @@ def test_every_on_map_unit_of_the_view_appears_once_at_its_hex(game):
     core, state = game
     for viewer in (US, JAPAN):
         view = core.view(state, viewer)
-        scene = web.scene(core, view, 0)
+        scene = web.scene(core, view, 0, viewer=viewer)
         on_map = np.flatnonzero((view.unit_loc[0] == LOC_MAP) & core.scenario.unit_in_play)
         assert sorted(p["id"] for p in scene["pieces"]) == on_map.tolist()
         assert all(p["hex"] == int(view.unit_hex[0, p["id"]]) for p in scene["pieces"])
@@ -180,12 +182,57 @@ def test_every_on_map_unit_of_the_view_appears_once_at_its_hex(game):
         assert all(q["hex"] == -1 for b in scene["boxes"] for q in b["pieces"])
 
 
-def test_the_viewer_is_read_from_the_view(game):
-    core, state = game
-    assert int(state.current_player[0]) == US
-    assert web.viewer_of(core.view(state, US), 0) == US and web.viewer_of(core.view(state, JAPAN), 0) == JAPAN
-    # the scene the server asks for (no viewer given) is the one for the side the view is for
-    assert web.scene(core, core.view(state, JAPAN), 0) == web.scene(core, core.view(state, JAPAN), 0, viewer=JAPAN)
+@pytest.fixture(scope="module")
+def finished():
+    """(core, state, Unknown 126): a game Japan has just won, worked as test_attu_events's 3.8.2
+    test: the Casualty Track at 29, a face-up platoon in 2621 fires its one die at 1/17 A in 2422,
+    a 0, a hit, the 30th box.  Unknown 126 lies face down on Engineer Hill (2717) and the other 63
+    Japanese Infantry platoons wait off the map (attu_board.Board)."""
+    core = make_core("attu")
+    b = Board(core)
+    b.place("1/17 A", 2422)
+    jp(b, 2621)
+    unknown = jp(b, 2717, kind="unknown", face_down=True)
+    b.set(casualties=29, acting=JAPAN, act_step=1)
+    p = Play(b)
+    p.at(2621)
+    p.force([10])
+    p.at(2422)
+    assert p.state.terminated[0] and p.state.rewards[0, JAPAN] == 1.0
+    assert core.scenario.unit_names[unknown] == "Unknown 126"
+    return core, p.state, unknown
+
+
+def test_at_game_over_japan_sees_its_face_down_unknown_and_its_counters_off_the_map(finished):
+    """The game over, the server still sends each side the scene of its own view (2.5 holds to the
+    end): Japan knows Unknown 126 face down on 2717 (counters.yaml's first table, 1111122223:
+    "5-4-1") and its 63 platoons off the map; the U.S. sees a blank counter there, no Japanese box,
+    and counts the Japanese counters it took off the map (none)."""
+    from wargym.web.server import WebGames
+
+    core, state, unknown = finished
+    us, japan = (WebGames._scene(core, state, side)["scene"] for side in (US, JAPAN))
+    eh = hex_of(core, 2717)
+    assert [(p["id"], p["name"], p["values"], p["face_up"], p["face_down"]) for p in japan["pieces"]
+            if p["hex"] == eh] == [(unknown, "Unknown 126", "5-4-1", True, True)]
+    assert [(p["name"], p["values"], p["face_up"]) for p in us["pieces"] if p["hex"] == eh] == [("", "", False)]
+    assert [len(b["pieces"]) for b in japan["boxes"] if b["title"].startswith("Japanese Infantry")] == [63]
+    assert not any(b["title"].startswith("Japanese") for b in us["boxes"])
+    assert {"name": "Japanese counters taken off the map", "value": 0} in us["tracks"]
+    assert not any(t["name"].startswith("Japanese") for t in japan["tracks"])
+    assert any("63 Infantry in the pool" in line for line in japan["status"])
+    assert not any("hidden from the US" in line for line in us["status"])
+
+
+def test_a_spectator_of_the_whole_game_sees_every_counter(finished):
+    """A replay watched whole (wargym.web.film with no viewer) draws the real state with viewer None:
+    every counter known, Japan's face-down Unknown too, and the Japanese off the map."""
+    core, state, unknown = finished
+    everyone = web.scene(core, state, 0, viewer=None)
+    assert [(p["id"], p["name"], p["face_up"], p["face_down"]) for p in everyone["pieces"]
+            if p["hex"] == hex_of(core, 2717)] == [(unknown, "Unknown 126", True, True)]
+    assert all(p["face_up"] for p in everyone["pieces"] + [q for b in everyone["boxes"] for q in b["pieces"]])
+    assert [len(b["pieces"]) for b in everyone["boxes"] if b["title"].startswith("Japanese Infantry")] == [63]
 
 
 def test_markers_tracks_and_status(game):
@@ -215,7 +262,7 @@ def test_a_short_scenario_draws_the_land_outside_its_area():
     # 15.1 is fought round Engineer Hill: Holtz Bay (2011) is land outside the scenario's area
     assert board["hexes"][core.scenario.grid.index(2011)]["terrain"] == "outside the scenario"
     assert board["hexes"][core.scenario.grid.index(2717)]["terrain"].startswith("level")
-    scene = web.scene(core, core.view(core.init(1, 0), US), 0)
+    scene = scene_of(core, core.init(1, 0), US)
     assert {m["hex"] for m in scene["markers"] if m["kind"] == "objective"} <= {
         int(h) for h in core.scenario.victory_hex if core.scenario.land[h]}
     json.dumps(scene)

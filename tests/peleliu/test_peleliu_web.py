@@ -31,7 +31,8 @@ def board():
 
 
 def scene_of(b: Board) -> dict:
-    return web.scene(b.core, b.core.view(b.state, US), 0)
+    """The scene the server sends the U.S. player: of its view, naming it."""
+    return web.scene(b.core, b.core.view(b.state, US), 0, viewer=US)
 
 
 def pieces_at(scene: dict, label: str) -> list[dict]:
@@ -131,6 +132,19 @@ def test_scene_shows_a_face_down_japanese_unit_blank_and_a_revealed_one_printed(
     assert j47["id"] == len(b.sc.us_names) + b.jp_unit("J47")
 
 
+def test_a_spectator_of_the_whole_game_sees_a_face_down_japanese_unit_named():
+    """A replay watched whole (wargym.web.film with no viewer) draws the real state with viewer
+    None: J47, face down in B19, is shown with its name and values (2.22), said to lie face down;
+    its face-down depth marker stays its kind, as on render.py's full board."""
+    b = Board(turn=7)
+    b.jp(1016, "J47", depth=0)
+    everyone = web.scene(b.core, b.state, 0, viewer=None)
+    j47, = pieces_at(everyone, "1016")
+    assert (j47["face_up"], j47["name"], j47["values"]) == (True, "J47 (BR+BZ+FL), face down", "3")
+    depth, = [m for m in everyone["markers"] if m["hex"] == hexnum("1016") and m["kind"] == "depth marker"]
+    assert depth["text"].endswith("face-down under J47 (2.24)")
+
+
 def test_scene_shows_every_unit_of_the_view_once_at_its_hex():
     core = make_core("sept15", decisions="major")
     state, rng = core.init(3, 4), np.random.default_rng(2)
@@ -140,7 +154,7 @@ def test_scene_shows_every_unit_of_the_view_once_at_its_hex():
     N = len(core.scenario.us_names)
     for g in range(3):
         view = core.view(state.take([g]), US)
-        scene = web.scene(core, view, 0)
+        scene = web.scene(core, view, 0, viewer=US)
         assert json.loads(json.dumps(scene)) == scene
         on_map = {p["id"]: p["hex"] for p in scene["pieces"]}
         assert len(on_map) == len(scene["pieces"])

@@ -16,7 +16,7 @@ from wargym.agents import sample_legal
 from wargym.position import Position
 from wargym.world_at_war import actions as act
 from wargym.world_at_war.state import P_AIR_DEFEND, P_AIR_PLAY, P_CARD, P_DISCARD, P_PICK_AIR, PILE_HAND
-from wargym.world_at_war.web import board, scene, viewer_of
+from wargym.world_at_war.web import board, scene
 
 US, JAPAN = 0, 1
 
@@ -82,7 +82,7 @@ def test_waw_web_phase_rules_cite_the_game_turn_steps(core):
 def test_waw_web_us_rifle_squad_at_0808_has_six_figures_flag_six_move_one(core):
     sc = core.scenario
     state = core.init(1, 0)
-    s = scene(core, core.view(state, US), 0)
+    s = scene(core, core.view(state, US), 0, viewer=US)
     # pacific.yaml: us_infantry, red, 0808, figures 6 ("losses on the run-in"); units.yaml:
     # "US rifle squad", flag 6, move 1
     squad, = at_hex(sc, s, "0808")
@@ -108,7 +108,7 @@ def test_waw_web_every_piece_on_the_map_appears_once(core):
     for viewer in (US, JAPAN):
         view = core.view(state, viewer)
         for g in range(state.batch_size):
-            s = scene(core, view, g)
+            s = scene(core, view, g, viewer=viewer)
             on_map = np.flatnonzero(view.p_hex[g] >= 0).tolist()
             assert sorted(p["id"] for p in s["pieces"]) == on_map
             assert all(p["hex"] == int(view.p_hex[g, p["id"]]) for p in s["pieces"])
@@ -130,7 +130,7 @@ def test_waw_web_other_sides_cards_never_appear(core):
     for viewer in (US, JAPAN):
         view = core.view(state, viewer)
         for g in range(state.batch_size):
-            s = scene(core, view, g)
+            s = scene(core, view, g, viewer=viewer)
             mine, theirs = hand_names(core, state, viewer, g), hand_names(core, state, 1 - viewer, g)
             assert [c["name"] for c in s["cards"] if not c["name"].startswith("Air support card")] == mine
             played_card = core.scenario.card_names[int(state.card[g])] if state.card[g] >= 0 else None
@@ -152,7 +152,7 @@ def test_waw_web_card_action_plays_the_card_in_its_hand_slot(core):
             card_named(core, "order 1 red")]
     give_hand(state, US, hand)
     state = at(core, state, P_CARD, active=US)
-    s = scene(core, core.view(state, US), 0)
+    s = scene(core, core.view(state, US), 0, viewer=US)
     assert [c["name"] for c in s["cards"][:3]] == ["Pick an air support", "Armour assault: order 3", "order 1 red"]
     actions = [c["action"] for c in s["cards"][:3]]
     assert actions == [H + act.CARD_0 + k for k in range(3)]
@@ -160,11 +160,11 @@ def test_waw_web_card_action_plays_the_card_in_its_hand_slot(core):
     # the US has tanks (armour assault) and red units
     assert state.legal_action_mask[0, actions].tolist() == [False, True, True]
     # Japan is not deciding: its cards play nothing now
-    assert all("action" not in c for c in scene(core, core.view(state, JAPAN), 0)["cards"])
+    assert all("action" not in c for c in scene(core, core.view(state, JAPAN), 0, viewer=JAPAN)["cards"])
     # the end of the turn: YES plays the first 'pick an air support' card (appendix 2)
     give_hand(state, US, [card_named(core, "order 1 red"), hand[0], card_named(core, "Pick an air support") + 1])
     state = at(core, state, P_PICK_AIR, active=US)
-    cards = scene(core, core.view(state, US), 0)["cards"]
+    cards = scene(core, core.view(state, US), 0, viewer=US)["cards"]
     assert [c.get("action") for c in cards[:3]] == [None, H + act.YES, None]
     assert sc.card_names[card_named(core, "Pick an air support") + 1] == "Pick an air support"
 
@@ -180,7 +180,7 @@ def test_waw_web_card_action_is_legal_exactly_when_the_mask_lets_the_card_be_pla
         for viewer in (US, JAPAN):
             view = core.view(state, viewer)
             for g in range(state.batch_size):
-                cards = scene(core, view, g)["cards"]
+                cards = scene(core, view, g, viewer=viewer)["cards"]
                 actions = [c["action"] for c in cards if "action" in c]
                 if state.current_player[g] != viewer or not live[g]:
                     assert actions == []
@@ -222,7 +222,7 @@ def test_waw_web_last_throw_shows_symbols_and_marks_the_battle():
     state = core.force(state, [1, 2, 5, 6, 6, 1])
     state = core.step(state, act_(state, "no"))
     for viewer in (US, JAPAN):
-        s = scene(core, core.view(state, viewer), 0)
+        s = scene(core, core.view(state, viewer), 0, viewer=viewer)
         assert s["dice"] == [1, 1, 8]   # scenario.SYMBOLS: soldier 1, flag 8
         assert s["roll"] == "white soldier, white soldier, white flag: casualties 2, flags 1, retreat 1"
         marks = {p["id"]: p["mark"] for p in s["pieces"] if p["mark"]}
@@ -234,8 +234,13 @@ def test_waw_web_last_throw_shows_symbols_and_marks_the_battle():
                 "text": "the hex battled"} in s["markers"]
 
 
-def test_waw_web_scene_knows_its_viewer_when_the_game_is_over(core):
+def test_waw_web_scene_at_game_over_shows_each_side_its_own_hands(core):
+    """The game over, no side decides, so a view no longer tells whose it is: the server names the
+    viewer (WebGames._scene), and each side is still shown its own command cards and the other's
+    only counted ("The information on the cards is only revealed when they are played").  A
+    spectator of the whole game (the real state, viewer None) is shown both hands."""
     from wargym.agents.world_at_war_rule import WorldAtWarRuleAgent
+    from wargym.web.server import WebGames
 
     state = core.init(1, 0)
     agents = [WorldAtWarRuleAgent(seed=1), WorldAtWarRuleAgent(seed=2)]
@@ -245,10 +250,15 @@ def test_waw_web_scene_knows_its_viewer_when_the_game_is_over(core):
         p = int(state.current_player[0])
         state = core.step(state, agents[p].act(core, state, p))
     assert core.terminated(state)[0]
+    hands = [hand_names(core, state, side, 0) for side in (US, JAPAN)]
+    assert hands[US] and hands[JAPAN] and hands[US] != hands[JAPAN]   # a scene of the wrong side would show
     for viewer in (US, JAPAN):
-        view = core.view(state, viewer)
-        assert not view.legal_action_mask[0].any()   # no side decides: the view cannot say by its mask
-        assert viewer_of(core, view, 0) == viewer
-        s = scene(core, view, 0)
-        assert [c["name"] for c in s["cards"] if not c["name"].startswith("Air support")] == \
-            hand_names(core, state, viewer, 0)
+        s = WebGames._scene(core, state, viewer)["scene"]
+        assert [c["name"] for c in s["cards"] if not c["name"].startswith("Air support card")] == hands[viewer]
+        assert f"you hold {len(hands[viewer])} command card(s)" in s["status"]
+        assert f"{core.players[1 - viewer]} holds {len(hands[1 - viewer])} command card(s)" in s["status"]
+    everyone = scene(core, state, 0, viewer=None)
+    assert [c["name"] for c in everyone["cards"] if "Air support card" not in c["name"]] == \
+        [f"{side}: {name}" for side, hand in zip(core.players, hands) for name in hand]
+    assert not any("action" in c for c in everyone["cards"])
+    assert not any(line.startswith(("you hold", "your")) for line in everyone["status"])

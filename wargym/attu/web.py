@@ -1,28 +1,27 @@
 """Attu as data for the browser client (wargym.web): the printed map and a side's position.
 
-    board(core)                 -> dict   the map sheet: levels, coast, cliffs, slopes, dry rivers,
-                                          lakes, zone boundaries, Landing Zones, Victory Hexes
-    scene(core, view, game)     -> dict   counters, boxes off the map, markers, tracks, last dice
-    viewer_of(view, game)       -> int    the side a view was made for (the server passes none)
+    board(core)                      -> dict   the map sheet: levels, coast, cliffs, slopes, dry rivers,
+                                               lakes, zone boundaries, Landing Zones, Victory Hexes
+    scene(core, view, game, viewer)  -> dict   counters, boxes off the map, markers, tracks, last dice
 
 Both are plain JSON that the page (wargym/web/static/board.js) draws as SVG; nothing here draws.
 The map is the one render.py draws as an image (its palette, its ``_island`` for the land outside a
 short scenario's play area); coordinates are in hex radii, flat-topped hexes (wargym.hexgrid).
 
-``scene`` is given the side's redacted view (``core.view``), never the real state, and reads it the
-way render.py's boards do (fog.hidden_from, 2.5): the U.S. sees a Japanese counter that is face
-down on the map as a counter only (``face_up: false``, no name, type or values), and nothing of
-the Japanese counters off the map (the cup, the Unknowns, the eliminated pile: it is told how many
-counters it took off the map, ``jp_removed``).  The view relabels those counters in an order of
-what the U.S. sees (wargym.hidden.redact), so their ids tell nothing either.  Japan sees all its
-counters; ``face_down`` (an Attu addition to the format) says which lie rising-sun side up.  A
-counter the U.S. remembers (README "What the U.S. remembers") is drawn face down too, as on the
-image board.  The server hands ``scene`` the view without saying whose it is: ``viewer_of`` reads
-it from the view (only the side to decide sees the legal actions); a finished game is read as the
-U.S.'s, the side that may see less.  Values are those printed on the side of the counter in play (2.2, 2.4): melee dice,
-ranged dice with the range as a superscript, movement points, e.g. "6-2²-7"; a unit with no
-ranged dice left shows melee-movement ("1-7"); an Unknown shows its table (2.5) as how many of
-the die's ten faces give one, two and three Infantry ("5-4-1" for 1111122223).
+``scene`` is given a side's redacted view (``core.view(state, viewer)``) and that side, ``viewer``,
+and reads the view the way render.py's boards do (fog.hidden_from, 2.5): the U.S. sees a Japanese
+counter that is face down on the map as a counter only (``face_up: false``, no name, type or
+values), and nothing of the Japanese counters off the map (the cup, the Unknowns, the eliminated
+pile: it is told how many counters it took off the map, ``jp_removed``).  The view relabels those
+counters in an order of what the U.S. sees (wargym.hidden.redact), so their ids tell nothing
+either.  Japan sees all its counters; ``face_down`` (an Attu addition to the format) says which lie
+rising-sun side up.  A counter the U.S. remembers (README "What the U.S. remembers") is drawn face
+down too, as on the image board.  A replay watched whole (wargym.web.film with no viewer) hands
+``scene`` the real state and ``viewer=None``: render.py's full board, every counter known.
+Values are those printed on the side of the counter in play (2.2, 2.4): melee dice, ranged dice
+with the range as a superscript, movement points, e.g. "6-2²-7"; a unit with no ranged dice left
+shows melee-movement ("1-7"); an Unknown shows its table (2.5) as how many of the die's ten faces
+give one, two and three Infantry ("5-4-1" for 1111122223).
 """
 
 from __future__ import annotations
@@ -129,13 +128,16 @@ def board(core) -> dict[str, Any]:
     }
 
 
-def scene(core, view, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
-    """What ``view`` (a side's redacted view) shows of game ``game``: the counters on the map with
-    their printed values and marks, the counters off the map the side may see, the Victory Hexes'
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
+    """What ``view`` shows of game ``game`` to ``viewer``: the counters on the map with their
+    printed values and marks, the counters off the map the viewer may see, the Victory Hexes'
     holders and the zones cleared, the airpower targets and melees, the tracks and the last dice.
-    ``viewer``: the side the view was made for (default: ``viewer_of`` the view)."""
+    ``viewer``: the side ``view`` was made for (``core.view(state, viewer)``); None when ``view``
+    is the real state, for a spectator of the whole game: every counter is known, the ones lying
+    face down as well (``face_down``), and the tracks and status are render.py's full board's,
+    which tell what the U.S. may not see (the Komandorski chits 12.1, the victory point
+    chits 14.0, the Japanese off the map 2.5)."""
     sc, g = core.scenario, game
-    viewer = viewer_of(view, g) if viewer is None else viewer
     side = render.sides(core, view, g)           # captured U.S. artillery fights for Japan (8.2.1.4)
     known = render.seen(core, view, g, viewer)   # 2.5 (fog.hidden_from)
     loc, where = view.unit_loc[g], view.unit_hex[g]
@@ -170,18 +172,6 @@ def scene(core, view, game: int = 0, viewer: int | None = None) -> dict[str, Any
         "roll": "d10, a '0' reads as 10 (1.2)" if dice else "",
         "status": render.status_lines(core, view, g, viewer),
     }
-
-
-def viewer_of(view, game: int) -> int:
-    """The side a view was made for (the server hands ``scene`` the view alone): only the player
-    to decide sees the legal actions (wargym.hidden.BASE), and a running game always has some, so
-    a view with a legal action is the decider's and one without is the other side's.  A finished
-    game has none: it is read as the U.S.'s, the side that may see less (2.5, 12.1, 14.0), so that
-    nothing private is shown to either side."""
-    if view.terminated[game] or view.truncated[game]:
-        return US
-    decider = int(view.current_player[game])
-    return decider if view.legal_action_mask[game].any() else 1 - decider
 
 
 def _piece(sc, view, g: int, u: int, h: int, side: int, known: bool) -> dict[str, Any]:

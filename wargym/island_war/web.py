@@ -1,7 +1,7 @@
 """Island War as data for the browser client (wargym.web): the printed map and a side's position.
 
-    board(core)                 -> dict   the map sheet: hexes, terrain, hexsides, roads, objectives
-    scene(core, view, game)     -> dict   counters, markers, tracks and the last roll of one game
+    board(core)                      -> dict   the map sheet: hexes, terrain, hexsides, roads, objectives
+    scene(core, view, game, viewer)  -> dict   counters, markers, tracks and the last roll of one game
 
 Both are plain JSON that the page (wargym/web/static/board.js) draws as SVG; nothing here draws.
 ``scene`` is given the side's redacted view (``core.view``), never the real state: Island War has
@@ -85,10 +85,12 @@ def board(core) -> dict[str, Any]:
     }
 
 
-def scene(core, view, game: int = 0) -> dict[str, Any]:
-    """What stands on the board in ``view`` (a side's redacted view, or the full state for a
-    spectator): the counters with their printed values and marks, the objectives' owners, the
-    reinforcements waiting, the turn track and the last combat roll."""
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
+    """What stands on the board in ``view`` (``core.view(state, viewer)``, or the real state for a
+    spectator, ``viewer`` None): the counters with their printed values and marks, the objectives'
+    owners, the reinforcements waiting, the turn track and the last combat roll.  Island War hides
+    nothing from either side (2.3), so every side sees the same scene and ``viewer`` changes
+    nothing; it is taken as every ruleset's ``scene`` takes it (wargym/web/README.md)."""
     sc = core.scenario
     status = np.asarray(view.unit_status[game])
     pieces = []

@@ -1,19 +1,21 @@
 """D-Day at Peleliu as data for the browser page (wargym.web): the printed map and the U.S. position.
 
-    board(core)                 -> dict   the map: hexes, terrain, coast, cliffs, roads, positions,
-                                          fields of fire, landing beaches, the positions that score
-    scene(core, view, game)     -> dict   counters, markers, boxes, tracks and the fire card of a game
+    board(core)                      -> dict   the map: hexes, terrain, coast, cliffs, roads, positions,
+                                               fields of fire, landing beaches, the positions that score
+    scene(core, view, game, viewer)  -> dict   counters, markers, boxes, tracks and the fire card of a game
 
 Both are plain JSON that the page (wargym/web/static/board.js) draws as SVG; nothing here draws.
 The facts and colours are render.py's (the PNG board), the format wargym/web/README.md's.
 Coordinates are in hex radii, flat-topped hexes (wargym.hexgrid centres).
 
 ``scene`` reads only ``view``, the U.S. player's redacted view (``core.view(state, 0)``,
-wargym.peleliu.fog), and the scenario's public tables.  A face-down Japanese counter is a slot the
+wargym.peleliu.fog, ``viewer`` 0), and the scenario's public tables.  A face-down Japanese counter is a slot the
 view has put in a canonical order among the face-down counters of its type (9.1: the type is on its
 back), so the scenario's name and values of that slot say nothing and are never read: the piece has
 ``face_up: false``, a blank name and values, and only the symbol of its type.  A face-down depth or
-counterattack marker (2.24, 9.21) is only its kind.
+counterattack marker (2.24, 9.21) is only its kind.  A replay watched whole (wargym.web.film with
+no viewer) hands ``scene`` the real state and ``viewer=None``: then every Japanese counter is named,
+as render.py's full board names it.
 
 Piece ids, unique over the whole scene (the map and the boxes): U.S. unit ``u`` (counters.yaml
 order, the action ``UNIT_0 + u``) is ``u``; Japanese unit (or BNR fortification marker) ``j`` is
@@ -216,14 +218,17 @@ def objectives(sc) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------------------- scene
-def scene(core, view, game: int = 0) -> dict[str, Any]:
-    """The game in ``view`` (the U.S. player's view) as render.py shows it to the U.S.: the counters
-    on the map with their values and marks, the markers, the landing boxes and other holding boxes,
-    the tracks, the fire card and the status lines."""
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
+    """The game in ``view`` as render.py shows it to ``viewer``: the counters on the map with their
+    values and marks, the markers, the landing boxes and other holding boxes, the tracks, the fire
+    card and the status lines.  ``viewer``: 0, the U.S. player, the only one, when ``view`` is
+    ``core.view(state, 0)``; None when ``view`` is the real state, for a spectator, who sees every
+    Japanese counter (``_jp_piece``).  Face-down depth and counterattack markers stay their kind
+    only, as on render.py's full board (``render.marker_text``)."""
     sc, s, g = core.scenario, view, game
     pieces = []
     for h, (us, jp) in render.hex_contents(s, g).items():  # Japanese first, as render.py stacks them
-        pieces += [_jp_piece(sc, s, g, j, h) for j in jp]
+        pieces += [_jp_piece(sc, s, g, j, h, viewer) for j in jp]
         pieces += [_us_piece(sc, s, g, u, h) for u in us]
     bnr = sc.spec.kind == "bnr"
     boxes = []
@@ -237,10 +242,10 @@ def scene(core, view, game: int = 0) -> dict[str, Any]:
                       "pieces": [_us_piece(sc, s, g, u, -1) for u in units]})
     reserve = [int(j) for j in np.flatnonzero(s.jp_loc[g] == JP_RESERVE)]
     if reserve:  # 9.3: face down; only their number and types show
-        boxes.append({"title": "Japanese reserve box", "pieces": [_jp_piece(sc, s, g, j, -1) for j in reserve]})
+        boxes.append({"title": "Japanese reserve box", "pieces": [_jp_piece(sc, s, g, j, -1, viewer) for j in reserve]})
     elim = [int(j) for j in np.flatnonzero(s.jp_loc[g] == JP_ELIM)]
     if elim:
-        boxes.append({"title": "Japanese eliminated elite units", "pieces": [_jp_piece(sc, s, g, j, -1) for j in elim]})
+        boxes.append({"title": "Japanese eliminated elite units", "pieces": [_jp_piece(sc, s, g, j, -1, viewer) for j in elim]})
     gone = [int(u) for u in np.flatnonzero(s.us_loc[g] == US_ELIM)]
     if gone:
         boxes.append({"title": "U.S. eliminated", "pieces": [_us_piece(sc, s, g, u, -1) for u in gone]})
@@ -250,9 +255,9 @@ def scene(core, view, game: int = 0) -> dict[str, Any]:
         cards.append({"name": f"Fire card {k + 1}", "text": render.fire_card_text(core, s, g)})
     return {
         "turn": int(s.turn[g]), "phase": PHASE_NAMES[int(s.phase[g])],
-        "pieces": pieces, "markers": markers(core, s, g), "boxes": boxes, "cards": cards,
+        "pieces": pieces, "markers": markers(core, s, g, viewer), "boxes": boxes, "cards": cards,
         "tracks": tracks(core, s, g), "dice": [], "roll": "",
-        "status": render.status_lines(core, s, g, 0) + render.forces_lines(core, s, g, 0),
+        "status": render.status_lines(core, s, g, viewer) + render.forces_lines(core, s, g, viewer),
     }
 
 
@@ -308,20 +313,25 @@ def _us_piece(sc, s, g: int, u: int, h: int) -> dict[str, Any]:
             "mark": mark, "face_up": True}
 
 
-def _jp_piece(sc, s, g: int, j: int, h: int) -> dict[str, Any]:
-    """Japanese unit j as the U.S. may see it: face up (revealed on the map, or in the eliminated
-    elite box) with its name and values, else face down: its type's symbol only (9.1)."""
-    face_up = bool(s.jp_rev[g, j]) if int(s.jp_loc[g, j]) == JP_MAP else int(s.jp_loc[g, j]) == JP_ELIM
+def _jp_piece(sc, s, g: int, j: int, h: int, viewer: int | None) -> dict[str, Any]:
+    """Japanese unit j as ``viewer`` may see it: the U.S. sees a counter face up (revealed on the
+    map, or in the eliminated elite box) with its name and values, else face down: its type's
+    symbol only (9.1).  A spectator (None) sees every counter's name and values, "face down" added
+    to the name of one that lies face down."""
+    loc = int(s.jp_loc[g, j])
+    revealed = bool(s.jp_rev[g, j]) if loc == JP_MAP else loc == JP_ELIM
+    face_up = revealed or viewer is None
     name = values = ""
     if face_up:
-        name, values = jp_name(sc, j), jp_values(sc, j, int(s.jp_rot[g, j]))
+        name = jp_name(sc, j) + ("" if revealed else ", face down")
+        values = jp_values(sc, j, int(s.jp_rot[g, j]))
     mark = "defending" if int(s.cc_jp[g]) == j else ""
     return {"id": len(sc.us_names) + j, "hex": h, "side": 1, "name": name,
             "symbol": JP_SYMBOLS.get(JP_TYPES[int(sc.jp_type[j])], "other"), "values": values, "mark": mark,
             "face_up": face_up}
 
 
-def markers(core, s, g: int) -> list[dict[str, Any]]:
+def markers(core, s, g: int, viewer: int | None) -> list[dict[str, Any]]:
     """The map's markers (2.26) as render.py shows them: the scoring positions and whether each is
     secured (15.2: owner 0 secured, 1 held by a Japanese counter, -1 neither), garrisons (14.4),
     fortified positions (event), Japanese artillery destroyed (6.51), BNR attack orders and caves;
@@ -374,7 +384,7 @@ def markers(core, s, g: int) -> list[dict[str, Any]]:
             put("action under fire", f"{name} Action Under Fire (18.34)")
     for j in np.flatnonzero(s.jp_loc[g] == JP_MAP):
         j, h = int(j), int(s.jp_hex[g, j])
-        who = sc.jp_names[j] if s.jp_rev[g, j] else "a face-down unit"
+        who = sc.jp_names[j] if render.jp_known(s, g, j, viewer) else "a face-down unit"
         if s.jp_dis[g, j]:
             out.append({"hex": h, "kind": "disrupted", "owner": 1, "text": f"{who} disrupted (6.4)"})
         for d in (int(s.jp_depth[g, j]), int(s.jp_ca[g, j])):

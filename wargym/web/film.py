@@ -13,10 +13,12 @@ The film::
      "acts": [{"by", "text", "events"}, ...]}    act k-1 led to scene k: who decided, what, and what
                                                  the rules did (wargym.events), in words
 
-A step's scene is the ruleset's ``web.scene`` of the game (a side's ``core.view`` when ``viewer``
-is given: the other side's actions then read "<side> decides" and the events are written for the
-viewer, as in a replay saved for a player).  Sending the changes only keeps a 1,640-decision
-Island War game near a megabyte: a counter moves, a status line changes, the rest stays.
+A step's scene is the ruleset's ``web.scene`` of the game: of the side's ``core.view`` for that
+side when ``viewer`` is given (the other side's actions then read "<side> decides" and the events
+are written for the viewer, as in a replay saved for a player), else of the state itself for no
+side (``viewer=None``: all of it, as a spectator of the whole game sees it).  Sending the changes
+only keeps a 1,640-decision Island War game near a megabyte: a counter moves, a status line
+changes, the rest stays.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def film(replay, viewer: str | None = None) -> dict[str, Any]:
     previous: dict[str, Any] | None = None
     for k, (state, log) in enumerate(replay.logged_states()):
         shown = state if v is None else core.view(state, v)
-        scene = module.scene(core, shown, 0)
+        scene = module.scene(core, shown, 0, viewer=v)
         scenes.append(scene if previous is None else delta(previous, scene))
         previous = scene
         if k:

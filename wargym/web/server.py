@@ -23,13 +23,13 @@ scenario, decisions, opponent), made when a page first asks for it.  ``new`` nam
 definition and ``opponent``: an agent spec or a strength rung (the server plays the sides the page
 does not join), or ``people`` (every side is joined by a page: hot-seat, or another browser that
 joins with the game's id).  A view carries ``scene``: the board as the side may see it (the
-ruleset's ``web.scene`` of ``core.view``, never of the real state), in place of the text board and
-the state record of the bot protocol's views.  Each request runs in a worker
-thread, so an agent thinking, or a client waiting, never holds up another client's answer; a
+ruleset's ``web.scene`` of ``core.view`` for that side, never of the real state), in place of the
+text board and the state record of the bot protocol's views.  Each request runs in a worker thread,
+so an agent thinking, or a client waiting, never holds up another client's answer; a
 connection has one request in flight at a time, and frames past ``Limits.line_bytes`` are refused.
 
 A ruleset is drawable when its package has a ``web`` module (``board(core)``, ``scene(core,
-view, game)``); the catalog lists the others as not drawable yet.
+view, game, viewer)``); the catalog lists the others as not drawable yet.
 """
 
 from __future__ import annotations
@@ -213,8 +213,8 @@ class WebGames:
 
     @staticmethod
     def _scene(core, state, player: int) -> dict[str, Any]:
-        return {"scene": web_module(core.name).scene(core, core.view(state, player), 0), "ruleset": core.name,
-                "scenario": core.scenario.name}
+        return {"scene": web_module(core.name).scene(core, core.view(state, player), 0, viewer=player),
+                "ruleset": core.name, "scenario": core.scenario.name}
 
 
 # ------------------------------------------------------------------------------------------- the app

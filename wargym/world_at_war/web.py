@@ -1,17 +1,19 @@
 """The World at War as data for the browser client (wargym.web): the printed map and a side's position.
 
-    board(core)                 -> dict   the map: hexes, terrain, objectives, the sides' colours
-    scene(core, view, game)     -> dict   pieces, obstacles, planes, tracks, the last throw, the hand
+    board(core)                      -> dict   the map: hexes, terrain, objectives, the sides' colours
+    scene(core, view, game, viewer)  -> dict   pieces, obstacles, planes, tracks, the last throw, the hand
 
 Both are plain JSON that the page (wargym/web/static/board.js) draws as SVG; nothing here draws.
 The book numbers only the steps of the GAME TURN ("1. Play a command card" ... "6. Draw a command
 card"); its other sections have names, so a rule is cited by its section, as events.py cites it.
 
-``scene`` is given a side's redacted view (``core.view``), never the real state.  "Everything on
-the battlefield is in plain view" (fog.py), so every piece is drawn face up; what a side may not
-know is the other side's hands (command cards, air force pool, air support cards) and the decks'
-order ("The information on the cards is only revealed when they are played"): in a view those are
-stand-ins, so the scene names the cards of the viewer's own hands only and counts the other side's.
+``scene`` is given a side's redacted view (``core.view(state, viewer)``) and that side, ``viewer``.
+"Everything on the battlefield is in plain view" (fog.py), so every piece is drawn face up; what a
+side may not know is the other side's hands (command cards, air force pool, air support cards) and
+the decks' order ("The information on the cards is only revealed when they are played"): in a view
+those are stand-ins, so the scene names the cards of the viewer's own hands only and counts the
+other side's.  A replay watched whole (wargym.web.film with no viewer) hands ``scene`` the real
+state and ``viewer=None``: a spectator who sees every hand, so the scene names both sides' cards.
 The map is terrain by hex (render.py draws no hexside or road), so ``lines`` and ``areas`` are
 empty; the obstacles of the terrain effects sheet change in play (sandbags overrun, bunkers
 collapsed, minefields cleared: ``state.features``), so they are markers of the scene.
@@ -101,12 +103,14 @@ def board(core) -> dict[str, Any]:
     }
 
 
-def scene(core, view, game: int = 0) -> dict[str, Any]:
-    """Game ``game`` of ``view`` (a side's redacted view): the pieces on the map with their card's
+def scene(core, view, game: int, viewer: int | None) -> dict[str, Any]:
+    """Game ``game`` of ``view`` as ``viewer`` sees it: the pieces on the map with their card's
     values, the eliminated ones, the obstacles, objectives and planes, the victory points, the last
-    battle throw, and the viewer's own hands."""
+    battle throw, and the viewer's own hands.  ``viewer``: the side ``view`` was made for
+    (``core.view(state, viewer)``); None when ``view`` is the real state, for a spectator: then
+    both sides' hands and air force pools are shown, none as the viewer's, and no card is played
+    from the scene."""
     sc = core.scenario
-    viewer = viewer_of(core, view, game)
     hexes = np.asarray(view.p_hex[game])
     # commanders and snipers first: the page draws a hex's stack in order, the unit on top
     leader = np.isin(sc.units.kind[sc.piece_card], (K_COMMANDER, K_SNIPER))
@@ -134,23 +138,6 @@ def scene(core, view, game: int = 0) -> dict[str, Any]:
         "roll": _roll(view, game),
         "status": _status(core, view, game, viewer, hands),
     }
-
-
-def viewer_of(core, view, game: int = 0) -> int:
-    """The side whose view ``view`` is (-1: cannot tell).  A view keeps the legal actions of the
-    side to decide only (wargym.hidden: another player's options are hidden, a stand-in of none):
-    while the game is on, the decider's view has legal actions and the other side's has none.
-    Once it is over neither has: then the side whose redaction leaves the view as it is (a view is
-    its own viewer's view again, not the other's, whose unseen cards stand in a canonical order);
-    -1 when both do, and the scene names no card."""
-    if view.legal_action_mask[game].any():
-        return int(view.current_player[game])
-    if not (view.terminated[game] or view.truncated[game]):
-        return 1 - int(view.current_player[game])
-    one = view.take([game])
-    same = [s for s in range(2) if all(np.array_equal(a, b) for a, b in
-                                       zip(core.view(one, s).arrays().values(), one.arrays().values()))]
-    return same[0] if len(same) == 1 else -1
 
 
 def _piece(core, view, game: int, p: int) -> dict[str, Any]:
@@ -213,22 +200,29 @@ def _markers(core, view, game: int) -> list[dict[str, Any]]:
     return out
 
 
-def _cards(core, view, game: int, viewer: int) -> list[dict[str, Any]]:
-    """The viewer's own hands: its command cards in slot order, then its air support cards.  A
-    card's ``action`` is the one that plays it now, when the viewer is to decide: its hand slot
-    (CARD_k) at "command card: play" / "discard" (1. Play a command card), the air support slot at
-    the air support phases (appendix 2), YES for the first 'pick an air support' card at the end of
-    the turn (sequence.air_pick_card).  The other side's hands are stand-ins in a view: never named."""
-    if viewer < 0:
-        return []
+def _cards(core, view, game: int, viewer: int | None) -> list[dict[str, Any]]:
+    """The viewer's own hands (``_hand``): the other side's are stand-ins in a view, never named.
+    A spectator (None) is shown both sides' hands, each card's name led by its side's, none to
+    play."""
+    if viewer is None:
+        return [{**card, "name": f"{core.scenario.sides[s]}: {card['name']}"}
+                for s in range(2) for card in _hand(core, view, game, s, deciding=False)]
+    return _hand(core, view, game, viewer, deciding=int(view.current_player[game]) == viewer)
+
+
+def _hand(core, view, game: int, side: int, deciding: bool) -> list[dict[str, Any]]:
+    """``side``'s hands: its command cards in slot order, then its air support cards.  When the
+    side is ``deciding``, a card's ``action`` is the one that plays it now: its hand slot (CARD_k)
+    at "command card: play" / "discard" (1. Play a command card), the air support slot at the air
+    support phases (appendix 2), YES for the first 'pick an air support' card at the end of the
+    turn (sequence.air_pick_card)."""
     sc = core.scenario
     H = sc.num_hexes
     phase = int(view.phase[game])
-    deciding = int(view.current_player[game]) == viewer
     out = []
-    mine = np.flatnonzero(view.card_pile[game] == PILE_HAND + viewer)
+    hand = np.flatnonzero(view.card_pile[game] == PILE_HAND + side)
     picked = False
-    for c in mine[np.argsort(view.card_pos[game, mine], kind="stable")]:
+    for c in hand[np.argsort(view.card_pos[game, hand], kind="stable")]:
         c = int(c)
         action = ACTIONS[int(sc.card_action[c])]
         n = int(sc.card_order[c])
@@ -245,7 +239,7 @@ def _cards(core, view, game: int, viewer: int) -> list[dict[str, Any]]:
             card["action"] = H + act.YES
             picked = True
         out.append(card)
-    own = np.flatnonzero(view.as_pile[game] == 2 * viewer + 1)
+    own = np.flatnonzero(view.as_pile[game] == 2 * side + 1)
     for c in own[np.argsort(view.as_pos[game, own], kind="stable")]:
         fb, f = (int(x) for x in sc.as_planes[int(c)])
         card = {"name": f"Air support card: {fb} FB + {f} F",
@@ -271,7 +265,7 @@ def _roll(view, game: int) -> str:
             f"retreat {int(view.last_retreat[game])}")
 
 
-def _status(core, view, game: int, viewer: int, hands: list[int]) -> list[str]:
+def _status(core, view, game: int, viewer: int | None, hands: list[int]) -> list[str]:
     sc = core.scenario
     active = int(view.active[game])
     lines = [f"{sc.sides[active]}'s turn: {PHASE_NAMES[int(view.phase[game])]}"]
@@ -290,9 +284,10 @@ def _status(core, view, game: int, viewer: int, hands: list[int]) -> list[str]:
             continue
         pool = view.af_pile[game] == 2 * s + 1
         support = int((view.as_pile[game] == 2 * s + 1).sum())
-        if s == viewer:   # one's own pool is known; the other's only by its size (fog.py)
-            kinds = sc.af_kind[pool]
-            lines.append(f"your air force pool: {int((kinds == 1).sum())} F, {int((kinds == 2).sum())} FB, "
+        if s == viewer or viewer is None:   # one's own pool is known, the other's only by its size
+            kinds = sc.af_kind[pool]           # (fog.py); a spectator (None) knows both
+            whose = "your" if s == viewer else side
+            lines.append(f"{whose} air force pool: {int((kinds == 1).sum())} F, {int((kinds == 2).sum())} FB, "
                          f"{int((kinds == 0).sum())} blank; {support} air support card(s)")
         else:
             lines.append(f"{side} air: {int(pool.sum())} air force card(s), {support} air support card(s)")

@@ -30,19 +30,19 @@ from wargym.rng import game_keys
 PLAN = "plan:budget=64,top=4"
 #: the first turn's move destinations: where Island War's rule leaves room (benchmarks/README.md)
 FIRST_MOVES = PLAN + ",phases=move: destination,turns=1"
-#: the U.S. orders and fighting questions (Attu), played out 120 decisions and scored by the standing
-ATTU_ORDERS = "plan:budget=32,top=4,horizon=120,phases=actions: order|advance|melee: select target|airpower: target hex"
+#: the U.S. melee targets (Attu), played out 80 decisions and scored by the standing
+ATTU_MELEE = PLAN + ",horizon=80,phases=melee: select target"
 #: row -> (core options, planner spec): issue 50's table, every spec measured (benchmarks/README.md,
 #: "The planner against the rule").  Island War's and World at War's gain; Attu's U.S. melee
 #: targets (80-decision horizon) 10.3 -> 9.7 %, Japan's fighting questions (the ladder's rung)
-#: 89.7 -> 90.3 %, the solitaire U.S. orders 0 -> 0 on the first 100; Peleliu's withdrawals (a
+#: 89.7 -> 90.3 %, the solitaire U.S. melee targets 0 -> 0; Peleliu's withdrawals (a
 #: 60-decision horizon) 31.3 -> 34.7 %, p = 0.137, and 30.0 -> 30.4 % on 1,000 fresh seeds
 ROWS = {
     "island_war:saipan:us": ({}, FIRST_MOVES),
     "island_war:saipan:japan": ({}, FIRST_MOVES),
-    "attu:campaign:us": ({}, "plan:budget=64,top=4,horizon=80,phases=melee: select target"),
+    "attu:campaign:us": ({}, ATTU_MELEE),
     "attu:campaign:japan": ({}, PLAN + "," + PLANNED["attu"]),
-    "attu:campaign:us:solitaire": ({"solitaire": True}, ATTU_ORDERS),
+    "attu:campaign:us:solitaire": ({"solitaire": True}, ATTU_MELEE),
     "peleliu:sept15:us": ({}, "plan:budget=64,top=2,horizon=60,phases=close combat: withdraw"),
     # measured (benchmarks/README.md): the card to play, 256 playouts
     "world_at_war:pacific:us": ({}, "plan:budget=256,top=6,phases=command card: play"),

@@ -17,6 +17,9 @@ Agent specs (``make_agent``; the same everywhere: eval, tournament, serve, play,
     "onnx:<path>"        an exported ONNX policy (OnnxAgent: numpy + onnxruntime, no torch)
     "py:<module>:<Name>" your own agent, imported from a module (``load_py_agent``; docs/agents.md)
     "plan[:k=v,...]"     the planner: determinized playouts of a base policy (wargym.agents.planner)
+    "sides:<side>=<spec>;<side>=<spec>"
+                         one agent that plays each side by its own spec (``parse_sides``), e.g. two
+                         trained policies, one a side, as one tournament entry
     an Agent object      used as is
     a callable           (core, state, player) -> int64[B], wrapped as an Agent
 
@@ -253,6 +256,8 @@ def agent_settings(spec: Any) -> dict[str, Any] | None:
         spec = spec.get("spec")
     if isinstance(spec, str):
         kind, _, arg = spec.partition(":")
+        if kind == "sides":
+            return sides_settings(spec)
         if kind == "onnx" and arg:
             from wargym.agents.onnx_agent import read_sidecar
 
@@ -266,6 +271,47 @@ def agent_settings(spec: Any) -> dict[str, Any] | None:
         return None
     settings = getattr(spec, "settings", None)
     return dict(settings) if isinstance(settings, Mapping) and settings else None
+
+
+def parse_sides(spec: str) -> dict[str, str]:
+    """{side: spec} of a ``sides:<side>=<spec>;<side>=<spec>`` agent spec, in its order.
+    ``AgentSpecError`` naming the part that is not ``<side>=<spec>``, a side named twice, or a
+    nested ``sides:``."""
+    kind, _, arg = spec.partition(":")
+    if kind != "sides":
+        raise AgentSpecError(f"agent spec {spec!r}: not a sides: spec")
+    out: dict[str, str] = {}
+    for part in arg.split(";"):
+        side, eq, sub = (s.strip() for s in part.partition("="))
+        if not eq or not side or not sub:
+            raise AgentSpecError(f"agent spec {spec!r}: {part.strip()!r} is not <side>=<spec>; write e.g. "
+                                 "'sides:us=onnx:us.onnx;japan=onnx:japan.onnx'")
+        if side in out:
+            raise AgentSpecError(f"agent spec {spec!r}: side {side!r} is given twice")
+        if sub.partition(":")[0] == "sides":
+            raise AgentSpecError(f"agent spec {spec!r}: a side's spec cannot be another sides: spec")
+        out[side] = sub
+    return out
+
+
+def sides_settings(spec: str) -> dict[str, Any] | None:
+    """The game a ``sides:`` agent's policies were trained for (``agent_settings`` of each side's
+    spec, which must agree: ``game_settings``), with no side of its own: it plays every side it
+    names.  ``SettingsError`` when a side's policy was trained for another side; None when no
+    side's spec carries settings."""
+    parts = parse_sides(spec)
+    labels = [(f"{spec!r}'s {side}", sub) for side, sub in parts.items()]
+    settings = {label: agent_settings(sub) for label, sub in labels}
+    for (label, _), side in zip(labels, parts):
+        s = settings[label]
+        if s and s.get("side") and s["side"] != side:
+            raise SettingsError(f"{label}: the policy plays side {s['side']!r} ({_from(s)}), not {side!r}")
+    if not any(settings.values()):
+        return None
+    game = game_settings(labels)
+    sources = [s["source"] for s in settings.values() if s and s.get("source")]
+    return {"ruleset": game["ruleset"], "side": None, "scenario": game["scenario"], "decisions": game["decisions"],
+            "options": game["options"], "phases": None, "delegate": None, "source": "; ".join(sources)}
 
 
 #: how error messages write an option given in Python (PY_FLAGS) and on the command line (CLI_FLAGS)
@@ -522,6 +568,12 @@ def make_agent(spec: str | Agent | Policy, ruleset: str, side: str, seed: int | 
         return OnnxAgent(arg)
     if kind == "py":
         return load_py_agent(spec, ruleset, side, seed)
+    if kind == "sides":
+        parts = parse_sides(spec)
+        if side not in parts:
+            raise AgentSpecError(f"agent spec {spec!r} names no agent for side {side!r}; it names "
+                                 f"{', '.join(parts)}")
+        return make_agent(parts[side], ruleset, side, seed)
     if kind == "plan":
         from wargym.agents.planner import PlannerAgent, parse_spec
 
@@ -530,7 +582,8 @@ def make_agent(spec: str | Agent | Policy, ruleset: str, side: str, seed: int | 
         except ValueError as err:
             raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
     raise AgentSpecError(f"unknown agent spec {spec!r}; use 'random', 'rule', 'rule:<name>', 'sb3:<path>', "
-                         "'onnx:<path>', 'py:<module>:<Name>', 'plan[:key=value,...]', an Agent or a callable")
+                         "'onnx:<path>', 'py:<module>:<Name>', 'plan[:key=value,...]', "
+                         "'sides:<side>=<spec>;<side>=<spec>', an Agent or a callable")
 
 
 def settings_mismatch(settings: Mapping[str, Any] | None, core: Core, player: int, where: str,

@@ -25,6 +25,7 @@ A config (YAML; configs/tournament/*.yaml)::
       - {name: rule, spec: rule}
       - {name: random-7, spec: random, seed: 7}
       - {name: ppo-us, spec: "onnx:policies/us.onnx"}   # a policy: plays only the side it was trained for
+      - {name: ppo, spec: "sides:us=onnx:policies/us.onnx;japan=onnx:policies/japan.onnx"}  # one a side
       - {name: mine, spec: "py:my_agents:Greedy"}       # your own agent class (docs/agents.md)
 
 A trained policy (sb3:, onnx:) carries its settings (wargym.agents.base): ruleset, scenario and
@@ -715,7 +716,7 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", required=True,
                    help="tournament config: a YAML file, or the name of one in configs/tournament/ (e.g. smoke); "
                         "its agents are specs: random, rule, rule:<name>, sb3:<path>, onnx:<path>, "
-                        "py:<module>:<Name>")
+                        "py:<module>:<Name>, plan:<options>, sides:<side>=<spec>;<side>=<spec>")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="output folder for results.csv (a row as each game ends), pairs.csv, ratings.csv, "
                         "tournament.png, tournament.json (default runs/tournament/<name>)")

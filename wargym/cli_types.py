@@ -130,7 +130,12 @@ def check_agent_spec(spec: Any, option: str) -> Any:
     if not isinstance(spec, str):
         return spec
     kind, sep, arg = spec.partition(":")
-    if sep and kind == "sb3":
+    if sep and kind == "sides":
+        from wargym.agents.base import parse_sides
+
+        for side, sub in parse_sides(spec).items():
+            check_agent_spec(sub, f"{option} (side {side})")
+    elif sep and kind == "sb3":
         if not arg:
             raise ValueError(f"{option} {spec!r}: sb3: needs the path of a saved policy, e.g. sb3:runs/us/final.zip")
         check_sb3_file(arg, option)

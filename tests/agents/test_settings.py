@@ -194,3 +194,59 @@ def test_play_seats_you_opposite_the_policy_in_its_game(policy):
     assert "You play Japan; US played by 'onnx:" in text and "You quit at" in text
     with pytest.raises(SettingsError, match=r"--side us: the opponent onnx:.* plays side 'us' .*you play 'japan'"):
         play(side="us", vs=f"onnx:{policy}", out=io.StringIO())
+
+
+# ------------------------------------------------------------- one agent, a trained policy a side
+@pytest.fixture(scope="module")
+def japan_policy(tmp_path_factory):
+    """A Japanese policy for Bloody Ridge (smoke.yaml, 64 steps), exported: the other half of a
+    ``sides:`` agent."""
+    from wargym.agents.train import load_config, train
+
+    config, _ = load_config("smoke")
+    out = tmp_path_factory.mktemp("japan")
+    final = train({**config, "scenario": "bloody_ridge", "n_envs": 2, "n_steps": 32, "batch_size": 64,
+                   "n_epochs": 1, "checkpoint_every": 1024}, side="japan", steps=64, out_dir=out / "run", seed=3)
+    assert export_main(["--checkpoint", str(final), "--out", str(out / "policy.onnx")]) == 0
+    return out / "policy.onnx"
+
+
+def test_sides_spec_plays_each_side_with_its_own_policy_in_the_policies_game(policy, japan_policy):
+    from wargym.agents.base import make_agent
+
+    spec = f"sides:us=onnx:{policy};japan=onnx:{japan_policy}"
+    settings = agent_settings(spec)
+    assert (settings["ruleset"], settings["scenario"], settings["decisions"], settings["side"]) == \
+        ("island_war", "bloody_ridge", "major", None)
+    us, japan = (make_agent(spec, "island_war", side) for side in ("us", "japan"))
+    assert (type(us).__name__, us.side, type(japan).__name__, japan.side) == ("OnnxAgent", "us", "OnnxAgent", "japan")
+    # it plays both sides (the games of a pair swap them), in the game its policies were trained for
+    result = evaluate(None, spec, "rule", games=2, seed=5, core_options=LIMIT)
+    assert (result.scenario, result.decisions) == ("bloody_ridge", "major")
+    assert [g.a_side for g in result.games] == ["us", "japan"]
+
+
+def test_sides_spec_as_a_tournament_entry_plays_both_sides(policy, japan_policy):
+    from wargym.agents.tournament import run_tournament
+
+    entry = {"name": "ppo", "spec": f"sides:us=onnx:{policy};japan=onnx:{japan_policy}"}
+    result = run_tournament({"name": "sides", "games_per_pair": 2, "seed": 3, "bootstrap": 0,
+                             "max_decisions": LIMIT["max_decisions"], "agents": [entry, "random"]}, workers=1)
+    assert (result.config.ruleset, result.config.scenario) == ("island_war", "bloody_ridge")
+    assert [(r["a"], r["a_side"]) for r in result.rows] == [("ppo", "us"), ("ppo", "japan")]
+
+
+def test_sides_spec_refuses_a_policy_on_the_wrong_side_and_malformed_parts(policy, japan_policy):
+    from wargym.agents.base import AgentSpecError, make_agent
+
+    with pytest.raises(SettingsError, match=r"'s japan: the policy plays side 'us' \(from .*policy.json\), not 'japan'"):
+        agent_settings(f"sides:japan=onnx:{policy};us=onnx:{japan_policy}")
+    with pytest.raises(AgentSpecError, match=r"'us' is not <side>=<spec>"):
+        agent_settings(f"sides:us;japan=onnx:{japan_policy}")
+    with pytest.raises(AgentSpecError, match=r"side 'us' is given twice"):
+        agent_settings("sides:us=rule;us=random")
+    with pytest.raises(AgentSpecError, match=r"names no agent for side 'japan'; it names us"):
+        make_agent(f"sides:us=onnx:{policy}", "island_war", "japan")
+    # specs without settings (rule, random) make an agent that plays any game
+    assert agent_settings("sides:us=rule;japan=random") is None
+    assert type(make_agent("sides:us=rule;japan=random", "island_war", "japan")).__name__ == "RandomAgent"

@@ -158,6 +158,11 @@ def test_eval_checks_counts_policies_and_scenario(tmp_path, files):
     assert code == 1 and "--b" in err and "not an ONNX file" in err and "JSON" in err
     code, _, err = run_cli("eval", "--b", f"onnx:{files['dir'] / 'empty'}", "--games", "2", "--quiet")
     assert code == 1 and "no such file" in err
+    # each side of a sides: spec is checked the same way, and named
+    code, _, err = run_cli("eval", "--a", f"sides:us=rule;japan=onnx:{files['zip']}", "--games", "2", "--quiet")
+    assert code == 1 and "--a (side japan)" in err and "not an ONNX file" in err
+    code, _, err = run_cli("eval", "--a", "sides:us=rule;japan", "--games", "2", "--quiet")
+    assert code == 1 and "'japan' is not <side>=<spec>" in err
     code, _, err = run_cli("eval", "--ruleset", "attu", "--scenario", "hogsback", "--games", "2", "--quiet")
     assert code == 1 and "unknown attu scenario 'hogsback'" in err and "did you mean 'hogs_back'?" in err
     assert "campaign, campaign_free, hogs_back" in err

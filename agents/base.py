@@ -300,15 +300,14 @@ def sides_settings(spec: str) -> dict[str, Any] | None:
     names.  ``SettingsError`` when a side's policy was trained for another side; None when no
     side's spec carries settings."""
     parts = parse_sides(spec)
-    labels = [(f"{spec!r}'s {side}", sub) for side, sub in parts.items()]
-    settings = {label: agent_settings(sub) for label, sub in labels}
-    for (label, _), side in zip(labels, parts):
-        s = settings[label]
+    labels = {side: f"{spec!r}'s {side}" for side in parts}
+    settings = {side: agent_settings(sub) for side, sub in parts.items()}
+    for side, s in settings.items():
         if s and s.get("side") and s["side"] != side:
-            raise SettingsError(f"{label}: the policy plays side {s['side']!r} ({_from(s)}), not {side!r}")
+            raise SettingsError(f"{labels[side]}: the policy plays side {s['side']!r} ({_from(s)}), not {side!r}")
     if not any(settings.values()):
         return None
-    game = game_settings(labels)
+    game = game_settings([(labels[side], sub) for side, sub in parts.items()])
     sources = [s["source"] for s in settings.values() if s and s.get("source")]
     return {"ruleset": game["ruleset"], "side": None, "scenario": game["scenario"], "decisions": game["decisions"],
             "options": game["options"], "phases": None, "delegate": None, "source": "; ".join(sources)}

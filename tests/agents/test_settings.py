@@ -26,16 +26,20 @@ from wargym.agents.onnx_agent import OnnxAgent, PolicyMismatchError  # noqa: E40
 LIMIT = {"max_decisions": 150}  # an untrained deterministic policy may select and cancel forever
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    """(run folder, final.zip) of smoke.yaml for the U.S. at Bloody Ridge, decisions major."""
+def train_smoke(out, side: str, seed: int):
+    """final.zip of smoke.yaml for ``side`` at Bloody Ridge, decisions major, 64 steps, in ``out``."""
     from wargym.agents.train import load_config, train
 
     config, _ = load_config("smoke")
+    return train({**config, "scenario": "bloody_ridge", "n_envs": 2, "n_steps": 32, "batch_size": 64,
+                  "n_epochs": 1, "checkpoint_every": 1024}, side=side, steps=64, out_dir=out, seed=seed)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """(run folder, final.zip) of smoke.yaml for the U.S. at Bloody Ridge, decisions major."""
     out = tmp_path_factory.mktemp("settings") / "run"
-    final = train({**config, "scenario": "bloody_ridge", "n_envs": 2, "n_steps": 32, "batch_size": 64,
-                   "n_epochs": 1, "checkpoint_every": 1024}, side="us", steps=64, out_dir=out, seed=2)
-    return out, final
+    return out, train_smoke(out, "us", seed=2)
 
 
 @pytest.fixture(scope="module")
@@ -201,12 +205,8 @@ def test_play_seats_you_opposite_the_policy_in_its_game(policy):
 def japan_policy(tmp_path_factory):
     """A Japanese policy for Bloody Ridge (smoke.yaml, 64 steps), exported: the other half of a
     ``sides:`` agent."""
-    from wargym.agents.train import load_config, train
-
-    config, _ = load_config("smoke")
     out = tmp_path_factory.mktemp("japan")
-    final = train({**config, "scenario": "bloody_ridge", "n_envs": 2, "n_steps": 32, "batch_size": 64,
-                   "n_epochs": 1, "checkpoint_every": 1024}, side="japan", steps=64, out_dir=out / "run", seed=3)
+    final = train_smoke(out / "run", "japan", seed=3)
     assert export_main(["--checkpoint", str(final), "--out", str(out / "policy.onnx")]) == 0
     return out / "policy.onnx"
 

@@ -578,7 +578,7 @@ def make_agent(spec: str | Agent | Policy, ruleset: str, side: str, seed: int | 
 
         try:
             return PlannerAgent(ruleset, side, seed=seed, **parse_spec(arg))
-        except ValueError as err:
+        except (ValueError, FileNotFoundError) as err:
             raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
     raise AgentSpecError(f"unknown agent spec {spec!r}; use 'random', 'rule', 'rule:<name>', 'sb3:<path>', "
                          "'onnx:<path>', 'py:<module>:<Name>', 'plan[:key=value,...]', "

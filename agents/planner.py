@@ -13,7 +13,9 @@ many times, in one batched call of the core, and takes the action with the best 
                  of the game, or for at most ``horizon`` decisions
     outcome      the player's reward where the game ended; elsewhere the change of its standing
                  (``core.score``: its own less the others' mean) since the sample's start.  An
-                 ended game outranks any standing: its reward counts ``WIN`` times
+                 ended game outranks any standing: its reward counts ``WIN`` times.  With a fitted
+                 ``value`` (wargym.agents.value), a playout cut short scores the value there
+                 instead: the expected reward, on the ended games' scale
     choice       successive halving (Karnin et al. 2013): the budget split over ceil(log2(top))
                  rounds, every candidate left played in the same fresh samples in a round (common
                  random numbers: the candidates differ by their action, not by their luck), the
@@ -39,6 +41,9 @@ The spec (``make_agent``)::
     plan:budget=512,horizon=80,top=6     playouts per decision, decisions per playout (default
                                          end: to the end of the game), candidates
     plan:z=2                             the evidence a candidate needs to replace the favourite
+    plan:horizon=80,value=attu_campaign_us
+                                         score a playout cut short by a value fitted to outcomes
+                                         (a shipped value's name or a JSON file; agents/value.py)
     plan:base=rule:aggressive            the base policy for both sides (any agent spec without ",")
     plan:phases=battle: piece|move: destination
                                          plan only in these decision phases (core.phase_names);
@@ -58,13 +63,14 @@ from typing import Any
 import numpy as np
 
 from wargym.agents.base import joint_actions, make_agent, reset_agent
+from wargym.agents.value import load_value, standing
 from wargym.core import BaseState, stack_states
 
 #: an ended game's reward counts this many times a standing's change: any win outranks any standing
 WIN = 1_000.0
 
 DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0,
-            "turns": None}
+            "turns": None, "value": None}
 
 
 class PlannerAgent:
@@ -72,7 +78,7 @@ class PlannerAgent:
 
     def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int | None = None,
                  top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
-                 z: float = 1.0, turns: int | None = None, seed: int | None = None):
+                 z: float = 1.0, turns: int | None = None, value: str | None = None, seed: int | None = None):
         if budget < 2 or (horizon is not None and horizon < 0) or top < 1 or (turns is not None and turns < 1):
             raise ValueError(f"planner: budget >= 2, horizon >= 0, top >= 1 and turns >= 1, got {budget}, "
                              f"{horizon}, {top}, {turns}")
@@ -83,6 +89,11 @@ class PlannerAgent:
         self.horizon = None if horizon is None else int(horizon)
         self.phases, self.seconds, self.z = tuple(phases), seconds, float(z)
         self.turns = None if turns is None else int(turns)
+        self.value_name = value
+        self.value = load_value(value) if value else None
+        if self.value is not None and (self.value.data.ruleset, self.value.data.side) != (ruleset, side):
+            raise ValueError(f"value {value!r} was fitted for {self.value.data.side} in {self.value.data.ruleset}, "
+                             f"the planner plays {side} in {ruleset}")
         self.rng = np.random.default_rng(seed)
         self._bases: dict[tuple[str, ...], list[Any]] = {}
         #: what the planner did: decisions planned, those where it chose another action than the
@@ -100,9 +111,10 @@ class PlannerAgent:
         phases = f", phases={list(self.phases)}" if self.phases else ""
         seconds = f", seconds={self.seconds}" if self.seconds else ""
         turns = f", turns={self.turns}" if self.turns else ""
+        value = f", value={self.value_name!r}" if self.value_name else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
-                f"top={self.top}, z={self.z}{phases}{seconds}{turns})")
+                f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value})")
 
     # ------------------------------------------------------------------------------------ acting
     def bases(self, core) -> list[Any]:
@@ -197,7 +209,7 @@ class PlannerAgent:
             firsts.append(np.repeat(cands, n))
         batch = stack_states(parts) if len(parts) > 1 else parts[0]
         total = batch.batch_size
-        before = self.standing(core, batch, player)
+        before = self.standing(core, batch, player) if self.value is None else None
         value = np.zeros(total)
         rows = np.arange(total)  # the playout each row of ``batch`` is
         core.step_in_place(batch, np.concatenate(firsts))
@@ -224,24 +236,17 @@ class PlannerAgent:
     def _score(self, core, batch: BaseState, player: int, which: np.ndarray, rows: np.ndarray,
                before: np.ndarray, value: np.ndarray) -> None:
         """The outcome (module docstring) of the rows ``which`` of ``batch`` into ``value`` (by
-        playout, ``rows``): the reward where the game ended, else the standing's change."""
+        playout, ``rows``): the reward where the game ended, else the standing's change (with a
+        fitted value: the reward, else the value)."""
         part = batch.take(np.flatnonzero(which)) if not which.all() else batch
-        at = rows[which]
-        value[at] = np.where(np.asarray(part.terminated), WIN * np.asarray(part.rewards)[:, player],
-                             self.standing(core, part, player) - before[at])
+        at, ended = rows[which], np.asarray(part.terminated)
+        reward = np.asarray(part.rewards, dtype=np.float64)[:, player]
+        if self.value is not None:
+            value[at] = reward if ended.all() else np.where(ended, reward, self.value.value(core, part, player))
+        else:
+            value[at] = np.where(ended, WIN * reward, self.standing(core, part, player) - before[at])
 
-    @staticmethod
-    def standing(core, state: BaseState, player: int) -> np.ndarray:
-        """float[B]: ``player``'s standing by the rules' measure less the other players' mean (0
-        for a ruleset without one)."""
-        score = core.score(state)
-        if score is None:
-            return np.zeros(state.batch_size)
-        score = np.asarray(score, dtype=np.float64)
-        if score.shape[1] == 1:
-            return score[:, 0]
-        others = (score.sum(axis=1) - score[:, player]) / (score.shape[1] - 1)
-        return score[:, player] - others
+    standing = staticmethod(standing)
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
@@ -266,6 +271,8 @@ def parse_spec(arg: str) -> dict[str, Any]:
                 out[key] = float(value)
             except ValueError:
                 raise ValueError(f"plan spec option {key}={value!r}: not a number") from None
+        elif key == "value":
+            out[key] = value.strip() or None
         elif key == "phases":
             out[key] = tuple(p.strip() for p in value.split("|") if p.strip())
         else:

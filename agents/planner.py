@@ -209,7 +209,7 @@ class PlannerAgent:
             firsts.append(np.repeat(cands, n))
         batch = stack_states(parts) if len(parts) > 1 else parts[0]
         total = batch.batch_size
-        before = self.standing(core, batch, player) if self.value is None else None
+        before = standing(core, batch, player) if self.value is None else None
         value = np.zeros(total)
         rows = np.arange(total)  # the playout each row of ``batch`` is
         core.step_in_place(batch, np.concatenate(firsts))
@@ -244,9 +244,8 @@ class PlannerAgent:
         if self.value is not None:
             value[at] = reward if ended.all() else np.where(ended, reward, self.value.value(core, part, player))
         else:
-            value[at] = np.where(ended, WIN * reward, self.standing(core, part, player) - before[at])
+            value[at] = np.where(ended, WIN * reward, standing(core, part, player) - before[at])
 
-    standing = staticmethod(standing)
 
 
 def parse_spec(arg: str) -> dict[str, Any]:

@@ -23,6 +23,12 @@ many times, in one batched call of the core, and takes the action with the best 
                  candidate replaces the favourite only where its mean gain over it, sample by
                  sample, exceeds ``z`` standard errors (a policy improvement that needs evidence:
                  with tens of playouts a candidate, the best-looking one is mostly luck)
+    bank         (optional) ``budget`` is then the mean a decision: the halving spends half of it,
+                 the rest goes into a reserve, and a decision still open after the halving (its
+                 best alternative's gain within two standard errors of the ``z`` line) draws
+                 rounds of half a budget from the reserve, up to ``bank`` budgets in all, until
+                 it is settled or the reserve is empty.  Decisions whose playouts all end alike,
+                 or whose alternatives are clearly worse, leave their playouts to the close ones
 
 Why successive halving: the budget is small (hundreds of playouts) and the candidates few, and
 it spends the playouts where the candidates are close without any constant to tune (UCB's
@@ -49,6 +55,8 @@ The spec (``make_agent``)::
                                          plan only in these decision phases (core.phase_names);
                                          the base decides the others
     plan:seconds=0.5                     stop halving when a decision has taken this long
+    plan:bank=8                          the budget is a mean: close decisions may spend up to 8
+                                         budgets that clear ones left unspent
     plan:turns=2                         plan only in the game's first turns (``state.turn``, which
                                          every player sees); the base decides later ones
 """
@@ -70,7 +78,7 @@ from wargym.core import BaseState, stack_states
 WIN = 1_000.0
 
 DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0,
-            "turns": None, "value": None}
+            "turns": None, "value": None, "bank": None}
 
 
 class PlannerAgent:
@@ -78,10 +86,13 @@ class PlannerAgent:
 
     def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int | None = None,
                  top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
-                 z: float = 1.0, turns: int | None = None, value: str | None = None, seed: int | None = None):
+                 z: float = 1.0, turns: int | None = None, value: str | None = None, bank: float | None = None,
+                 seed: int | None = None):
         if budget < 2 or (horizon is not None and horizon < 0) or top < 1 or (turns is not None and turns < 1):
             raise ValueError(f"planner: budget >= 2, horizon >= 0, top >= 1 and turns >= 1, got {budget}, "
                              f"{horizon}, {top}, {turns}")
+        if bank is not None and bank < 1:
+            raise ValueError(f"planner: bank must be >= 1 (budgets a decision may spend), got {bank}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"planner: seconds must be > 0, got {seconds}")
         self.ruleset, self.side = ruleset, side
@@ -91,6 +102,9 @@ class PlannerAgent:
         self.turns = None if turns is None else int(turns)
         self.value_name = value
         self.value = load_value(value) if value else None
+        self.bank = None if bank is None else float(bank)
+        #: playouts earlier decisions left unspent, for close ones (``bank``)
+        self.reserve = 0.0
         if self.value is not None and (self.value.data.ruleset, self.value.data.side) != (ruleset, side):
             raise ValueError(f"value {value!r} was fitted for {self.value.data.side} in {self.value.data.ruleset}, "
                              f"the planner plays {side} in {ruleset}")
@@ -103,6 +117,7 @@ class PlannerAgent:
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+        self.reserve = 0.0
         for agents in self._bases.values():
             for k, agent in enumerate(agents):
                 reset_agent(agent, None if seed is None else seed + 1 + k)
@@ -112,6 +127,7 @@ class PlannerAgent:
         seconds = f", seconds={self.seconds}" if self.seconds else ""
         turns = f", turns={self.turns}" if self.turns else ""
         value = f", value={self.value_name!r}" if self.value_name else ""
+        value += f", bank={self.bank:g}" if self.bank else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
                 f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value})")
@@ -159,31 +175,70 @@ class PlannerAgent:
         # per game and candidate: the outcome less the favourite's in the same sample, over all rounds
         gains: list[dict[int, list[np.ndarray]]] = [{int(a): [] for a in c} for c in alive]
         rounds = max(1, math.ceil(math.log2(max(len(c) for c in alive))))
-        per_round = max(2, self.budget // rounds)
+        halving = self.budget // 2 if self.bank else self.budget
+        per_round = max(2, halving // rounds)
+        spent = np.zeros(len(alive))
         for r in range(rounds):
             if r and self.seconds is not None and time.perf_counter() - start > self.seconds:
                 break
             jobs = [(i, c, max(1, per_round // len(c))) for i, c in enumerate(alive) if len(c) > 1]
             if not jobs:
                 break
-            values = self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])
-            for (i, c, _), v in zip(jobs, values):
-                for k, a in enumerate(c.tolist()):
-                    gains[i][a].append(v[k] - v[0])  # c[0] is the favourite: it is never dropped
+            self._play_round(core, state, player, games, jobs, gains, spent)
+            for i, c, _ in jobs:
                 means = np.array([np.concatenate(gains[i][a]).mean() for a in c.tolist()])
                 means[0] = np.inf
                 alive[i] = c[np.argsort(-means, kind="stable")[:max(2, (len(c) + 1) // 2)]]
+        if self.bank:
+            self._draw_on_reserve(core, state, player, games, alive, gains, spent, start)
         out = np.array(favourite, dtype=np.int64)
         for i, c in enumerate(alive):
             best = 0.0
             for a in c.tolist()[1:]:
-                gain = np.concatenate(gains[i][a])
-                mean = gain.mean()
-                spread = gain.std(ddof=1) / math.sqrt(len(gain)) if len(gain) > 1 else np.inf
+                mean, spread = evidence(gains[i][a])
                 if mean > best and mean > self.z * spread:
                     out[i], best = a, mean
         self.stats["changed"] += int((out != np.array(favourite)).sum())
         return out
+
+    def _play_round(self, core, state: BaseState, player: int, games: np.ndarray,
+                    jobs: list[tuple[int, np.ndarray, int]], gains: list[dict[int, list[np.ndarray]]],
+                    spent: np.ndarray) -> None:
+        """One round of ``jobs`` (index into ``games``, candidates, samples), played together: each
+        candidate's outcome less the favourite's (``c[0]``, never dropped) in the same samples."""
+        values = self.playouts(core, state, player, [(int(games[i]), c, n) for i, c, n in jobs])
+        for (i, c, n), v in zip(jobs, values):
+            spent[i] += n * len(c)
+            for k, a in enumerate(c.tolist()):
+                gains[i][a].append(v[k] - v[0])
+
+    def _open(self, gains: dict[int, list[np.ndarray]], candidates: np.ndarray) -> bool:
+        """Whether more playouts could change the choice: some alternative's mean gain lies within
+        two standard errors of the ``z`` line (``bank``)."""
+        for a in candidates.tolist()[1:]:
+            mean, spread = evidence(gains[a])
+            if spread > 0 and (self.z - 2) * spread <= mean <= (self.z + 2) * spread:
+                return True
+        return False
+
+    def _draw_on_reserve(self, core, state: BaseState, player: int, games: np.ndarray, alive: list[np.ndarray],
+                         gains: list[dict[int, list[np.ndarray]]], spent: np.ndarray, start: float) -> None:
+        """``bank``: the halving's unspent half of each decision's budget into the reserve, then
+        rounds of half a budget for the decisions still open, while the reserve pays and none has
+        spent ``bank`` budgets."""
+        self.reserve += self.budget * len(alive) - spent.sum()
+        cap, step = self.bank * self.budget, max(2, self.budget // 2)
+        while self.seconds is None or time.perf_counter() - start <= self.seconds:
+            jobs = []
+            for i, c in enumerate(alive):
+                n = max(1, step // len(c))
+                cost = n * len(c)
+                if len(c) > 1 and self._open(gains[i], c) and spent[i] + cost <= cap and self.reserve >= cost:
+                    jobs.append((i, c, n))
+                    self.reserve -= cost
+            if not jobs:
+                return
+            self._play_round(core, state, player, games, jobs, gains, spent)
 
     def candidates(self, core, state: BaseState, player: int, game: int, mask: np.ndarray) -> np.ndarray:
         """The actions to score in ``game`` (module docstring), the base policy's favourites first."""
@@ -247,6 +302,13 @@ class PlannerAgent:
             value[at] = np.where(ended, WIN * reward, standing(core, part, player) - before[at])
 
 
+def evidence(gains: list[np.ndarray]) -> tuple[float, float]:
+    """The mean of a candidate's gains over the favourite, sample by sample, and its standard error
+    (infinite with one sample)."""
+    gain = np.concatenate(gains)
+    spread = gain.std(ddof=1) / math.sqrt(len(gain)) if len(gain) > 1 else math.inf
+    return float(gain.mean()), float(spread)
+
 
 def parse_spec(arg: str) -> dict[str, Any]:
     """The options of a ``plan:...`` spec (module docstring) as keyword arguments."""
@@ -265,7 +327,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
                 out[key] = int(value)
             except ValueError:
                 raise ValueError(f"plan spec option {key}={value!r}: not a whole number") from None
-        elif key in ("seconds", "z"):
+        elif key in ("seconds", "z", "bank"):
             try:
                 out[key] = float(value)
             except ValueError:

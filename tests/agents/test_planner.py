@@ -95,20 +95,50 @@ def test_planner_plans_only_in_its_first_turns():
 
 @pytest.mark.parametrize("spec,words", [
     ("plan:turns=0", "turns >= 1"), ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
-    ("plan:seconds=-1", "seconds must be > 0")])
+    ("plan:seconds=-1", "seconds must be > 0"), ("plan:bank=0.5", "bank must be >= 1")])
 def test_plan_spec_errors_name_the_option(spec, words):
     with pytest.raises(AgentSpecError, match=words):
         make_agent(spec, "island_war", "us")
 
 
 def test_plan_spec_reads_its_options():
-    agent = make_agent("plan:budget=128,horizon=20,top=5,base=random,phases=retreat|combat: select target,seconds=0.5",
-                       "island_war", "us", seed=0)
+    agent = make_agent("plan:budget=128,horizon=20,top=5,base=random,phases=retreat|combat: select target,seconds=0.5,"
+                       "bank=8", "island_war", "us", seed=0)
     assert isinstance(agent, PlannerAgent)
-    assert (agent.budget, agent.horizon, agent.top, agent.base_spec, agent.seconds) == (128, 20, 5, "random", 0.5)
+    assert (agent.budget, agent.horizon, agent.top, agent.base_spec, agent.seconds, agent.bank) == (
+        128, 20, 5, "random", 0.5, 8.0)
     assert agent.phases == ("retreat", "combat: select target")
     with pytest.raises(ValueError, match="has no phases"):
         agent.act(make_core("peleliu"), make_core("peleliu").init(1, 0), 0)
+
+
+def test_bank_spends_what_clear_decisions_leave_on_close_ones(monkeypatch):
+    """``bank``: a decision whose playouts all end alike stops after the halving's half budget; a
+    close one draws rounds from the reserve, never past ``bank`` budgets, and the two together
+    spend no more than their two budgets."""
+    core = make_core("island_war", scenario="saipan", decisions="major")
+    state = core.init(2, 11)
+    player = int(state.current_player[0])
+    assert (state.current_player == player).all() and (state.legal_action_mask.sum(axis=1) > 1).all()
+    planner = make_agent("plan:budget=16,top=2,bank=4", "island_war", core.players[player], seed=3)
+    spent = {0: 0, 1: 0}
+    noise = np.random.default_rng(0)
+
+    def playouts(core, state, player, jobs):
+        out = []
+        for game, cands, n in jobs:
+            spent[game] += len(cands) * n
+            values = np.zeros((len(cands), n))
+            if game == 1:  # the alternative is better by about a standard error of 16 samples
+                values[1:] = noise.normal(0.25, 1.0, (len(cands) - 1, n))
+            out.append(values)
+        return out
+
+    monkeypatch.setattr(planner, "playouts", playouts)
+    planner.plan(core, state, player, np.array([0, 1]))
+    assert spent[0] == 8                      # half the budget: the halving, then settled
+    assert 16 < spent[1] <= 4 * 16            # rounds of 8 from the reserve, at most 4 budgets
+    assert spent[0] + spent[1] <= 2 * 16 and planner.reserve >= 0
 
 
 def test_strength_names_a_rung_of_the_ladder():

@@ -127,10 +127,10 @@ class PlannerAgent:
         seconds = f", seconds={self.seconds}" if self.seconds else ""
         turns = f", turns={self.turns}" if self.turns else ""
         value = f", value={self.value_name!r}" if self.value_name else ""
-        value += f", bank={self.bank:g}" if self.bank else ""
+        bank = f", bank={self.bank:g}" if self.bank else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
-                f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value})")
+                f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value}{bank})")
 
     # ------------------------------------------------------------------------------------ acting
     def bases(self, core) -> list[Any]:

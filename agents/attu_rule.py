@@ -64,7 +64,8 @@ its standing orders):
 
 Both read only what their side may know: U.S. decisions use positions, counts, face-up values and
 its own units, never a face-down unit's type or an Unknown's table.  Every decision of every game
-of a batch is taken by one compiled kernel (``decide_batch``).
+of a batch is taken by one compiled kernel (``decide_chunk``), whose games the core's threads share
+as they share its steps (KernelCore.run_chunks).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ from wargym.attu.state import (
     ACT_ORDER, ACT_SELECT, ADVANCE, AIR_TARGET, DEPOT, INDEPENDENT, JP_SETUP, LOC_MAP, LOC_RESERVE,
     LOC_STAGING, MELEE_PICK, NIGHT_DECISION, OPT_SOLITAIRE, REFIT_ALLOC, REFIT_DECISION, REINF_PICK, REINF_ZONE,
     RETREAT_OPTION, SLOT, SWAP_PICK, SWAP_PLACE, UNKNOWN_DEST, UNKNOWN_PICK, US_STAGING, US_WAIT, YAMA_MOVE,
-    YAMA_SELECT, as_arrays,
+    YAMA_SELECT,
 )
 from wargym.attu.supply import MAX_SUPPLY_MP, in_supply, supply_blocked, supply_distance, within
 from wargym.attu.yamasaki import may_activate
@@ -982,10 +983,11 @@ def decide_japan(T, S, g, m):
 
 
 # ------------------------------------------------------------------------------------------ batch
-@njit(cache=True)
-def decide_batch(T, S, side, gd, out):
-    """An action for every game of the batch where ``side`` is to decide (0 elsewhere)."""
-    for g in range(out.shape[0]):
+@njit(cache=True, nogil=True)
+def decide_chunk(T, S, lo, hi, side, gd, out):
+    """An action for every game of [lo, hi) where ``side`` is to decide (0 elsewhere): a chunk
+    kernel of the core's threads (KernelCore.run_chunks); the games are independent."""
+    for g in range(lo, hi):
         m = S.legal_action_mask[g]
         if S.terminated[g] or S.truncated[g] or S.current_player[g] != side:
             out[g] = 0
@@ -1003,7 +1005,7 @@ class AttuRuleAgent:
 
     def act(self, core, state, player: int) -> np.ndarray:
         out = np.zeros(state.phase.shape[0], dtype=np.int64)
-        decide_batch(core.tables, as_arrays(state), int(player), core.goals[US], out)
+        core.run_chunks(decide_chunk, state, int(player), core.goals[US], out)  # on the core's threads
         return out
 
     def __repr__(self) -> str:

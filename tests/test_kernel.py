@@ -9,6 +9,7 @@ import numba
 import numpy as np
 import pytest
 
+from wargym.agents.base import joint_actions, make_agent
 from wargym.kernel import GameChunks, KernelCore
 from wargym.registry import core_class, make_core, shipped
 
@@ -90,6 +91,23 @@ def test_two_threads_give_the_same_games_steps_resets_and_observations(name):
     for player in range(len(one.players)):
         o1, o2 = one.observe(s1, player), two.observe(s2, player)
         assert all(np.array_equal(o1[k], o2[k]) for k in o1)
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one CPU")
+@pytest.mark.parametrize("name", COMPILED)
+def test_two_threads_give_the_rule_baselines_the_same_games(name):
+    """A rule that decides on the core's threads (Attu's, Peleliu's: run_chunks) takes the same
+    action in every game as on one thread, so rule-vs-rule games are the same games."""
+    one, two = make_core(name), make_core(name, threads=2)
+    two.chunks.PAYS = float("inf")  # share every call, however the machine is loaded
+    rules = [make_agent("rule", name, p) for p in one.players]
+    s1, s2 = one.init(40, seed=5), two.init(40, seed=5)
+    for _ in range(300):
+        a1, a2 = joint_actions(one, s1, rules), joint_actions(two, s2, rules)
+        assert np.array_equal(a1, a2)
+        s1, s2 = one.step(s1, a1), two.step(s2, a2)
+    for field, arr in s1.arrays().items():
+        assert np.array_equal(arr, getattr(s2, field)), field
 
 
 @pytest.mark.parametrize("name", COMPILED)

@@ -59,6 +59,8 @@ The spec (``make_agent``)::
                                          budgets that clear ones left unspent
     plan:turns=2                         plan only in the game's first turns (``state.turn``, which
                                          every player sees); the base decides later ones
+    plan:since=14                        plan only from this turn on; the base decides earlier ones
+                                         (late decisions: short playouts, and the game's end near)
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ from wargym.core import BaseState, stack_states
 WIN = 1_000.0
 
 DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0,
-            "turns": None, "value": None, "bank": None}
+            "turns": None, "since": None, "value": None, "bank": None}
 
 
 class PlannerAgent:
@@ -86,11 +88,12 @@ class PlannerAgent:
 
     def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int | None = None,
                  top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
-                 z: float = 1.0, turns: int | None = None, value: str | None = None, bank: float | None = None,
-                 seed: int | None = None):
-        if budget < 2 or (horizon is not None and horizon < 0) or top < 1 or (turns is not None and turns < 1):
-            raise ValueError(f"planner: budget >= 2, horizon >= 0, top >= 1 and turns >= 1, got {budget}, "
-                             f"{horizon}, {top}, {turns}")
+                 z: float = 1.0, turns: int | None = None, since: int | None = None, value: str | None = None,
+                 bank: float | None = None, seed: int | None = None):
+        if budget < 2 or (horizon is not None and horizon < 0) or top < 1 or (turns is not None and turns < 1) \
+                or (since is not None and since < 1):
+            raise ValueError(f"planner: budget >= 2, horizon >= 0, top >= 1, turns >= 1 and since >= 1, got "
+                             f"{budget}, {horizon}, {top}, {turns}, {since}")
         if bank is not None and bank < 1:
             raise ValueError(f"planner: bank must be >= 1 (budgets a decision may spend), got {bank}")
         if seconds is not None and seconds <= 0:
@@ -100,6 +103,7 @@ class PlannerAgent:
         self.horizon = None if horizon is None else int(horizon)
         self.phases, self.seconds, self.z = tuple(phases), seconds, float(z)
         self.turns = None if turns is None else int(turns)
+        self.since = None if since is None else int(since)
         self.value_name = value
         self.value = load_value(value) if value else None
         self.bank = None if bank is None else float(bank)
@@ -125,7 +129,7 @@ class PlannerAgent:
     def __repr__(self) -> str:
         phases = f", phases={list(self.phases)}" if self.phases else ""
         seconds = f", seconds={self.seconds}" if self.seconds else ""
-        turns = f", turns={self.turns}" if self.turns else ""
+        turns = (f", turns={self.turns}" if self.turns else "") + (f", since={self.since}" if self.since else "")
         value = f", value={self.value_name!r}" if self.value_name else ""
         bank = f", bank={self.bank:g}" if self.bank else ""
         horizon = "end" if self.horizon is None else self.horizon
@@ -152,6 +156,8 @@ class PlannerAgent:
             mine &= np.isin(np.asarray(state.phase), [names.index(p) for p in self.phases])
         if self.turns is not None:
             mine &= np.asarray(state.turn) <= self.turns
+        if self.since is not None:
+            mine &= np.asarray(state.turn) >= self.since
         return np.flatnonzero(mine)
 
     def act(self, core, state: BaseState, player: int) -> np.ndarray:
@@ -322,7 +328,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
             raise ValueError(f"plan spec option {part!r}: use key=value with keys {sorted(DEFAULTS)}")
         if key == "horizon" and value.strip() == "end":
             out[key] = None
-        elif key in ("budget", "horizon", "top", "turns"):
+        elif key in ("budget", "horizon", "top", "turns", "since"):
             try:
                 out[key] = int(value)
             except ValueError:

@@ -93,8 +93,27 @@ def test_planner_plans_only_in_its_first_turns():
     assert planner.planned_games(core, core.init(8, 4), 0).size > 0
 
 
+def test_planner_plans_only_from_its_turn_on():
+    """With ``since=2``, the planner leaves every decision of turn 1 to the base policy and plans
+    from turn 2 on."""
+    core = make_core("world_at_war", scenario="pacific", decisions="major")
+    planner = make_agent(SMALL + ",since=2", "world_at_war", "us", seed=1)
+    rules = [make_agent("rule", "world_at_war", side) for side in core.players]
+    state = core.init(8, 4)
+    seen_early = planned_late = 0
+    while not (state.terminated | state.truncated).all() and not planned_late:
+        live = ~(state.terminated | state.truncated)
+        mine = live & (state.current_player == 0) & (state.legal_action_mask.sum(axis=1) > 1)
+        planned = planner.planned_games(core, state, 0)
+        assert (state.turn[planned] >= 2).all()
+        seen_early += int((mine & (state.turn == 1)).sum())
+        planned_late += planned.size
+        state = core.step(state, joint_actions(core, state, rules, live), active=live)
+    assert seen_early >= 5 and planned_late > 0
+
+
 @pytest.mark.parametrize("spec,words", [
-    ("plan:turns=0", "turns >= 1"), ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
+    ("plan:turns=0", "turns >= 1"), ("plan:since=0", "since >= 1"), ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
     ("plan:seconds=-1", "seconds must be > 0"), ("plan:bank=0.5", "bank must be >= 1")])
 def test_plan_spec_errors_name_the_option(spec, words):
     with pytest.raises(AgentSpecError, match=words):
@@ -103,10 +122,10 @@ def test_plan_spec_errors_name_the_option(spec, words):
 
 def test_plan_spec_reads_its_options():
     agent = make_agent("plan:budget=128,horizon=20,top=5,base=random,phases=retreat|combat: select target,seconds=0.5,"
-                       "bank=8", "island_war", "us", seed=0)
+                       "bank=8,since=3", "island_war", "us", seed=0)
     assert isinstance(agent, PlannerAgent)
-    assert (agent.budget, agent.horizon, agent.top, agent.base_spec, agent.seconds, agent.bank) == (
-        128, 20, 5, "random", 0.5, 8.0)
+    assert (agent.budget, agent.horizon, agent.top, agent.base_spec, agent.seconds, agent.bank, agent.since) == (
+        128, 20, 5, "random", 0.5, 8.0, 3)
     assert agent.phases == ("retreat", "combat: select target")
     with pytest.raises(ValueError, match="has no phases"):
         agent.act(make_core("peleliu"), make_core("peleliu").init(1, 0), 0)

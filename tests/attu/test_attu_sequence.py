@@ -921,6 +921,21 @@ def test_attu_14_0_a_casualty_end_is_scored_by_the_chits(chits):
     assert b.state.terminated[0] and b.state.rewards[0, US] == 1.0
 
 
+def test_attu_3_8_the_scenario_listing_states_the_default_victory_and_14_0_as_the_option(core, chits):
+    """``wargym scenarios`` tells a player how a scenario is won: the campaign by 3.8 (all six
+    Victory Hexes at a Step 8, 3.8.1), which the default core plays (14.0 is the option that
+    "supersede[s] the standard method"), and the chits only with ``vp_chits``; a short scenario by
+    its target hex held at a Step 8 up to its date (15.1: "capture ... by the end of May 18th")."""
+    assert not core.options["vp_chits"] and chits.options["vp_chits"]
+    text = core.scenario.victory
+    assert text.startswith("3.8: the U.S. wins holding all six Victory Hexes at a Step 8 (3.8.1)")
+    assert "Casualty Track reaches 30 (3.8.2)" in text and "(3.8.3)" in text
+    assert text.index("With the vp_chits option, 14.0's victory points") > text.index("(3.8.3)")
+    assert "us marginal from 7" in text
+    short = make_core("hogs_back").scenario.victory
+    assert short.startswith("the U.S. wins holding 2717 Engineer Hill at a Step 8 (3.8.1) by the end of May 18")
+
+
 # --------------------------------------------------------------------------- 15.0 short scenarios
 def test_attu_12_7_short_scenarios_play_a_portion_of_the_campaign(core):
     """12.7: "players can opt to play only a portion of the campaign ... Refer to section 15.0".

@@ -356,8 +356,8 @@ class Scenario:
                     f"the date): below {self.vp_levels[1][0]} a Japanese major victory, {levels}")
         names = " and ".join(self.hex_label(h) for h in self.target_hex)
         return (f"the U.S. wins holding {names} at a Step 8 (3.8.1) by the end of May {self.spec.end_date}; "
-                "otherwise Japan wins (3.8.3); 3.8.2 as in the campaign, and Japan's 3.8.1 where Landing Zones D-G are "
-                "in play")
+                "otherwise Japan wins (3.8.3); 3.8.2 as in the campaign, and Japan's 3.8.1 where "
+                "Landing Zones D-G are in play")
 
     @property
     def num_hexes(self) -> int:

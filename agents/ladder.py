@@ -7,11 +7,13 @@
     plan-deep    256 playouts a decision
 
 The planner rungs plan where the planner was measured to gain against the rule (``PLANNED``:
-World at War's card to play, Island War's first-turn moves).  On Attu and Peleliu no planned
-decision has been measured to gain yet; their rungs plan where room was probed, with playouts cut
-at a horizon and scored by the standing, so that a decision costs well under a second: Attu's
-fighting questions, Peleliu's close-combat withdrawals (benchmarks/README.md, "The planner against
-the rule"; docs/ladder.md rates them).
+World at War's card to play, Island War's first-turn moves).  On Attu the gains measured are one
+side's each, played out to the end (the U.S. refit decision; Japan's late decisions, from turn
+14), and a rung plans the same phases and turns for both sides; on Peleliu none is significant
+yet.  Their rungs plan where room was probed, with playouts cut at a horizon and scored by the
+standing, so that a decision costs well under a second: Attu's fighting questions, Peleliu's
+close-combat withdrawals (benchmarks/README.md, "The planner against the rule"; docs/ladder.md
+rates them).
 ``wargym play --strength NAME`` and ``wargym serve --strength NAME`` seat the rung's agent;
 configs/tournament/ladder_<ruleset>.yaml plays the rungs against each other, and docs/ladder.md
 gives each rung's Elo.

@@ -344,16 +344,17 @@ class Scenario:
 
     @property
     def victory(self) -> str:
-        """How the scenario is won, in one sentence (``wargym scenarios``)."""
+        """How the scenario is won (``wargym scenarios``)."""
         if self.spec.end == "komandorski":
             levels = ", ".join(f"{name.replace('_', ' ')} from {points}" for points, name in self.vp_levels[1:])
             return ("3.8: the U.S. wins holding all six Victory Hexes at a Step 8 (3.8.1) or when every "
                     "Japanese Infantry and Artillery unit is eliminated (3.8.2; not in solitaire play, 13.6); "
                     "Japan wins holding Landing Zones D, E, F and G or with a gun on 2717 that reaches them "
-                    "(3.8.1), when the Casualty Track reaches 30 (3.8.2), or when the U.S. has not won by "
-                    "the end of the last turn (3.8.3).  With the vp_chits option, 14.0's victory points "
-                    "decide when the game ends instead (the chits of the Victory Hexes held, Attu's 4, "
-                    f"the date): below {self.vp_levels[1][0]} a Japanese major victory, {levels}")
+                    f"(3.8.1), when the Casualty Track reaches {self.casualty_max} (3.8.2), or when the U.S. "
+                    "has not won by the end of the last turn (3.8.3).  With the vp_chits option, 14.0's "
+                    "victory points decide when the game ends instead (the chits of the Victory Hexes held, "
+                    f"Attu's {self.vp_attu_bonus}, the date): below {self.vp_levels[1][0]} a Japanese major "
+                    f"victory, {levels}")
         names = " and ".join(self.hex_label(h) for h in self.target_hex)
         return (f"the U.S. wins holding {names} at a Step 8 (3.8.1) by the end of May {self.spec.end_date}; "
                 "otherwise Japan wins (3.8.3); 3.8.2 as in the campaign, and Japan's 3.8.1 where "

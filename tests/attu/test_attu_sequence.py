@@ -930,6 +930,7 @@ def test_attu_3_8_the_scenario_listing_states_the_default_victory_and_14_0_as_th
     text = core.scenario.victory
     assert text.startswith("3.8: the U.S. wins holding all six Victory Hexes at a Step 8 (3.8.1)")
     assert "Casualty Track reaches 30 (3.8.2)" in text and "(3.8.3)" in text
+    assert "Landing Zones D, E, F and G or with a gun on 2717 Engineer Hill that reaches them (3.8.1)" in text
     assert text.index("With the vp_chits option, 14.0's victory points") > text.index("(3.8.3)")
     assert "us marginal from 7" in text
     short = make_core("hogs_back").scenario.victory

@@ -347,9 +347,10 @@ class Scenario:
         """How the scenario is won (``wargym scenarios``)."""
         if self.spec.end == "komandorski":
             levels = ", ".join(f"{name.replace('_', ' ')} from {points}" for points, name in self.vp_levels[1:])
+            hill = self.hex_label(self.victory_hex[3])  # the hex victory.japanese_hold_beaches checks
             return ("3.8: the U.S. wins holding all six Victory Hexes at a Step 8 (3.8.1) or when every "
                     "Japanese Infantry and Artillery unit is eliminated (3.8.2; not in solitaire play, 13.6); "
-                    "Japan wins holding Landing Zones D, E, F and G or with a gun on 2717 that reaches them "
+                    f"Japan wins holding Landing Zones D, E, F and G or with a gun on {hill} that reaches them "
                     f"(3.8.1), when the Casualty Track reaches {self.casualty_max} (3.8.2), or when the U.S. "
                     "has not won by the end of the last turn (3.8.3).  With the vp_chits option, 14.0's "
                     "victory points decide when the game ends instead (the chits of the Victory Hexes held, "

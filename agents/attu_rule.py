@@ -28,7 +28,8 @@ its standing orders):
   zones and the Victory Hexes ("in the way of the U.S. advance");
 * 13.2: airpower goes to the defence of the Victory Hexes, against the strongest U.S. stack near
   one;
-* 13.2.2: units near a threatened Victory Hex fire on the nearest U.S. unit until engaged;
+* 13.2.2: a unit that does not declare Melee fires on the nearest U.S. unit it may; the ad hoc
+  Infantry have no other order until engaged in Melee (the engine's mask: solitaire.ad_hoc_orders);
 * best interest: units otherwise hold (face-down units stay hidden, 2.5), move to man a threatened
   empty Victory Hex, and declare Melee only with the odds (or at night, or on a landing zone of
   3.8.1).  An Unknown counts, for the odds, the Infantry its own table gives on average times the

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attu_board import Board, ambush_board, full_move, make_core, unknowns
-from wargym.attu.actions import MELEE_0, NO, SLOT_0, YES
+from attu_board import Board, ambush_board, full_move, jp, make_core, step7, unknowns
+from wargym.attu.actions import HOLD, MELEE_0, NO, SLOT_0, YES
 from wargym.attu.movement import INF, move_destinations
 from wargym.attu.scenario import FOG, JAPAN, UNKNOWN, US
 from wargym.attu.sequence import DRIVER, fill_mask
@@ -216,3 +216,70 @@ def test_attu_13_5_night_infiltration_roll(core, weather, die, stays):
     step_game(b.tables, b.arrays, 0, dest)
     assert (b.state.unit_hex[0, u] == b.hex(2515)) == stays
     assert b.state.acted[0, u]
+
+
+def order_mask_of(core, b: Board, u: int) -> np.ndarray:
+    """The ACT_ORDER mask (3.5) of Japanese unit u, laid out directly."""
+    b.set(phase=ACT_ORDER, selected=u, acting=JAPAN)
+    m = np.zeros(b.state.legal_action_mask.shape[1], dtype=bool)
+    fill_mask(b.tables, b.arrays, 0, m)
+    return m
+
+
+def test_attu_13_2_2_ad_hoc_infantry_fire_on_the_nearest_us_unit_and_do_not_declare_melee(core):
+    """13.2.2: the Infantry placed ad hoc "will use Ranged Combat against the nearest U.S. unit
+    until engaged in Melee".  A platoon at 2621 (range 2) has a U.S. company next to it at 2521
+    and another two hexes off at 2422, both in sight.  Unflagged it may fire at either or declare
+    Melee on 2521 (8.1, 8.2); placed ad hoc it may only fire at 2521, the nearer, and not hold."""
+    H = core.tables.nbr.shape[0]
+    masks = []
+    for placed_ad_hoc in (False, True):
+        b = board(core)
+        u = jp(b, 2621)
+        b.place(RIFLE, 2521)
+        b.place("1/17 B", 2422)
+        b.state.ad_hoc[0, u] = placed_ad_hoc
+        masks.append(order_mask_of(core, b, u))
+    free, ad_hoc_mask = masks
+    assert free[b.hex(2521)] and free[b.hex(2422)] and free[H + MELEE_0:H + MELEE_0 + 6].any() and free[H + HOLD]
+    assert list(np.flatnonzero(ad_hoc_mask)) == [b.hex(2521)]
+
+
+def test_attu_13_2_2_ad_hoc_infantry_with_no_us_unit_to_fire_at_hold_and_do_not_move(core):
+    """13.2.2: with no U.S. unit in range (the company 5 hexes off) the ad hoc platoon has
+    nothing to fire at; it does not move either (it only fires until engaged), so it holds."""
+    H = core.tables.nbr.shape[0]
+    b = board(core)
+    u = jp(b, 2621)
+    far = [int(h) for h in np.flatnonzero(core.tables.dist[b.hex(2621)] == 5) if core.tables.land[h]][0]
+    b.place(RIFLE, core.scenario.grid.number(far))
+    free = order_mask_of(core, b, u)
+    b.state.ad_hoc[0, u] = True
+    held = order_mask_of(core, b, u)
+    assert free[:H].any()                                  # it could move
+    assert list(np.flatnonzero(held)) == [H + HOLD]
+
+
+def test_attu_13_2_2_placed_infantry_are_ad_hoc_and_a_us_melee_frees_them(core):
+    """13.2.2 with 8.2: ad_hoc places its Infantry flagged; once the U.S. declares Melee on one
+    of their hexes and Step 7 (3.7) starts that Melee, the units in it are engaged and act
+    freely from then on, while the others keep firing only."""
+    b = board(core)
+    v = b.hex(2717)
+    b.place(RIFLE, core.scenario.grid.number(hex_at(core, v, 4)))
+    dice(b, [3])
+    ad_hoc(b.tables, b.arrays, 0)
+    s = b.state
+    placed = np.flatnonzero((s.unit_loc[0] == LOC_MAP) & (core.scenario.unit_side == JAPAN))
+    assert len(placed) == 4 and s.ad_hoc[0, placed].all()
+    t = int(s.unit_hex[0, placed[0]])
+    beside = [int(n) for n in core.tables.nbr[t] if n >= 0 and core.tables.land[n]
+              and not ((s.unit_loc[0] == LOC_MAP) & (s.unit_hex[0] == n)).any()][0]
+    attacker = b.place("1/17 B", core.scenario.grid.number(beside))
+    p = step7(b, {attacker: core.scenario.grid.number(t)}, US)
+    p.force([1] * 20)                                      # whatever the Melee rolls
+    p.do(t)                                                # the U.S. picks its Melee (3.7)
+    engaged = (p.state.unit_loc[0] == LOC_MAP) & (p.state.unit_hex[0] == t)
+    others = np.setdiff1d(placed, np.flatnonzero(engaged))
+    assert not p.state.ad_hoc[0, engaged].any()
+    assert p.state.ad_hoc[0, others].all() and len(others) >= 1

@@ -122,11 +122,12 @@ def _chits(field: str):
 
 
 HIDDEN = (
-    # 13.2.1: which Unknown may not move (``pinned``) is the U.S. player's own doing in solitaire
-    # play; what the U.S. remembers (``us_knows``) is its own
+    # 13.2.1, 13.2.2: which Unknown may not move (``pinned``) and which Infantry only fire until
+    # engaged (``ad_hoc``) are the U.S. player's own doing in solitaire play; what the U.S.
+    # remembers (``us_knows``) is its own
     Anonymous("U", ("us",), anonymous_units,
               public=("unit_hex", "unit_loc", "face_down", "acted", "melee_target", "fought", "loss_pool",
-                      "mel_att", "pre_steps", "unit_steps", "pinned", "us_knows"),
+                      "mel_att", "pre_steps", "unit_steps", "pinned", "ad_hoc", "us_knows"),
               refs=("selected", "mel_arnold", "soft_unit"),
               # 8.5: an Unknown that melts away goes back to the cup, an Infantry hit goes to the
               # eliminated pile (with no step left); the U.S. sees a counter leave the map either

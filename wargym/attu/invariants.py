@@ -31,9 +31,9 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.attu.board import us_stack_ok
-from wargym.attu.scenario import ARTILLERY, JAPAN, LANDING_ZONES, TURN_0_DATE, UNKNOWN, US
+from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, LANDING_ZONES, TURN_0_DATE, UNKNOWN, US
 from wargym.attu.state import (
-    ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_ELIM, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OPT_END_DATE, OVER,
+    ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_ELIM, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OPT_END_DATE, OPT_SOLITAIRE, OVER,
     RANGED_TARGET, RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
 )
 from wargym.attu.victory import check_immediate, end_of_turn, step8
@@ -56,7 +56,10 @@ def check(core, state) -> list[str]:
              "in a staging box that is not a landing zone (9.2)"),
             ("captured", state.captured & ~(((sc.unit_side == US) & (sc.unit_type == ARTILLERY))[None, :]
                                             & np.isin(state.unit_loc, (LOC_MAP, LOC_ELIM))),
-             "captured but not U.S. artillery on the map or eliminated after it (8.2.1.4)")):
+             "captured but not U.S. artillery on the map or eliminated after it (8.2.1.4)"),
+            ("ad_hoc", state.ad_hoc & ~(on & ((sc.unit_side == JAPAN) & (sc.unit_type == INFANTRY))[None, :]
+                                        & bool(T.opts[OPT_SOLITAIRE])),
+             "ad hoc but not Japanese Infantry on the map in solitaire play (13.2.2)")):
         for g, u in np.argwhere(bad)[:2]:
             errors.append(f"field {name}: game {g} unit {u} is {why}")
     if errors:

@@ -293,6 +293,15 @@ def advance_candidates(T, S, g, out):
 
 
 @njit(cache=True)
+def engage(T, S, g, t):
+    """13.2.2: the units of hex t are engaged in Melee; ad hoc Infantry among them act freely from
+    now on."""
+    for u in range(T.u_side.shape[0]):
+        if S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t:
+            S.ad_hoc[g, u] = False
+
+
+@njit(cache=True)
 def start_melee(T, S, g, t):
     side = S.mel_picker[g]
     S.mel_hex[g] = t
@@ -303,6 +312,7 @@ def start_melee(T, S, g, t):
     for i in range(6):
         S.mel_from[g, i] = -1
     emit(S, g, MELEE, side, t, R_STEP7)
+    engage(T, S, g, t)
     U = T.u_side.shape[0]
     for u in range(U):
         if S.unit_loc[g, u] == LOC_MAP and S.melee_target[g, u] == t and not S.fought[g, u] and \
@@ -350,6 +360,7 @@ def start_step_melee(T, S, g, t, side, kind, attackers):
     for i in range(6):
         S.mel_from[g, i] = -1
     emit(S, g, MELEE, side, t, R_YAMASAKI if kind == MEL_YAMASAKI else R_AMBUSH)
+    engage(T, S, g, t)
     for u in range(T.u_side.shape[0]):
         S.mel_att[g, u] = attackers[u] and S.unit_loc[g, u] == LOC_MAP
         if S.mel_att[g, u] or (S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == t):

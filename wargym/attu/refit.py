@@ -285,6 +285,7 @@ def swap_remove(T, S, g, h):
             S.unit_hex[g, u] = -1
             S.face_down[g, u] = True
             S.us_knows[g, u] = False  # into the cup, where the U.S. cannot follow it (README)
+            S.ad_hoc[g, u] = False
     return n
 
 

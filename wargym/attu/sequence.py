@@ -328,6 +328,9 @@ def order_mask(T, S, g, m):
     may declare Melee in (8.2), and HOLD."""
     H = T.nbr.shape[0]
     u = S.selected[g]
+    if S.ad_hoc[g, u]:
+        solitaire.ad_hoc_orders(T, S, g, u, m)
+        return
     move_destinations(T, S, g, u, m[:H])
     occ = occupancy(T, S, g)
     fire_mask(T, S, g, u, occ, m[:H])

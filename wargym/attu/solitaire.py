@@ -19,6 +19,8 @@
   ambushers, so the Japanese fire first as defenders do; its retreat option (8.2.1.3) is the
   withdrawal, leaving the Japanese in the hex; if the ambushers die the unit is in the hex again.
   No ambush in a hex other U.S. units hold (the Japanese cannot appear among them).
+* 13.2.2 (``ad_hoc_orders``): until engaged in Melee (melee.engage) those Infantry fire at the
+  nearest U.S. unit they may fire at, or hold; they neither move nor declare Melee.
 * 13.4: melee.melee_dice doubles the last Victory Hex's Infantry; 13.6: victory.py.
 * 13.5 (``infiltration_fails``): at night a U.S. unit leaving an enemy ZOC rolls; a modified 0-4
   stops it (the die's "0" read as 0, as the rule's range names it; +1 Fog, +2 Williwaw).
@@ -26,7 +28,8 @@
 
 import numpy as np
 
-from wargym.attu.board import DIE_SIDES, counters_in, roll, side_of, zoc_of
+from wargym.attu.actions import HOLD
+from wargym.attu.board import DIE_SIDES, counters_in, occupancy, roll, side_of, zoc_of
 from wargym.attu.events import (
     AD_HOC, AMBUSH, INFANTRY_APPEARS, INFILTRATION, NOT_LOGGED, P_AD_HOC, P_AMBUSH, P_INFILTRATION, P_SOLITAIRE_SETUP,
     R_GOES, R_STAYS, SECRET_DIE,
@@ -34,7 +37,7 @@ from wargym.attu.events import (
 from wargym.attu.fog import place_engaged, pool_draw, pool_size, seen
 from wargym.attu.melee import start_step_melee
 from wargym.attu.movement import allowance, move_cost
-from wargym.attu.ranged import strike
+from wargym.attu.ranged import fire_mask, strike
 from wargym.attu.scenario import ARTILLERY, JAPAN, UNKNOWN, US
 from wargym.attu.setup import unknown_hex_ok
 from wargym.attu.state import ACT_SELECT, LOC_MAP, LOC_NONE, LOC_OUT, LOC_RESERVE, MEL_AMBUSH
@@ -152,7 +155,26 @@ def ad_hoc(T, S, g):
             S.unit_hex[g, u] = best
             S.unit_steps[g, u] = 1
             S.face_down[g, u] = True
+            S.ad_hoc[g, u] = True  # fires on the nearest U.S. unit until engaged in Melee
             seen(S, g, u)  # the U.S. player draws it himself and places it (README)
+
+
+@njit(cache=True)
+def ad_hoc_orders(T, S, g, u, m):
+    """ACT_ORDER for ad hoc Infantry u not yet engaged in Melee (13.2.2: "will use Ranged Combat
+    against the nearest U.S. unit"): the nearest U.S. hexes it may fire at (README), else HOLD.
+    It neither moves nor declares Melee."""
+    H = T.nbr.shape[0]
+    m[:] = False
+    fire_mask(T, S, g, u, occupancy(T, S, g), m[:H])
+    a = S.unit_hex[g, u]
+    near = H
+    for t in range(H):
+        if m[t]:
+            near = min(near, T.dist[a, t])
+    for t in range(H):
+        m[t] = m[t] and T.dist[a, t] == near
+    m[H + HOLD] = near == H
 
 
 @njit(cache=True)

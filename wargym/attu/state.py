@@ -48,6 +48,8 @@ every game has (wargym.core.BaseState)::
     yama_unit, yama_mp        Colonel Yamasaki's group and its Movement Points left    11.3
     mel_kind          int8      MEL_NORMAL, MEL_YAMASAKI (attackers roll first, 11.3.2), MEL_AMBUSH (13.3)
     pinned            bool[U]   13.2.1: an Unknown that may not move (solitaire)
+    ad_hoc            bool[U]   13.2.2: Infantry placed ad hoc, firing on the nearest U.S. unit until
+                                engaged in Melee (solitaire)
     us_knows          bool[U]   the U.S. knows which Japanese counter this is: seen face   2.5, 9.5
                                 up on the map (or a gun from its set-up, 12.3/12.4/13.2.1)
                                 and followed since, on the map (face down again, 3.9, 9.5)
@@ -175,6 +177,7 @@ class State(BaseState):
     yama_mp: np.ndarray = var("int8", low=0)
     mel_kind: np.ndarray = var("int8", low=0, high=MEL_AMBUSH)
     pinned: np.ndarray = var("bool", ("U",))
+    ad_hoc: np.ndarray = var("bool", ("U",))
     adhoc_done: np.ndarray = var("bool", (ZONES,), grows=True)     # 13.2.2: once a Victory Hex
     us_knows: np.ndarray = var("bool", ("U",))                     # 2.5: the U.S. remembers the counter
 

@@ -246,3 +246,4 @@ def eliminate(T, S, g, u):
     S.unit_hex[g, u] = -1
     S.unit_steps[g, u] = 0
     S.melee_target[g, u] = -1
+    S.ad_hoc[g, u] = False

@@ -44,9 +44,10 @@ ATTU_LATE = ("plan:budget=128,top=4,bank=8,since=14,phases=actions: order|action
 #: 7.7 -> 13.0 %, p = 5.1e-5 on 600 fresh seeds (at budget 96 on the 300 test seeds: 10.3 -> 13.0 %,
 #: p = 0.12; its melee targets at an 80-decision horizon: 9.7 %); Japan's late decisions 89.7 ->
 #: 95.3 %, p = 3.8e-5 (its fighting questions, the ladder's rung: 90.3 %); the solitaire U.S. melee
-#: targets 0 -> 0; Peleliu's withdrawals to the end 31.3 -> 35.3 %, p = 0.109, and 31.1 -> 32.7 %,
-#: p = 0.18 on 1,000 fresh seeds (at a 60-decision horizon: 34.7 %, p = 0.137, and 30.0 -> 30.4 % on
-#: 1,000 fresh seeds)
+#: targets 0 -> 0; Peleliu's withdrawals to the end 31.4 -> 35.0 %, p = 3.1e-4 on 2,600 fresh seeds
+#: (its row: ``--rows peleliu:sept15:us --seed 86000 --games 2600``; on the 300 test seeds 31.3 ->
+#: 35.3 %, p = 0.109; 31.1 -> 32.7 %, p = 0.18 on 1,000 fresh seeds; at a 60-decision horizon:
+#: 34.7 %, p = 0.137, and 30.0 -> 30.4 % on 1,000 fresh seeds)
 ROWS = {
     "island_war:saipan:us": ({}, FIRST_MOVES),
     "island_war:saipan:japan": ({}, FIRST_MOVES),

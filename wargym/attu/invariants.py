@@ -33,8 +33,8 @@ import numpy as np
 from wargym.attu.board import us_stack_ok
 from wargym.attu.scenario import ARTILLERY, INFANTRY, JAPAN, LANDING_ZONES, TURN_0_DATE, UNKNOWN, US
 from wargym.attu.state import (
-    ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_ELIM, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OPT_END_DATE, OPT_SOLITAIRE, OVER,
-    RANGED_TARGET, RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
+    ACT_ORDER, ADVANCE, AIR_TARGET, ARNOLD, LOC_ELIM, LOC_MAP, LOC_STAGING, MARTINEZ, MAX_AIR, OPT_END_DATE,
+    OPT_SOLITAIRE, OVER, RANGED_TARGET, RETREAT_OPTION, SLOT, SWAP_PLACE, UNKNOWN_DEST,
 )
 from wargym.attu.victory import check_immediate, end_of_turn, step8
 from wargym.core import end_marks

@@ -218,7 +218,7 @@ def test_attu_13_5_night_infiltration_roll(core, weather, die, stays):
     assert b.state.acted[0, u]
 
 
-def order_mask_of(core, b: Board, u: int) -> np.ndarray:
+def order_mask_of(b: Board, u: int) -> np.ndarray:
     """The ACT_ORDER mask (3.5) of Japanese unit u, laid out directly."""
     b.set(phase=ACT_ORDER, selected=u, acting=JAPAN)
     m = np.zeros(b.state.legal_action_mask.shape[1], dtype=bool)
@@ -239,7 +239,7 @@ def test_attu_13_2_2_ad_hoc_infantry_fire_on_the_nearest_us_unit_and_do_not_decl
         b.place(RIFLE, 2521)
         b.place("1/17 B", 2422)
         b.state.ad_hoc[0, u] = placed_ad_hoc
-        masks.append(order_mask_of(core, b, u))
+        masks.append(order_mask_of(b, u))
     free, ad_hoc_mask = masks
     assert free[b.hex(2521)] and free[b.hex(2422)] and free[H + MELEE_0:H + MELEE_0 + 6].any() and free[H + HOLD]
     assert list(np.flatnonzero(ad_hoc_mask)) == [b.hex(2521)]
@@ -253,9 +253,9 @@ def test_attu_13_2_2_ad_hoc_infantry_with_no_us_unit_to_fire_at_hold_and_do_not_
     u = jp(b, 2621)
     far = [int(h) for h in np.flatnonzero(core.tables.dist[b.hex(2621)] == 5) if core.tables.land[h]][0]
     b.place(RIFLE, core.scenario.grid.number(far))
-    free = order_mask_of(core, b, u)
+    free = order_mask_of(b, u)
     b.state.ad_hoc[0, u] = True
-    held = order_mask_of(core, b, u)
+    held = order_mask_of(b, u)
     assert free[:H].any()                                  # it could move
     assert list(np.flatnonzero(held)) == [H + HOLD]
 

@@ -42,6 +42,7 @@ CLOUDY, RAIN, FOG, WILLIWAW = range(4)
 ZONE_LETTERS = "thjeva"
 ZONE_NAMES = ("Temnac Bay", "Holtz Bay", "Jarmin Pass", "Engineer Hill", "Attu Village", "Alexai Point")
 VICTORY_HEXES = (1425, 2011, 2117, 2717, 3409, 3622)  # 3.8.1, in ZONE_LETTERS order
+ENGINEER_HILL_ZONE = 3                                   # 3.8.1: Japan's gun hex (2717); 15.3's secured
 ATTU_VILLAGE_ZONE = 4                                    # 10.0: never considered cleared
 LZ_LETTERS = "ABCDEFGHI"
 LANDING_ZONES = len(LZ_LETTERS)                          # A-I (9.2.2)
@@ -347,7 +348,7 @@ class Scenario:
         """How the scenario is won (``wargym scenarios``)."""
         if self.spec.end == "komandorski":
             levels = ", ".join(f"{name.replace('_', ' ')} from {points}" for points, name in self.vp_levels[1:])
-            hill = self.hex_label(self.victory_hex[3])  # the hex victory.japanese_hold_beaches checks
+            hill = self.hex_label(self.victory_hex[ENGINEER_HILL_ZONE])
             return ("3.8: the U.S. wins holding all six Victory Hexes at a Step 8 (3.8.1) or when every "
                     "Japanese Infantry and Artillery unit is eliminated (3.8.2; not in solitaire play, 13.6); "
                     f"Japan wins holding Landing Zones D, E, F and G or with a gun on {hill} that reaches them "

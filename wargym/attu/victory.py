@@ -18,7 +18,9 @@ from wargym.attu.events import (
     ELIMINATED, GAME_OVER, OFF_MAP, R_ALL_ELIMINATED, R_ALL_VICTORY_HEXES, R_BEACHES, R_CASUALTIES, R_ELIMINATED,
     R_LAST_TURN, R_VICTORY_POINTS, VICTORY_HEX, VICTORY_POINTS, ZONE_CLEARED, ZONE_MARKER_REMOVED,
 )
-from wargym.attu.scenario import ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, INFANTRY, JAPAN, TURN_0_DATE, UNKNOWN, US
+from wargym.attu.scenario import (
+    ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, ENGINEER_HILL_ZONE, INFANTRY, JAPAN, TURN_0_DATE, UNKNOWN, US,
+)
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
 )
@@ -110,7 +112,7 @@ def japanese_hold_beaches(T, S, g):
             all_held = False
     if any_zone and all_held:
         return True
-    eh = T.victory_hex[3]
+    eh = T.victory_hex[ENGINEER_HILL_ZONE]
     if T.zone[eh] < 0 or not any_zone:
         return False
     for u in range(T.u_side.shape[0]):
@@ -228,7 +230,7 @@ def update_zones(T, S, g):
             emit(S, g, ZONE_CLEARED, T.victory_hex[z], gone)
     if hex_side(T, S, g, T.victory_hex[2]) == US:
         S.secured[g, 0] = True
-    if hex_side(T, S, g, T.victory_hex[3]) == US:
+    if hex_side(T, S, g, T.victory_hex[ENGINEER_HILL_ZONE]) == US:
         S.secured[g, 1] = True
 
 

@@ -245,6 +245,29 @@ def test_attu_13_2_2_ad_hoc_infantry_fire_on_the_nearest_us_unit_and_do_not_decl
     assert list(np.flatnonzero(ad_hoc_mask)) == [b.hex(2521)]
 
 
+def test_attu_13_2_2_a_masked_order_of_ad_hoc_infantry_names_the_rule(core):
+    """13.2.2 in the reason an illegal action gets: the platoon at 2621 (the test above), placed
+    ad hoc, is asked to declare a Melee.  The reason names the unit and 13.2.2, then the
+    legal order (fire at 2521); unflagged, the same platoon's masked answer YES (no question is
+    asked in this phase) gets the shared reason alone."""
+    H = core.tables.nbr.shape[0]
+    reasons = []
+    for placed_ad_hoc, action in ((True, H + MELEE_0), (False, H + YES)):
+        b = board(core)
+        u = jp(b, 2621)
+        b.place(RIFLE, 2521)
+        b.place("1/17 B", 2422)
+        b.state.ad_hoc[0, u] = placed_ad_hoc
+        b.state.legal_action_mask[0] = order_mask_of(b, u)
+        b.state.current_player[0] = JAPAN
+        assert not b.state.legal_action_mask[0, action]
+        reasons.append(core.illegal_texts(b.state, 0, [action], viewer=JAPAN)[0])
+    flagged, free = reasons
+    assert f"{core.unit_label(u)} was placed ad hoc (13.2.2)" in flagged
+    assert "hex 2521" in flagged.split("legal:")[1]
+    assert "13.2.2" not in free and "legal:" in free
+
+
 def test_attu_13_2_2_ad_hoc_infantry_with_no_us_unit_to_fire_at_hold_and_do_not_move(core):
     """13.2.2: with no U.S. unit in range (the company 5 hexes off) the ad hoc platoon has
     nothing to fire at; it does not move either (it only fires until engaged), so it holds."""

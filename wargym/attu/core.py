@@ -28,7 +28,7 @@ from wargym.attu.scenario import (
 )
 from wargym.attu.sequence import DRIVER
 from wargym.attu.setup import MAX_WAIT_TURN
-from wargym.attu.state import LOC_MAP, LOC_NAMES, PHASE_NAMES, State, StateArg, TablesArg, make_tables
+from wargym.attu.state import ACT_ORDER, LOC_MAP, LOC_NAMES, PHASE_NAMES, State, StateArg, TablesArg, make_tables
 from wargym.attu.victory import standing_batch
 from wargym.core import DECISION_MODES, SystemPlay
 from wargym.kernel import KernelCore
@@ -173,6 +173,19 @@ class AttuCore(KernelCore):
             return f"hex {where}"
         phase = PHASE_NAMES[int(state.phase[game])]
         return f"{phase}: hex {where}"
+
+    def _why_illegal(self, state: State, game: int, viewer: int | None) -> str:
+        """The shared reason, led by 13.2.2 where the unit being ordered is Infantry placed ad hoc
+        in solitaire play: its orders are narrowed by that rule, not by the phase (the flag is
+        public, fog.py)."""
+        why = super()._why_illegal(state, game, viewer)
+        u = int(state.selected[game])
+        decider = int(state.current_player[game])
+        if (state.terminated[game] or state.truncated[game] or int(state.phase[game]) != ACT_ORDER or u < 0
+                or not state.ad_hoc[game, u] or viewer not in (None, decider)):
+            return why
+        return (f"{self.unit_label(u)} was placed ad hoc (13.2.2): until a Melee is fought in its hex it "
+                f"only fires at the nearest U.S. units it may fire at (8.1), or holds; {why}")
 
     def summary(self, state: State, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
         """Plain facts of one game for logs, the CLI and the bot protocol; with ``viewer``, as that

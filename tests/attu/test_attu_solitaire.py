@@ -61,6 +61,23 @@ def test_attu_13_2_1_pinned_unknowns_cannot_move(core):
     assert not out.any()
 
 
+def test_attu_13_2_1_a_masked_move_of_a_pinned_unknown_names_the_rule(core):
+    """13.2.1 in the reason an illegal action gets: the Unknown on 2717, ordered in the Japanese
+    Player Actions step, is asked to move to 2716 next to it.  Pinned there, the reason names the
+    unit and 13.2.1; not pinned, the move is legal."""
+    b = board(core)
+    u = b.place(unknowns(core)[0], 2717, face_down=True)
+    b.state.pinned[0, u] = True
+    b.state.legal_action_mask[0] = order_mask_of(b, u)
+    b.state.current_player[0] = JAPAN
+    to = b.hex(2716)
+    assert not b.state.legal_action_mask[0, to]
+    why = core.illegal_texts(b.state, 0, [to], viewer=JAPAN)[0]
+    assert f"{core.unit_label(u)} was placed on its Victory Hex (13.2.1) and may not move" in why
+    b.state.pinned[0, u] = False
+    assert order_mask_of(b, u)[to]
+
+
 def hex_at(core, v: int, distance: int) -> int:
     """A land hex at ``distance`` from hex index v and more than four from the other Victory Hexes."""
     others = [w for w in core.tables.victory_hex if w != v]

@@ -175,17 +175,20 @@ class AttuCore(KernelCore):
         return f"{phase}: hex {where}"
 
     def _why_illegal(self, state: State, game: int, viewer: int | None) -> str:
-        """The shared reason, led by 13.2.2 where the unit being ordered is Infantry placed ad hoc
-        in solitaire play: its orders are narrowed by that rule, not by the phase (the flag is
-        public, fog.py)."""
+        """The shared reason, led by the solitaire rule that narrows the orders of the unit being
+        ordered, where one does (its flags are public, fog.py): 13.2.1's Unknown on its Victory
+        Hex, which may not move, and 13.2.2's ad hoc Infantry, which only fire."""
         why = super()._why_illegal(state, game, viewer)
         u = int(state.selected[game])
-        decider = int(state.current_player[game])
         if (state.terminated[game] or state.truncated[game] or int(state.phase[game]) != ACT_ORDER or u < 0
-                or not state.ad_hoc[game, u] or viewer not in (None, decider)):
+                or viewer not in (None, int(state.current_player[game]))):
             return why
-        return (f"{self.unit_label(u)} was placed ad hoc (13.2.2): until a Melee is fought in its hex it "
-                f"only fires at the nearest U.S. units it may fire at (8.1), or holds; {why}")
+        if state.ad_hoc[game, u]:
+            return (f"{self.unit_label(u)} was placed ad hoc (13.2.2): until a Melee is fought in its hex it "
+                    f"only fires at the nearest U.S. units it may fire at (8.1), or holds; {why}")
+        if state.pinned[game, u]:
+            return f"{self.unit_label(u)} was placed on its Victory Hex (13.2.1) and may not move; {why}"
+        return why
 
     def summary(self, state: State, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
         """Plain facts of one game for logs, the CLI and the bot protocol; with ``viewer``, as that

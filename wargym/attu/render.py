@@ -42,9 +42,9 @@ from PIL import Image, ImageDraw
 
 from wargym.attu.board import side_of
 from wargym.attu.fog import hidden_units
-from wargym.attu.scenario import (ARTILLERY, DEPOT, ENGINEER, JAPAN, LZ_LETTERS, RECON, STAGING_D_TO_G,
-                                  STAGING_H_OR_I, TURN_0_DATE, UNKNOWN, US, WEATHERS, ZONE_LETTERS, ZONE_NAMES,
-                                  Scenario, load_data)
+from wargym.attu.scenario import (ARTILLERY, DEPOT, ENGINEER, JAPAN, LZ_LETTERS, RECON, SECURED_ZONES,
+                                  STAGING_D_TO_G, STAGING_H_OR_I, TURN_0_DATE, UNKNOWN, US, WEATHERS, ZONE_LETTERS,
+                                  ZONE_NAMES, Scenario, load_data)
 from wargym.attu.state import (ACT_ORDER, ACT_SELECT, AIR_TARGET, HERO_ARNOLD, HERO_MARTINEZ, HERO_YAMASAKI,
                                LOC_ASIDE, LOC_ELIM, LOC_MAP, LOC_NAMES, LOC_NONE, LOC_OUT, LOC_RESERVE, LOC_STAGING,
                                LOSS, OPT_HEROES, OPT_KOMANDORSKI, OPT_VP_CHITS, PHASE_NAMES, RANGED_TARGET, SLOT)
@@ -274,8 +274,8 @@ def status_lines(core, state, game: int, viewer: int | None) -> list[str]:
         used = [name for k, name in HERO_NAMES.items() if state.heroes_used[g, k]]
         lines[-1] += f"; heroes used: {', '.join(used) if used else 'none'}"
     if state.secured[g].any():
-        lines[-1] += "; secured (15.3): " + ", ".join(n for n, s in zip(("Jarmin Pass", "Engineer Hill"),
-                                                                          state.secured[g]) if s)
+        secured = [ZONE_NAMES[z] for z, s in zip(SECURED_ZONES, state.secured[g]) if s]
+        lines[-1] += "; secured (15.3): " + ", ".join(secured)
     if tables.opts[OPT_VP_CHITS] and viewer != US:  # 14.0: hidden from the U.S. until the end
         chits = []
         for z in range(6):

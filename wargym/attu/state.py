@@ -65,7 +65,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wargym.core import BaseState
-from wargym.attu.scenario import TURN_0_DATE, WEATHERS, Scenario
+from wargym.attu.scenario import SECURED_ZONES, TURN_0_DATE, WEATHERS, Scenario
 from wargym.jit import njit
 from wargym.kernel import KernelStruct
 from wargym.schema import var
@@ -133,7 +133,7 @@ class State(BaseState):
     jp_removed: np.ndarray = var("int16", low=0, high="JP", grows=True)  # 2.5: the Japanese counters
     zone_cleared: np.ndarray = var("bool", (ZONES,))
     heroes_used: np.ndarray = var("bool", (HEROES,), grows=True)   # 11.0: each hero once a game
-    secured: np.ndarray = var("bool", (2,), grows=True)            # 15.3: captured stays captured
+    secured: np.ndarray = var("bool", (len(SECURED_ZONES),), grows=True)  # 15.3: captured stays captured
     ke_effect: np.ndarray = var("int8", low=0)
     ke_delay: np.ndarray = var("int8", low=0)
     ke_revealed: np.ndarray = var("int8", low=0, high=2, grows=True)   # 12.1.3

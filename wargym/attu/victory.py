@@ -19,7 +19,8 @@ from wargym.attu.events import (
     R_LAST_TURN, R_VICTORY_POINTS, VICTORY_HEX, VICTORY_POINTS, ZONE_CLEARED, ZONE_MARKER_REMOVED,
 )
 from wargym.attu.scenario import (
-    ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, ENGINEER_HILL_ZONE, INFANTRY, JAPAN, TURN_0_DATE, UNKNOWN, US,
+    ARTILLERY, ATTU_VILLAGE_ZONE, D_TO_G, ENGINEER_HILL_ZONE, INFANTRY, JAPAN, SECURED_ZONES, TURN_0_DATE, UNKNOWN,
+    US,
 )
 from wargym.attu.state import (
     LOC_ELIM, LOC_MAP, LOC_RESERVE, OPT_SOLITAIRE, OPT_VP_CHITS, OVER,
@@ -228,10 +229,9 @@ def update_zones(T, S, g):
                     S.unit_hex[g, u] = -1
                     gone += 1
             emit(S, g, ZONE_CLEARED, T.victory_hex[z], gone)
-    if hex_side(T, S, g, T.victory_hex[2]) == US:
-        S.secured[g, 0] = True
-    if hex_side(T, S, g, T.victory_hex[ENGINEER_HILL_ZONE]) == US:
-        S.secured[g, 1] = True
+    for f in range(len(SECURED_ZONES)):
+        if hex_side(T, S, g, T.victory_hex[SECURED_ZONES[f]]) == US:
+            S.secured[g, f] = True
 
 
 @njit(cache=True)

@@ -68,11 +68,8 @@ def test_attu_13_2_1_a_masked_move_of_a_pinned_unknown_names_the_rule(core):
     b = board(core)
     u = b.place(unknowns(core)[0], 2717, face_down=True)
     b.state.pinned[0, u] = True
-    b.state.legal_action_mask[0] = order_mask_of(b, u)
-    b.state.current_player[0] = JAPAN
     to = b.hex(2716)
-    assert not b.state.legal_action_mask[0, to]
-    why = core.illegal_texts(b.state, 0, [to], viewer=JAPAN)[0]
+    why = refused(core, b, u, to)
     assert f"{core.unit_label(u)} was placed on its Victory Hex (13.2.1) and may not move" in why
     b.state.pinned[0, u] = False
     assert order_mask_of(b, u)[to]
@@ -243,6 +240,26 @@ def order_mask_of(b: Board, u: int) -> np.ndarray:
     return m
 
 
+def refused(core, b: Board, u: int, action: int) -> str:
+    """The reason Japan is given for ``action`` while ordering its unit u, an action its ACT_ORDER
+    mask leaves out."""
+    b.state.legal_action_mask[0] = order_mask_of(b, u)
+    b.state.current_player[0] = JAPAN
+    assert not b.state.legal_action_mask[0, action]
+    return core.illegal_texts(b.state, 0, [action], viewer=JAPAN)[0]
+
+
+def platoon_facing_two_companies(core, placed_ad_hoc: bool) -> tuple[Board, int]:
+    """A Japanese platoon at 2621 (range 2), a U.S. company next to it at 2521 and another two
+    hexes off at 2422, both in sight; the platoon placed ad hoc (13.2.2) or not."""
+    b = board(core)
+    u = jp(b, 2621)
+    b.place(RIFLE, 2521)
+    b.place("1/17 B", 2422)
+    b.state.ad_hoc[0, u] = placed_ad_hoc
+    return b, u
+
+
 def test_attu_13_2_2_ad_hoc_infantry_fire_on_the_nearest_us_unit_and_do_not_declare_melee(core):
     """13.2.2: the Infantry placed ad hoc "will use Ranged Combat against the nearest U.S. unit
     until engaged in Melee".  A platoon at 2621 (range 2) has a U.S. company next to it at 2521
@@ -251,11 +268,7 @@ def test_attu_13_2_2_ad_hoc_infantry_fire_on_the_nearest_us_unit_and_do_not_decl
     H = core.tables.nbr.shape[0]
     masks = []
     for placed_ad_hoc in (False, True):
-        b = board(core)
-        u = jp(b, 2621)
-        b.place(RIFLE, 2521)
-        b.place("1/17 B", 2422)
-        b.state.ad_hoc[0, u] = placed_ad_hoc
+        b, u = platoon_facing_two_companies(core, placed_ad_hoc)
         masks.append(order_mask_of(b, u))
     free, ad_hoc_mask = masks
     assert free[b.hex(2521)] and free[b.hex(2422)] and free[H + MELEE_0:H + MELEE_0 + 6].any() and free[H + HOLD]
@@ -270,15 +283,8 @@ def test_attu_13_2_2_a_masked_order_of_ad_hoc_infantry_names_the_rule(core):
     H = core.tables.nbr.shape[0]
     reasons = []
     for placed_ad_hoc, action in ((True, H + MELEE_0), (False, H + YES)):
-        b = board(core)
-        u = jp(b, 2621)
-        b.place(RIFLE, 2521)
-        b.place("1/17 B", 2422)
-        b.state.ad_hoc[0, u] = placed_ad_hoc
-        b.state.legal_action_mask[0] = order_mask_of(b, u)
-        b.state.current_player[0] = JAPAN
-        assert not b.state.legal_action_mask[0, action]
-        reasons.append(core.illegal_texts(b.state, 0, [action], viewer=JAPAN)[0])
+        b, u = platoon_facing_two_companies(core, placed_ad_hoc)
+        reasons.append(refused(core, b, u, action))
     flagged, free = reasons
     assert f"{core.unit_label(u)} was placed ad hoc (13.2.2)" in flagged
     assert "hex 2521" in flagged.split("legal:")[1]

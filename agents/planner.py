@@ -13,7 +13,10 @@ many times, in one batched call of the core, and takes the action with the best 
                  of the game, or for at most ``horizon`` decisions
     outcome      the player's reward where the game ended; elsewhere the change of its standing
                  (``core.score``: its own less the others' mean) since the sample's start.  An
-                 ended game outranks any standing: its reward counts ``WIN`` times.  With a fitted
+                 ended game outranks any standing: its reward counts ``WIN`` times.  With
+                 ``tiebreak=standing`` an ended game adds its standing's change as well, so
+                 playouts that end alike (every one a loss, as the rule's in Attu's solitaire
+                 game) are ranked by how they ended, the result still first.  With a fitted
                  ``value`` (wargym.agents.value), a playout cut short scores the value there
                  instead: the expected reward, on the ended games' scale
     choice       successive halving (Karnin et al. 2013): the budget split over ceil(log2(top))
@@ -54,6 +57,8 @@ The spec (``make_agent``)::
     plan:phases=battle: piece|move: destination
                                          plan only in these decision phases (core.phase_names);
                                          the base decides the others
+    plan:tiebreak=standing               ended playouts of one result ranked by their standing
+                                         (``none``: by the result alone, the default)
     plan:seconds=0.5                     stop halving when a decision has taken this long
     plan:bank=8                          the budget is a mean: close decisions may spend up to 8
                                          budgets that clear ones left unspent
@@ -80,7 +85,7 @@ from wargym.core import BaseState, stack_states
 WIN = 1_000.0
 
 DEFAULTS = {"budget": 256, "horizon": None, "top": 8, "base": "rule", "phases": (), "seconds": None, "z": 1.0,
-            "turns": None, "since": None, "value": None, "bank": None}
+            "turns": None, "since": None, "value": None, "bank": None, "tiebreak": "none"}
 
 
 class PlannerAgent:
@@ -89,7 +94,7 @@ class PlannerAgent:
     def __init__(self, ruleset: str, side: str, base: str = "rule", budget: int = 256, horizon: int | None = None,
                  top: int = 8, phases: tuple[str, ...] | list[str] = (), seconds: float | None = None,
                  z: float = 1.0, turns: int | None = None, since: int | None = None, value: str | None = None,
-                 bank: float | None = None, seed: int | None = None):
+                 bank: float | None = None, tiebreak: str = "none", seed: int | None = None):
         if budget < 2 or (horizon is not None and horizon < 0) or top < 1 or (turns is not None and turns < 1) \
                 or (since is not None and since < 1):
             raise ValueError(f"planner: budget >= 2, horizon >= 0, top >= 1, turns >= 1 and since >= 1, got "
@@ -98,6 +103,12 @@ class PlannerAgent:
             raise ValueError(f"planner: bank must be >= 1 (budgets a decision may spend), got {bank}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"planner: seconds must be > 0, got {seconds}")
+        if tiebreak not in ("none", "standing"):
+            raise ValueError(f"planner: tiebreak is 'none' or 'standing', got {tiebreak!r}")
+        if tiebreak == "standing" and value:
+            raise ValueError("planner: tiebreak=standing adds the standing to an ended playout's WIN-scaled "
+                             "reward; with a fitted value an ended playout scores its reward on the value's "
+                             "scale, so the two do not go together")
         self.ruleset, self.side = ruleset, side
         self.base_spec, self.budget, self.top = base, int(budget), int(top)
         self.horizon = None if horizon is None else int(horizon)
@@ -107,6 +118,7 @@ class PlannerAgent:
         self.value_name = value
         self.value = load_value(value) if value else None
         self.bank = None if bank is None else float(bank)
+        self.tiebreak = tiebreak
         #: playouts earlier decisions left unspent, for close ones (``bank``)
         self.reserve = 0.0
         if self.value is not None and (self.value.data.ruleset, self.value.data.side) != (ruleset, side):
@@ -132,6 +144,7 @@ class PlannerAgent:
         turns = (f", turns={self.turns}" if self.turns else "") + (f", since={self.since}" if self.since else "")
         value = f", value={self.value_name!r}" if self.value_name else ""
         bank = f", bank={self.bank:g}" if self.bank else ""
+        bank += f", tiebreak={self.tiebreak!r}" if self.tiebreak != "none" else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
                 f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value}{bank})")
@@ -297,15 +310,17 @@ class PlannerAgent:
     def _score(self, core, batch: BaseState, player: int, which: np.ndarray, rows: np.ndarray,
                before: np.ndarray, value: np.ndarray) -> None:
         """The outcome (module docstring) of the rows ``which`` of ``batch`` into ``value`` (by
-        playout, ``rows``): the reward where the game ended, else the standing's change (with a
-        fitted value: the reward, else the value)."""
+        playout, ``rows``): the reward where the game ended (``WIN`` times, plus the standing's
+        change with ``tiebreak=standing``), else the standing's change (with a fitted value: the
+        reward, else the value)."""
         part = batch.take(np.flatnonzero(which)) if not which.all() else batch
         at, ended = rows[which], np.asarray(part.terminated)
         reward = np.asarray(part.rewards, dtype=np.float64)[:, player]
         if self.value is not None:
             value[at] = reward if ended.all() else np.where(ended, reward, self.value.value(core, part, player))
         else:
-            value[at] = np.where(ended, WIN * reward, standing(core, part, player) - before[at])
+            change = standing(core, part, player) - before[at]
+            value[at] = np.where(ended, WIN * reward + (change if self.tiebreak == "standing" else 0.0), change)
 
 
 def evidence(gains: list[np.ndarray]) -> tuple[float, float]:

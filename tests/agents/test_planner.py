@@ -114,7 +114,8 @@ def test_planner_plans_only_from_its_turn_on():
 
 @pytest.mark.parametrize("spec,words", [
     ("plan:turns=0", "turns >= 1"), ("plan:since=0", "since >= 1"), ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
-    ("plan:seconds=-1", "seconds must be > 0"), ("plan:bank=0.5", "bank must be >= 1")])
+    ("plan:seconds=-1", "seconds must be > 0"), ("plan:bank=0.5", "bank must be >= 1"),
+    ("plan:tiebreak=vps", "tiebreak is 'none' or 'standing'")])
 def test_plan_spec_errors_name_the_option(spec, words):
     with pytest.raises(AgentSpecError, match=words):
         make_agent(spec, "island_war", "us")
@@ -122,13 +123,38 @@ def test_plan_spec_errors_name_the_option(spec, words):
 
 def test_plan_spec_reads_its_options():
     agent = make_agent("plan:budget=128,horizon=20,top=5,base=random,phases=retreat|combat: select target,seconds=0.5,"
-                       "bank=8,since=3", "island_war", "us", seed=0)
+                       "bank=8,since=3,tiebreak=standing", "island_war", "us", seed=0)
     assert isinstance(agent, PlannerAgent)
     assert (agent.budget, agent.horizon, agent.top, agent.base_spec, agent.seconds, agent.bank, agent.since) == (
         128, 20, 5, "random", 0.5, 8.0, 3)
-    assert agent.phases == ("retreat", "combat: select target")
+    assert agent.phases == ("retreat", "combat: select target") and agent.tiebreak == "standing"
     with pytest.raises(ValueError, match="has no phases"):
         agent.act(make_core("peleliu"), make_core("peleliu").init(1, 0), 0)
+
+
+def test_tiebreak_ranks_ended_playouts_of_one_result_by_their_standing():
+    """``tiebreak=standing``: an ended playout scores WIN times its reward plus its standing's change,
+    so two losses rank by how they ended and a win still outranks every loss; without it both
+    losses score -WIN alike.  Hand-laid: two Attu games ended, the U.S. beaten in both, no Victory
+    Hex held and no Japanese counter taken off, the Casualty Track at 10 in one and 0 in the other.
+    The U.S. standing is -0.1 a box (victory.standing_batch), less Japan's, its negative: -2.0 and
+    0.0, so the losses score -WIN - 2 and -WIN."""
+    from wargym.agents.planner import WIN
+
+    core = make_core("attu", decisions="major")
+    batch = core.init(2, 5).copy()
+    batch.terminated[:] = True
+    batch.rewards[:] = [[-1.0, 1.0], [-1.0, 1.0]]
+    batch.casualties[:] = [10, 0]
+    assert (batch.jp_removed == 0).all()
+    before = np.zeros(2)
+    plain, tie = np.zeros(2), np.zeros(2)
+    make_agent("plan:budget=8,top=2", "attu", "us")._score(core, batch, 0, np.ones(2, bool), np.arange(2), before, plain)
+    make_agent("plan:budget=8,top=2,tiebreak=standing", "attu", "us")._score(
+        core, batch, 0, np.ones(2, bool), np.arange(2), before, tie)
+    assert np.array_equal(plain, [-WIN, -WIN])
+    assert np.allclose(tie, [-WIN - 2.0, -WIN])
+    assert (np.abs(tie - plain) < WIN).all()  # the result still first: a win (+WIN) outranks both
 
 
 def test_bank_spends_what_clear_decisions_leave_on_close_ones(monkeypatch):

@@ -106,9 +106,8 @@ class PlannerAgent:
         if tiebreak not in ("none", "standing"):
             raise ValueError(f"planner: tiebreak is 'none' or 'standing', got {tiebreak!r}")
         if tiebreak == "standing" and value:
-            raise ValueError("planner: tiebreak=standing adds the standing to an ended playout's WIN-scaled "
-                             "reward; with a fitted value an ended playout scores its reward on the value's "
-                             "scale, so the two do not go together")
+            raise ValueError("planner: tiebreak=standing and value do not go together (with a fitted value an "
+                             "ended playout scores its reward on the value's scale, not WIN times it)")
         self.ruleset, self.side = ruleset, side
         self.base_spec, self.budget, self.top = base, int(budget), int(top)
         self.horizon = None if horizon is None else int(horizon)
@@ -144,10 +143,10 @@ class PlannerAgent:
         turns = (f", turns={self.turns}" if self.turns else "") + (f", since={self.since}" if self.since else "")
         value = f", value={self.value_name!r}" if self.value_name else ""
         bank = f", bank={self.bank:g}" if self.bank else ""
-        bank += f", tiebreak={self.tiebreak!r}" if self.tiebreak != "none" else ""
+        tiebreak = f", tiebreak={self.tiebreak!r}" if self.tiebreak != "none" else ""
         horizon = "end" if self.horizon is None else self.horizon
         return (f"PlannerAgent(base={self.base_spec!r}, budget={self.budget}, horizon={horizon}, "
-                f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value}{bank})")
+                f"top={self.top}, z={self.z}{phases}{seconds}{turns}{value}{bank}{tiebreak})")
 
     # ------------------------------------------------------------------------------------ acting
     def bases(self, core) -> list[Any]:

@@ -115,7 +115,8 @@ def test_planner_plans_only_from_its_turn_on():
 @pytest.mark.parametrize("spec,words", [
     ("plan:turns=0", "turns >= 1"), ("plan:since=0", "since >= 1"), ("plan:budget=x", "not a whole number"), ("plan:depth=3", "keys"), ("plan:budget=1", "budget >= 2"),
     ("plan:seconds=-1", "seconds must be > 0"), ("plan:bank=0.5", "bank must be >= 1"),
-    ("plan:tiebreak=vps", "tiebreak is 'none' or 'standing'")])
+    ("plan:tiebreak=vps", "tiebreak is 'none' or 'standing'"),
+    ("plan:tiebreak=standing,value=attu_campaign_us", "do not go together")])
 def test_plan_spec_errors_name_the_option(spec, words):
     with pytest.raises(AgentSpecError, match=words):
         make_agent(spec, "island_war", "us")

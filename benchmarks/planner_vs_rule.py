@@ -9,9 +9,12 @@ anything tuned here) are played twice: the side's rule against the other side's 
 the cards), and the planner (its side's rule as base) against the same rule.  Game i of one run
 is paired with game i of the other.  Printed per row: both win rates with Wilson 95 % intervals,
 mean reward, the discordant pairs (planner won where the rule did not, and the reverse), the
-one-sided exact McNemar p (a binomial test on the discordant pairs), the planner's seconds per
-planned decision (the wall time of its planning over the decisions it planned, all games of a
-batch planned together) and the phases it planned in.
+one-sided exact McNemar p (a binomial test on the discordant pairs), the side's standing at the
+end (``core.score``: its own less the other's), with the pairs it ended higher and lower in and
+the same one-sided sign test on them (for a row neither wins, such as Attu's solitaire game, the
+standing is what tells them apart), the planner's seconds per planned decision (the wall time of
+its planning over the decisions it planned, all games of a batch planned together) and the
+phases it planned in.
 """
 
 from __future__ import annotations
@@ -29,8 +32,6 @@ from wargym.rng import game_keys
 PLAN = "plan:budget=64,top=4"
 #: the first turn's move destinations: where Island War's rule leaves room (benchmarks/README.md)
 FIRST_MOVES = PLAN + ",phases=move: destination,turns=1"
-#: the U.S. melee targets (Attu), played out 80 decisions and scored by the standing
-ATTU_MELEE = PLAN + ",horizon=80,phases=melee: select target"
 #: the U.S. refit decisions (3.1, 9.0), played out to the end; close ones draw on a reserve (bank).
 #: Its row: ``--rows attu:campaign:us --seed 85000 --games 600 --batch 75`` (the batch sets which
 #: games are planned together and the planner's seeds)
@@ -39,12 +40,17 @@ ATTU_REFIT = "plan:budget=88,top=2,bank=8,phases=refit decision"
 #: played out to the end.  Its row: ``--rows attu:campaign:japan --batch 50``
 ATTU_LATE = ("plan:budget=128,top=4,bank=8,since=14,phases=actions: order|actions: select|"
              "unknowns: swap infantry|unknowns: destination|airpower: target hex|advance")
+#: the U.S. questions of Attu's solitaire game (13.0) that are not orders: every playout of the
+#: rule there is a loss, so they are ranked by the standing they end with (``tiebreak``).  Its row:
+#: ``--rows attu:campaign:us:solitaire --batch 25``
+ATTU_SOLITAIRE = ("plan:budget=16,top=2,tiebreak=standing,"
+                  "phases=refit decision|night decision|advance|retreat option")
 #: row -> (core options, planner spec): issue 50's table, every spec measured (benchmarks/README.md,
 #: "The planner against the rule").  Island War's and World at War's gain; Attu's U.S. refits
 #: 7.7 -> 13.0 %, p = 5.1e-5 on 600 fresh seeds (at budget 96 on the 300 test seeds: 10.3 -> 13.0 %,
 #: p = 0.12; its melee targets at an 80-decision horizon: 9.7 %); Japan's late decisions 89.7 ->
-#: 95.3 %, p = 3.8e-5 (its fighting questions, the ladder's rung: 90.3 %); the solitaire U.S. melee
-#: targets 0 -> 0; Peleliu's withdrawals to the end 31.4 -> 35.0 %, p = 3.1e-4 on 2,600 fresh seeds
+#: 95.3 %, p = 3.8e-5 (its fighting questions, the ladder's rung: 90.3 %); the solitaire U.S.: 0 wins
+#: for the rule and every planner (its melee targets at an 80-decision horizon, 0 -> 0); Peleliu's withdrawals to the end 31.4 -> 35.0 %, p = 3.1e-4 on 2,600 fresh seeds
 #: (its row: ``--rows peleliu:sept15:us --seed 86000 --games 2600``; on the 300 test seeds 31.3 ->
 #: 35.3 %, p = 0.109; 31.1 -> 32.7 %, p = 0.18 on 1,000 fresh seeds; at a 60-decision horizon:
 #: 34.7 %, p = 0.137, and 30.0 -> 30.4 % on 1,000 fresh seeds)
@@ -53,7 +59,7 @@ ROWS = {
     "island_war:saipan:japan": ({}, FIRST_MOVES),
     "attu:campaign:us": ({}, ATTU_REFIT),
     "attu:campaign:japan": ({}, ATTU_LATE),
-    "attu:campaign:us:solitaire": ({"solitaire": True}, ATTU_MELEE),
+    "attu:campaign:us:solitaire": ({"solitaire": True}, ATTU_SOLITAIRE),
     "peleliu:sept15:us": ({}, "plan:budget=128,top=2,bank=8,phases=close combat: withdraw"),
     # measured (benchmarks/README.md): the card to play, 256 playouts
     "world_at_war:pacific:us": ({}, "plan:budget=256,top=6,phases=command card: play"),
@@ -61,9 +67,10 @@ ROWS = {
 }
 
 
-def play(core, agents, seed: int, n: int) -> np.ndarray:
+def play(core, agents, seed: int, n: int) -> tuple[np.ndarray, np.ndarray | None]:
     """float[n, P]: the rewards of games ``seed .. seed + n - 1`` played together by ``agents``
-    (one per player)."""
+    (one per player), and float[n, P] their standings at the end (``core.score``; None where the
+    ruleset has none)."""
     state = core.init_from_keys(np.concatenate([game_keys(seed + i, 1) for i in range(n)]))
     for agent in agents:
         if hasattr(agent, "reset"):
@@ -71,13 +78,14 @@ def play(core, agents, seed: int, n: int) -> np.ndarray:
     while True:
         live = ~np.asarray(state.terminated | state.truncated)
         if not live.any():
-            return np.asarray(state.rewards)
+            score = core.score(state)
+            return np.asarray(state.rewards), None if score is None else np.asarray(score, dtype=float)
         state = core.step(state, joint_actions(core, state, agents, live), active=live)
 
 
 def batches(row: str, spec: str, who: str, games: int, seed: int, batch: int, run, record: str | None) -> list[dict]:
     """Every batch of ``games`` (``batch`` at a time) played by ``run(first, n)`` (which returns the
-    side's rewards and the planner's statistics), read from ``record`` (JSON lines) where a line
+    side's rewards, its standings at the end and the planner's statistics), read from ``record`` (JSON lines) where a line
     for the same row, spec, player and games is there, else played and appended to it at once: a
     killed run loses at most the batch in progress (a line it cut short is dropped, wargym.atomic)."""
     done, log = {}, None
@@ -93,9 +101,10 @@ def batches(row: str, spec: str, who: str, games: int, seed: int, batch: int, ru
             key = (row, spec if who == "planner" else "rule", who, first, n)
             if key not in done:
                 start = time.perf_counter()
-                rewards, stats = run(first, n)
+                rewards, standing, stats = run(first, n)
                 done[key] = {"row": row, "spec": key[1], "who": who, "first": first, "n": n,
-                             "rewards": [float(r) for r in rewards], "stats": stats,
+                             "rewards": [float(r) for r in rewards],
+                             "standing": None if standing is None else [float(x) for x in standing], "stats": stats,
                              "seconds": time.perf_counter() - start}
                 if log is not None:
                     log.write(json.dumps(done[key]) + "\n")
@@ -107,6 +116,19 @@ def batches(row: str, spec: str, who: str, games: int, seed: int, batch: int, ru
     return out
 
 
+def standings(ruled: list[dict], planned: list[dict]) -> dict | None:
+    """The side's standing at the end, rule and planner, paired game by game: the means, the games
+    the planner ended higher and lower in, and the one-sided sign test on them (None where a
+    batch has no standing: a ruleset without ``score``, or a record written before it was kept)."""
+    if any(b.get("standing") is None for b in ruled + planned):
+        return None
+    base = np.concatenate([b["standing"] for b in ruled])
+    mine = np.concatenate([b["standing"] for b in planned])
+    higher, lower = int((mine > base).sum()), int((mine < base).sum())
+    return {"rule": float(base.mean()), "planner": float(mine.mean()), "higher": higher, "lower": lower,
+            "p_one_sided": mcnemar_one_sided(higher, lower)}
+
+
 def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None, record: str | None = None) -> dict:
     ruleset, scenario, side, *rest = row.split(":")
     options, default_spec = ROWS.get(row, ({flag: True for flag in rest}, PLAN))
@@ -116,13 +138,17 @@ def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None
     rules = [make_agent("rule", ruleset, q) for q in core.players]
     phases = list(make_agent(spec, ruleset, side).phases)
 
+    def side_of(played):
+        rewards, standing = played
+        return rewards[:, p], None if standing is None else standing[:, p]
+
     def rule_games(first: int, n: int):
-        return play(core, rules, first, n)[:, p], {}
+        return *side_of(play(core, rules, first, n)), {}
 
     def planner_games(first: int, n: int):
         planner = make_agent(spec, ruleset, side, seed=first)
-        rewards = play(core, [planner if q == p else rules[q] for q in range(len(core.players))], first, n)[:, p]
-        return rewards, dict(planner.stats)
+        played = play(core, [planner if q == p else rules[q] for q in range(len(core.players))], first, n)
+        return *side_of(played), dict(planner.stats)
 
     ruled = batches(row, spec, "rule", games, seed, batch, rule_games, record)
     planned = batches(row, spec, "planner", games, seed, batch, planner_games, record)
@@ -139,8 +165,16 @@ def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None
                         "wilson": wilson_interval(int(won_plan.sum()), games), "mean_reward": float(mine.mean()),
                         "seconds": round(sum(b["seconds"] for b in planned), 1)},
             "discordant": {"planner_only": better, "rule_only": worse}, "p_one_sided": mcnemar_one_sided(better, worse),
+            "standing": standings(ruled, planned),
             "planned_decisions": stats["planned"], "changed": stats["changed"], "playouts": stats["playouts"],
             "seconds_per_decision": stats["seconds"] / max(stats["planned"], 1), "phases": phases}
+
+
+def standing_text(standing: dict | None) -> str:
+    if standing is None:
+        return ""
+    return (f"standing at the end {standing['rule']:+.3f} -> {standing['planner']:+.3f}, "
+            f"higher/lower {standing['higher']}/{standing['lower']}, p = {standing['p_one_sided']:.4f}; ")
 
 
 def main() -> None:
@@ -165,7 +199,8 @@ def main() -> None:
               f"-> planner {plan['rate']:.1%} [{plan['wilson'][0]:.1%}, {plan['wilson'][1]:.1%}] "
               f"over {r['games']} paired games; mean reward {rule['mean_reward']:+.3f} -> {plan['mean_reward']:+.3f}; "
               f"discordant {r['discordant']['planner_only']}/{r['discordant']['rule_only']}, "
-              f"p = {r['p_one_sided']:.4f}; {r['seconds_per_decision']:.3f} s per planned decision "
+              f"p = {r['p_one_sided']:.4f}; {standing_text(r['standing'])}"
+              f"{r['seconds_per_decision']:.3f} s per planned decision "
               f"({r['planned_decisions']} planned, {r['changed']} changed); phases {r['phases']}", flush=True)
 
 

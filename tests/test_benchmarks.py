@@ -228,9 +228,23 @@ def test_planner_vs_rule_pairs_the_same_games_and_counts_the_discordant_ones():
                         spec="plan:budget=4,top=1,phases=command card: play")
     assert row["rule"]["wins"] == row["planner"]["wins"] and row["rule"]["mean_reward"] == row["planner"]["mean_reward"]
     assert row["discordant"] == {"planner_only": 0, "rule_only": 0} and row["p_one_sided"] == 1.0
+    standing = row["standing"]
+    assert standing["rule"] == standing["planner"] and standing["higher"] == standing["lower"] == 0
     assert row["planned_decisions"] > 0 and row["phases"] == ["command card: play"]
     low, high = row["planner"]["wilson"]
     assert 0 <= low <= row["planner"]["rate"] <= high <= 1
+
+
+def test_planner_vs_rule_pairs_the_standings_at_the_end_game_by_game():
+    """The standing column: the means over the games, the pairs the planner ended higher and lower
+    in, and the one-sided sign test on them (one of two: P(X >= 1) = 3/4); a batch without a
+    standing (a record written before it was kept) leaves the column out."""
+    bench = benchmark("planner_vs_rule")
+    ruled = [{"standing": [0.0, 1.0]}, {"standing": [2.0]}]
+    planned = [{"standing": [1.0, 1.0]}, {"standing": [0.5]}]
+    assert bench.standings(ruled, planned) == {"rule": 1.0, "planner": 2.5 / 3, "higher": 1, "lower": 1,
+                                               "p_one_sided": 0.75}
+    assert bench.standings(ruled, planned[:1] + [{"rewards": [0.0]}]) is None
 
 
 def test_planner_vs_rule_keeps_every_finished_batch_and_goes_on_from_its_record(tmp_path, monkeypatch):
@@ -253,7 +267,7 @@ def test_planner_vs_rule_keeps_every_finished_batch_and_goes_on_from_its_record(
     assert played == [(5, 1)]
     kept = record.read_text().splitlines()  # the cut line dropped, the batch's whole line after
     assert kept[:3] == lines[:3] and len(kept) == 4 and json.loads(kept[3])["first"] == 5
-    for key in ("rule", "planner", "discordant", "p_one_sided", "planned_decisions"):
+    for key in ("rule", "planner", "discordant", "p_one_sided", "standing", "planned_decisions"):
         if isinstance(first[key], dict):
             first[key].pop("seconds", None), again[key].pop("seconds", None)
         assert first[key] == again[key], key

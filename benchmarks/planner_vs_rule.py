@@ -3,18 +3,19 @@
     python benchmarks/planner_vs_rule.py [--rows ROW,...] [--games 300] [--seed 50000] [--batch 100]
                                          [--spec plan:...] [--record FILE] [--json]
 
-A row is ``ruleset:scenario:side[:option]``, the option a core flag set true (Attu's
-``solitaire``); ``ROWS`` lists issue 50's table with the planner settings of each.  For every row the same games (seeds ``seed .. seed + games - 1``, unseen by
-anything tuned here) are played twice: the side's rule against the other side's rule (Peleliu:
-the cards), and the planner (its side's rule as base) against the same rule.  Game i of one run
-is paired with game i of the other.  Printed per row: both win rates with Wilson 95 % intervals,
-mean reward, the discordant pairs (planner won where the rule did not, and the reverse), the
-one-sided exact McNemar p (a binomial test on the discordant pairs), the side's standing at the
-end (``core.score``: its own less the other's), with the pairs it ended higher and lower in and
-the same one-sided sign test on them (for a row neither wins, such as Attu's solitaire game, the
-standing is what tells them apart), the planner's seconds per planned decision (the wall time of
-its planning over the decisions it planned, all games of a batch planned together) and the
-phases it planned in.
+A row is ``ruleset:scenario:side[:option]``, the option a core flag set true (Attu's ``solitaire``);
+``ROWS`` lists issue 50's table with the planner settings of each, ``OTHER_ROWS`` the other
+scenarios' rows (``--rows other``), which the issue asks reported, not required. For every row the
+same games (seeds ``seed .. seed + games - 1``, unseen by anything tuned here) are played twice: the
+side's rule against the other side's rule (Peleliu: the cards), and the planner (its side's rule as
+base) against the same rule. Game i of one run is paired with game i of the other. Printed per row:
+both win rates with Wilson 95 % intervals, mean reward, the discordant pairs (planner won where the
+rule did not, and the reverse), the one-sided exact McNemar p (a binomial test on the discordant
+pairs), the side's standing at the end (``core.score``: its own less the other's), with the pairs it
+ended higher and lower in and the same one-sided sign test on them (for a row neither wins, such as
+Attu's solitaire game, the standing is what tells them apart), the planner's seconds per planned
+decision (the wall time of its planning over the decisions it planned, all games of a batch planned
+together) and the phases it planned in.
 """
 
 from __future__ import annotations
@@ -45,25 +46,51 @@ ATTU_LATE = ("plan:budget=128,top=4,bank=8,since=14,phases=actions: order|action
 #: ``--rows attu:campaign:us:solitaire --batch 25``
 ATTU_SOLITAIRE = ("plan:budget=16,top=2,tiebreak=standing,"
                   "phases=refit decision|night decision|advance|retreat option")
+#: the U.S. withdrawals of Peleliu's close combats, to the end, the budget a mean
+PELELIU_WITHDRAW = "plan:budget=128,top=2,bank=8,phases=close combat: withdraw"
+#: the card to play (World at War), 256 playouts to the end
+CARD = "plan:budget=256,top=6,phases=command card: play"
 #: row -> (core options, planner spec): issue 50's table, every spec measured (benchmarks/README.md,
 #: "The planner against the rule").  Island War's and World at War's gain; Attu's U.S. refits
 #: 7.7 -> 13.0 %, p = 5.1e-5 on 600 fresh seeds (at budget 96 on the 300 test seeds: 10.3 -> 13.0 %,
 #: p = 0.12; its melee targets at an 80-decision horizon: 9.7 %); Japan's late decisions 89.7 ->
 #: 95.3 %, p = 3.8e-5 (its fighting questions, the ladder's rung: 90.3 %); the solitaire U.S.: 0 wins
-#: for the rule and every planner (its melee targets at an 80-decision horizon, 0 -> 0); Peleliu's withdrawals to the end 31.4 -> 35.0 %, p = 3.1e-4 on 2,600 fresh seeds
-#: (its row: ``--rows peleliu:sept15:us --seed 86000 --games 2600``; on the 300 test seeds 31.3 ->
-#: 35.3 %, p = 0.109; 31.1 -> 32.7 %, p = 0.18 on 1,000 fresh seeds; at a 60-decision horizon:
-#: 34.7 %, p = 0.137, and 30.0 -> 30.4 % on 1,000 fresh seeds)
+#: for the rule and every planner (its melee targets at an 80-decision horizon, 0 -> 0); Peleliu's
+#: withdrawals to the end 31.4 -> 35.0 %, p = 3.1e-4 on 2,600 fresh seeds (its row: ``--rows
+#: peleliu:sept15:us --seed 86000 --games 2600``; on the 300 test seeds 31.3 -> 35.3 %, p = 0.109;
+#: 31.1 -> 32.7 %, p = 0.18 on 1,000 fresh seeds; at a 60-decision horizon: 34.7 %, p = 0.137, and
+#: 30.0 -> 30.4 % on 1,000 fresh seeds)
 ROWS = {
     "island_war:saipan:us": ({}, FIRST_MOVES),
     "island_war:saipan:japan": ({}, FIRST_MOVES),
     "attu:campaign:us": ({}, ATTU_REFIT),
     "attu:campaign:japan": ({}, ATTU_LATE),
     "attu:campaign:us:solitaire": ({"solitaire": True}, ATTU_SOLITAIRE),
-    "peleliu:sept15:us": ({}, "plan:budget=128,top=2,bank=8,phases=close combat: withdraw"),
-    # measured (benchmarks/README.md): the card to play, 256 playouts
-    "world_at_war:pacific:us": ({}, "plan:budget=256,top=6,phases=command card: play"),
-    "world_at_war:pacific:japan": ({}, "plan:budget=256,top=6,phases=command card: play"),
+    "peleliu:sept15:us": ({}, PELELIU_WITHDRAW),
+    "world_at_war:pacific:us": ({}, CARD),
+    "world_at_war:pacific:japan": ({}, CARD),
+}
+#: the other scenarios (issue 50: reported, not required; ``--rows other``), each side with its
+#: table row's spec.  Attu's short scenarios (15.x) end on turn 8 (15.1) or 12 (15.2, 15.3), before
+#: the campaign Japan's turn 14, so Japan plans there from four turns before the end, as in an
+#: average campaign (its last turn 14-23)
+OTHER_ROWS = {
+    "island_war:bloody_ridge:us": ({}, FIRST_MOVES),
+    "island_war:bloody_ridge:japan": ({}, FIRST_MOVES),
+    "attu:campaign_free:us": ({}, ATTU_REFIT),
+    "attu:campaign_free:japan": ({}, ATTU_LATE),
+    "attu:hogs_back:us": ({}, ATTU_REFIT),
+    "attu:hogs_back:japan": ({}, ATTU_LATE.replace("since=14", "since=5")),
+    "attu:holtz_bay_jarmin_pass:us": ({}, ATTU_REFIT),
+    "attu:holtz_bay_jarmin_pass:japan": ({}, ATTU_LATE.replace("since=14", "since=9")),
+    "attu:linkup:us": ({}, ATTU_REFIT),
+    "attu:linkup:japan": ({}, ATTU_LATE.replace("since=14", "since=9")),
+    "peleliu:assault:us": ({}, PELELIU_WITHDRAW),
+    "peleliu:bnr:us": ({}, PELELIU_WITHDRAW),
+    "world_at_war:bocage:us": ({}, CARD),
+    "world_at_war:bocage:germany": ({}, CARD),
+    "world_at_war:ussr_town:ussr": ({}, CARD),
+    "world_at_war:ussr_town:germany": ({}, CARD),
 }
 
 
@@ -131,7 +158,7 @@ def standings(ruled: list[dict], planned: list[dict]) -> dict | None:
 
 def compare(row: str, games: int, seed: int, batch: int, spec: str | None = None, record: str | None = None) -> dict:
     ruleset, scenario, side, *rest = row.split(":")
-    options, default_spec = ROWS.get(row, ({flag: True for flag in rest}, PLAN))
+    options, default_spec = {**ROWS, **OTHER_ROWS}.get(row, ({flag: True for flag in rest}, PLAN))
     core = make_core(ruleset, scenario=None if scenario == "campaign" else scenario, decisions="major", **options)
     p = core.players.index(side)
     spec = spec or default_spec
@@ -179,7 +206,8 @@ def standing_text(standing: dict | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", default=",".join(ROWS), help="rows ruleset:scenario:side[:option], comma-separated")
+    parser.add_argument("--rows", default=",".join(ROWS),
+                        help="rows ruleset:scenario:side[:option], comma-separated; 'other': the other scenarios' rows")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=50_000, help="first game seed (unseen: nothing was tuned on it)")
     parser.add_argument("--batch", type=int, default=100, help="games played (and planned) together")
@@ -189,7 +217,11 @@ def main() -> None:
                              "(a rerun after a kill goes on where it stopped)")
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     args = parser.parse_args()
-    for row in args.rows.split(","):
+    rows = args.rows.split(",")
+    if "other" in rows:
+        at = rows.index("other")
+        rows[at:at + 1] = list(OTHER_ROWS)
+    for row in rows:
         r = compare(row, args.games, args.seed, args.batch, args.spec, args.record)
         if args.json:
             print(json.dumps(r), flush=True)

@@ -235,6 +235,25 @@ def test_planner_vs_rule_pairs_the_same_games_and_counts_the_discordant_ones():
     assert 0 <= low <= row["planner"]["rate"] <= high <= 1
 
 
+def test_planner_vs_rule_reports_every_scenario_and_side_the_table_leaves_out():
+    """Issue 50, item 4: the other scenarios are reported. The table's rows and the other rows are
+    every shipped scenario's every side, once each (Attu's solitaire row aside, a rule option of
+    the campaign), and every row's spec is an agent the planner accepts for that side."""
+    from wargym import make_core, registry
+    from wargym.agents.base import make_agent
+    from wargym.registry import core_class
+
+    bench = benchmark("planner_vs_rule")
+    wanted = {f"{ruleset}:{scenario}:{side}" for ruleset in registry.shipped()
+              for scenario in core_class(ruleset).scenario_names()
+              for side in make_core(ruleset, scenario=scenario).players}
+    rows = [row for row in [*bench.ROWS, *bench.OTHER_ROWS] if not row.endswith(":solitaire")]
+    assert sorted(rows) == sorted(wanted)
+    for row, (_, spec) in {**bench.ROWS, **bench.OTHER_ROWS}.items():
+        ruleset, _, side, *_ = row.split(":")
+        assert make_agent(spec, ruleset, side).phases, row
+
+
 def test_planner_vs_rule_pairs_the_standings_at_the_end_game_by_game():
     """The standing column: the means over the games, the pairs the planner ended higher and lower
     in, and the one-sided sign test on them (one of two: P(X >= 1) = 3/4); a batch without a

@@ -112,9 +112,10 @@ def play(core, agents, seed: int, n: int) -> tuple[np.ndarray, np.ndarray | None
 
 def batches(row: str, spec: str, who: str, games: int, seed: int, batch: int, run, record: str | None) -> list[dict]:
     """Every batch of ``games`` (``batch`` at a time) played by ``run(first, n)`` (which returns the
-    side's rewards, its standings at the end and the planner's statistics), read from ``record`` (JSON lines) where a line
-    for the same row, spec, player and games is there, else played and appended to it at once: a
-    killed run loses at most the batch in progress (a line it cut short is dropped, wargym.atomic)."""
+    side's rewards, its standings at the end and the planner's statistics), read from ``record``
+    (JSON lines) where a line for the same row, spec, player and games is there, else played and
+    appended to it at once: a killed run loses at most the batch in progress (a line it cut short is
+    dropped, wargym.atomic)."""
     done, log = {}, None
     if record:
         whole, _ = atomic.complete_text(record)

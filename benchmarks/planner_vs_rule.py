@@ -37,10 +37,17 @@ FIRST_MOVES = PLAN + ",phases=move: destination,turns=1"
 #: Its row: ``--rows attu:campaign:us --seed 85000 --games 600 --batch 75`` (the batch sets which
 #: games are planned together and the planner's seeds)
 ATTU_REFIT = "plan:budget=88,top=2,bank=8,phases=refit decision"
-#: Japan's late decisions (Attu, from turn 14: where a U.S. win is near and playouts are short),
-#: played out to the end.  Its row: ``--rows attu:campaign:japan --batch 50``
-ATTU_LATE = ("plan:budget=128,top=4,bank=8,since=14,phases=actions: order|actions: select|"
-             "unknowns: swap infantry|unknowns: destination|airpower: target hex|advance")
+
+
+def attu_late(since: int) -> str:
+    """Japan's late decisions (Attu), from turn ``since`` on, played out to the end."""
+    return (f"plan:budget=128,top=4,bank=8,since={since},phases=actions: order|actions: select|"
+            "unknowns: swap infantry|unknowns: destination|airpower: target hex|advance")
+
+
+#: Japan's late decisions in the campaign, from turn 14: where a U.S. win is near and playouts are
+#: short.  Its row: ``--rows attu:campaign:japan --batch 50``
+ATTU_LATE = attu_late(14)
 #: the U.S. questions of Attu's solitaire game (13.0) that are not orders: every playout of the
 #: rule there is a loss, so they are ranked by the standing they end with (``tiebreak``).  Its row:
 #: ``--rows attu:campaign:us:solitaire --batch 25``
@@ -80,11 +87,11 @@ OTHER_ROWS = {
     "attu:campaign_free:us": ({}, ATTU_REFIT),
     "attu:campaign_free:japan": ({}, ATTU_LATE),
     "attu:hogs_back:us": ({}, ATTU_REFIT),
-    "attu:hogs_back:japan": ({}, ATTU_LATE.replace("since=14", "since=5")),
+    "attu:hogs_back:japan": ({}, attu_late(5)),
     "attu:holtz_bay_jarmin_pass:us": ({}, ATTU_REFIT),
-    "attu:holtz_bay_jarmin_pass:japan": ({}, ATTU_LATE.replace("since=14", "since=9")),
+    "attu:holtz_bay_jarmin_pass:japan": ({}, attu_late(9)),
     "attu:linkup:us": ({}, ATTU_REFIT),
-    "attu:linkup:japan": ({}, ATTU_LATE.replace("since=14", "since=9")),
+    "attu:linkup:japan": ({}, attu_late(9)),
     "peleliu:assault:us": ({}, PELELIU_WITHDRAW),
     "peleliu:bnr:us": ({}, PELELIU_WITHDRAW),
     "world_at_war:bocage:us": ({}, CARD),

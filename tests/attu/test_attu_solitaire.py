@@ -104,6 +104,20 @@ def test_attu_13_2_2_us_unit_within_four_hexes_brings_die_plus_one_infantry(core
     assert ((s.unit_loc[0] == LOC_MAP) & (core.scenario.unit_side == JAPAN)).sum() == 4
 
 
+def test_attu_13_2_2_ad_hoc_infantry_are_placed_face_down_and_known_to_the_us(core):
+    """13.2.2 with 2.5 (README, "Solitaire"): the Infantry placed ad hoc have not been in a Melee,
+    the moment 2.5 reveals Japanese units, so they go on the map face down; the U.S. player drew
+    and placed them himself, so he knows them; each is flagged to fire until engaged."""
+    b = board(core)
+    b.place(RIFLE, core.scenario.grid.number(hex_at(core, b.hex(2717), 3)))
+    dice(b, [2])
+    ad_hoc(b.tables, b.arrays, 0)
+    s = b.state
+    new = np.nonzero((s.unit_loc[0] == LOC_MAP) & (core.scenario.unit_side == JAPAN))[0]
+    assert len(new) == 2 + 1
+    assert s.face_down[0, new].all() and s.us_knows[0, new].all() and s.ad_hoc[0, new].all()
+
+
 def test_attu_13_2_2_no_placement_beyond_four_hexes(core):
     b = board(core)
     b.place(RIFLE, core.scenario.grid.number(hex_at(core, b.hex(2717), 5)))

@@ -14,12 +14,14 @@ import numpy as np
 import pytest
 
 from attu_board import Board, core  # noqa: F401  (core: the session fixture)
-from wargym.agents.baselines import get
-from wargym.attu.actions import END, HOLD, MELEE_0, NO, YAMASAKI, YES
+from wargym.agents.attu_rule import AttuRuleAgent
+from wargym.agents.baselines import get, registered
+from wargym.attu.actions import END, HOLD, LZ_0, MAX_BATTALIONS, MELEE_0, NO, REINF_0, YAMASAKI, YES
 from wargym.attu.board import zoc_of
 from wargym.attu.scenario import INFANTRY, JAPAN, US
 from wargym.attu.state import (
-    ACT_ORDER, ACT_SELECT, DEPOT, INDEPENDENT, LOC_ELIM, LOC_MAP, LOC_RESERVE, NIGHT_DECISION, SWAP_PICK, SWAP_PLACE,
+    ACT_ORDER, ACT_SELECT, DEPOT, INDEPENDENT, LOC_ELIM, LOC_MAP, LOC_RESERVE, NIGHT_DECISION, REINF_PICK, REINF_ZONE,
+    SWAP_PICK, SWAP_PLACE,
     UNKNOWN_DEST, UNKNOWN_PICK, YAMA_MOVE, YAMA_SELECT, as_arrays,
 )
 from wargym.attu.supply import in_supply, supply_distance
@@ -405,3 +407,57 @@ def test_attu_2_5_the_us_rule_does_not_depend_on_hidden_types(core, decision):
         masks.append(state.legal_action_mask[0].copy())
         answers.append(rule(core, state, US))
     assert np.array_equal(masks[0], masks[1]) and answers[0] == answers[1]
+
+
+# ------------------------------------------------------------------- U.S., rule:margin (9.2.1)
+def us_choice(core, state, name: str) -> int:
+    """The U.S. baseline ``name``'s action for game 0 (it must be legal there)."""
+    a = int(get("attu", "us", name).act(core, state, US)[0])
+    assert state.legal_action_mask[0, a]
+    return a
+
+
+def test_attu_9_2_1_rule_margin_stages_where_the_zone_hex_leaves_room(core):
+    """9.2.1: steps over a Landing Zone's capacity are eliminated, and the steps already on its hex
+    count.  1/32 A (4 steps) is to be staged (REINF_ZONE).  By goal distance (the reconstructed
+    map's Movement Points to the nearest open Victory Hex) Landing Zone H (3820, capacity 8) is
+    nearest, 7, then E (2721, capacity 18), 9.  With 1/17 A's four steps on 3820, the rule counts
+    the steps staged for H (none): 0 + 4 <= 8, so H.  ``rule:margin`` counts the hex too:
+    4 + 4 = 8 > 80 % of 8 = 6.4, so not H; E holds nothing: 4 <= 80 % of 18 = 14.4, so E."""
+    H = core.tables.nbr.shape[0]
+    b = Board(core)
+    company = b.unit("1/32 A")
+    b.state.unit_loc[0, company] = LOC_RESERVE
+    b.place("1/17 A", 3820)
+    state = at(b, REINF_ZONE, selected=company)
+    lz = list(core.tables.lz_hex)
+    assert us_choice(core, state, "rule") == H + LZ_0 + lz.index(b.hex(3820))
+    assert us_choice(core, state, "margin") == H + LZ_0 + lz.index(b.hex(2721))
+
+
+def test_attu_9_2_rule_margin_lands_nothing_while_no_zone_has_room(core):
+    """9.2: the U.S. "may attempt to land all, some, or none" of its reinforcements.  A Japanese
+    Infantry unit stands on every Landing Zone but H (3820), so only H is open (9.2), and 1/17 A's
+    four steps are on it: 4 + 4 = 8 > 80 % of its capacity 8.  ``rule:margin`` ends the landing
+    (END) with 1/32 waiting in the box; the rule picks 1/32's line, to stage a company for H."""
+    H = core.tables.nbr.shape[0]
+    b = Board(core)
+    for name in ("1/32 A", "1/32 B"):
+        b.state.unit_loc[0, b.unit(name)] = LOC_RESERVE
+    b.place("1/17 A", 3820)
+    for h in core.tables.lz_hex:
+        if h != b.hex(3820):
+            b.place(b.japanese(), core.scenario.grid.number(int(h)))
+    state = at(b, REINF_PICK)
+    picks = np.flatnonzero(state.legal_action_mask[0, H + REINF_0:H + REINF_0 + MAX_BATTALIONS])
+    assert len(picks) == 1                                   # 1/32's line, H being open
+    assert us_choice(core, state, "rule") == H + REINF_0 + picks[0]
+    assert us_choice(core, state, "margin") == H + END
+
+
+def test_attu_rule_margin_is_registered_and_refuses_a_margin_beyond_the_capacity():
+    assert ("attu", "us", "margin") in registered("attu")
+    assert get("attu", "us", "margin").lz_margin == 80 and get("attu", "us").lz_margin == 0
+    with pytest.raises(ValueError, match=r"lz_margin .*9\.2\.1.*got 120"):
+        AttuRuleAgent("us", lz_margin=120)
+

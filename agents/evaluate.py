@@ -201,9 +201,11 @@ def _derived_seed(*parts: int) -> int:
 
 
 def _side_agents(spec: Any, ruleset: str, players: tuple[str, ...], seed: int, first_game: int,
-                 role: int) -> list[Any]:
+                 role: int, sides: set[int]) -> list[Any]:
     """One agent per side for ``spec`` (a named agent is built per side: baselines are per side),
-    seeded for the batch starting at ``first_game``; ``role`` 0 for A, 1 for B."""
+    seeded for the batch starting at ``first_game``; ``role`` 0 for A, 1 for B.  Only the
+    ``sides`` it plays in the batch are built (None elsewhere), so that a baseline one side alone
+    has (Attu's ``rule:margin``) plays that side."""
     from wargym.agents.base import make_agent, reset_agent
 
     own_seed = 0
@@ -214,6 +216,9 @@ def _side_agents(spec: Any, ruleset: str, players: tuple[str, ...], seed: int, f
         spec = spec["spec"]
     agents = []
     for i, side in enumerate(players):
+        if i not in sides:
+            agents.append(None)
+            continue
         s = _derived_seed(seed, first_game, role, i, own_seed)
         agent = make_agent(spec, ruleset, side, seed=s)
         if not isinstance(spec, str):  # an object given by the caller: reseed it for this run
@@ -327,8 +332,10 @@ def evaluate(ruleset: str | None, agent_a: Any, agent_b: Any = None, games: int 
     replays: list[str] = []
     for k in range(0, len(plan), batch_size):
         chunk = plan[k:k + batch_size]
-        agents_a = _side_agents(agent_a, ruleset, players, seed, chunk[0][0], role=0)
-        agents_b = _side_agents(agent_b, ruleset, players, seed, chunk[0][0], role=1) if len(players) == 2 else []
+        a_sides = {side for _, _, side in chunk}
+        agents_a = _side_agents(agent_a, ruleset, players, seed, chunk[0][0], 0, a_sides)
+        agents_b = _side_agents(agent_b, ruleset, players, seed, chunk[0][0], 1,
+                                {1 - side for side in a_sides}) if len(players) == 2 else []
         ended_as: dict[int, GameResult] = {}
 
         def ended(games: np.ndarray, state, lengths: np.ndarray) -> None:

@@ -30,6 +30,15 @@ def test_attu_rule_vs_rule_is_legal_and_finishes():
     assert out.shape == (3,) and ((0 <= out) & (out < core.num_actions)).all()
 
 
+def test_attu_rule_margin_plays_the_us_side_it_has_and_no_other():
+    """A baseline of one side (rule:margin, the U.S.) is built only for the side it plays: with
+    a_side="us" the games run; swapping sides asks it for Japan, which the error names."""
+    result = evaluate("attu", "rule:margin", "rule", games=2, seed=7, a_side="us")
+    assert result.all.games == 2 and result.all.truncated == 0 and {g.a_side for g in result.games} == {"us"}
+    with pytest.raises(ValueError, match="no baseline 'margin' for side 'japan'.*us:margin"):
+        evaluate("attu", "rule:margin", "rule", games=2, seed=7)
+
+
 @pytest.mark.parametrize("rule_side", SIDES)
 def test_attu_rule_beats_random(rule_side):
     result = evaluate("attu", "rule", "random", games=100, seed=2024, a_side=rule_side, batch_size=100)

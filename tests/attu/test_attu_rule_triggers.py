@@ -419,7 +419,8 @@ def us_choice(core, state, name: str) -> int:
 
 def test_attu_9_2_1_rule_margin_stages_where_the_zone_hex_leaves_room(core):
     """9.2.1: steps over a Landing Zone's capacity are eliminated, and the steps already on its hex
-    count.  1/32 A (4 steps) is to be staged (REINF_ZONE).  By goal distance (the reconstructed
+    count (9.2's example: Zone F, capacity 15, "already stacked with 14 steps", takes one of a
+    company's four).  1/32 A (4 steps) is to be staged (REINF_ZONE).  By goal distance (the reconstructed
     map's Movement Points to the nearest open Victory Hex) Landing Zone H (3820, capacity 8) is
     nearest, 7, then E (2721, capacity 18), 9.  With 1/17 A's four steps on 3820, the rule counts
     the steps staged for H (none): 0 + 4 <= 8, so H.  ``rule:margin`` counts the hex too:

@@ -262,14 +262,11 @@ def us_refit(T, S, g):
 
 
 @njit(cache=True)
-def lz_load(T, S, g, k, on_hex):
-    """U.S. steps staged for Landing Zone k, and with ``on_hex`` those on its hex as well (9.2.1)."""
+def staged_for(T, S, g, k):
+    """U.S. steps staged for Landing Zone k (9.2.2)."""
     n = 0
     for u in range(T.u_side.shape[0]):
-        if T.u_side[u] != US:
-            continue
-        if (S.unit_loc[g, u] == LOC_STAGING and S.unit_hex[g, u] == k) or \
-                (on_hex and S.unit_loc[g, u] == LOC_MAP and S.unit_hex[g, u] == T.lz_hex[k]):
+        if S.unit_loc[g, u] == LOC_STAGING and S.unit_hex[g, u] == k:
             n += S.unit_steps[g, u]
     return n
 
@@ -280,8 +277,8 @@ def lz_over(T, S, g, k, margin):
     ``margin`` 0: the rule's count, the steps staged for it against its capacity; else the steps
     on its hex counted too, against ``margin`` per cent of the capacity (in hundredths of a step)."""
     if margin == 0:
-        return lz_load(T, S, g, k, False) + 4 - T.lz_cap[k]
-    return 100 * (lz_load(T, S, g, k, True) + 4) - margin * T.lz_cap[k]
+        return staged_for(T, S, g, k) + 4 - T.lz_cap[k]
+    return 100 * (staged_for(T, S, g, k) + steps_in(T, S, g, T.lz_hex[k], US) + 4) - margin * T.lz_cap[k]
 
 
 @njit(cache=True)
@@ -303,11 +300,9 @@ def us_zone(T, S, g, m, gd, margin):
     for k in range(LANDING_ZONES):
         if not m[H + LZ_0 + k]:
             continue
-        over = lz_over(T, S, g, k, margin)
-        if margin == 0:
-            score = open_goal(T, S, g, gd, T.lz_hex[k]) + (1000 if over > 0 else 0)  # 9.2.2: no scatter
-        else:
-            score = open_goal(T, S, g, gd, T.lz_hex[k]) + 1000 * max(over, 0)
+        over = max(lz_over(T, S, g, k, margin), 0)
+        # 9.2.2: no scatter; the rule only avoids a zone over, a margin ranks them by how far
+        score = open_goal(T, S, g, gd, T.lz_hex[k]) + 1000 * (min(over, 1) if margin == 0 else over)
         if score < best_score:
             best, best_score = H + LZ_0 + k, score
     return best if best >= 0 else first_legal(m)

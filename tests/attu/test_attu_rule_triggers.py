@@ -33,9 +33,9 @@ def at(board: Board, phase: int, **fields):
     return board.core.refresh(board.state)
 
 
-def rule(core, state, side: int) -> int:
-    """The rule baseline's action for game 0 (it must be legal there)."""
-    a = int(get("attu", "us" if side == US else "japan").act(core, state, side)[0])
+def rule(core, state, side: int, name: str = "rule") -> int:
+    """The rule baseline ``name``'s action for game 0 (it must be legal there)."""
+    a = int(get("attu", "us" if side == US else "japan", name).act(core, state, side)[0])
     assert state.legal_action_mask[0, a]
     return a
 
@@ -410,13 +410,6 @@ def test_attu_2_5_the_us_rule_does_not_depend_on_hidden_types(core, decision):
 
 
 # ------------------------------------------------------------------- U.S., rule:margin (9.2.1)
-def us_choice(core, state, name: str) -> int:
-    """The U.S. baseline ``name``'s action for game 0 (it must be legal there)."""
-    a = int(get("attu", "us", name).act(core, state, US)[0])
-    assert state.legal_action_mask[0, a]
-    return a
-
-
 def test_attu_9_2_1_rule_margin_stages_where_the_zone_hex_leaves_room(core):
     """9.2.1: steps over a Landing Zone's capacity are eliminated, and the steps already on its hex
     count (9.2's example: Zone F, capacity 15, "already stacked with 14 steps", takes one of a
@@ -432,8 +425,8 @@ def test_attu_9_2_1_rule_margin_stages_where_the_zone_hex_leaves_room(core):
     b.place("1/17 A", 3820)
     state = at(b, REINF_ZONE, selected=company)
     lz = list(core.tables.lz_hex)
-    assert us_choice(core, state, "rule") == H + LZ_0 + lz.index(b.hex(3820))
-    assert us_choice(core, state, "margin") == H + LZ_0 + lz.index(b.hex(2721))
+    assert rule(core, state, US) == H + LZ_0 + lz.index(b.hex(3820))
+    assert rule(core, state, US, "margin") == H + LZ_0 + lz.index(b.hex(2721))
 
 
 def test_attu_9_2_rule_margin_lands_nothing_while_no_zone_has_room(core):
@@ -452,8 +445,8 @@ def test_attu_9_2_rule_margin_lands_nothing_while_no_zone_has_room(core):
     state = at(b, REINF_PICK)
     picks = np.flatnonzero(state.legal_action_mask[0, H + REINF_0:H + REINF_0 + MAX_BATTALIONS])
     assert len(picks) == 1                                   # 1/32's line, H being open
-    assert us_choice(core, state, "rule") == H + REINF_0 + picks[0]
-    assert us_choice(core, state, "margin") == H + END
+    assert rule(core, state, US) == H + REINF_0 + picks[0]
+    assert rule(core, state, US, "margin") == H + END
 
 
 def test_attu_rule_margin_is_registered_and_refuses_a_margin_beyond_the_capacity():

@@ -454,4 +454,3 @@ def test_attu_rule_margin_is_registered_and_refuses_a_margin_beyond_the_capacity
     assert get("attu", "us", "margin").lz_margin == 80 and get("attu", "us").lz_margin == 0
     with pytest.raises(ValueError, match=r"lz_margin .*9\.2\.1.*got 120"):
         AttuRuleAgent("us", lz_margin=120)
-
